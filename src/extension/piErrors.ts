@@ -1,0 +1,28 @@
+/** Turns errors from loading Pi or starting a prompt into messages that say what to do next. */
+
+import type { NoticeCode } from '../shared/protocol.ts';
+
+export interface DescribedError {
+  readonly message: string;
+  readonly code?: NoticeCode;
+}
+
+export function describeSessionError(err: unknown): DescribedError {
+  const raw = err instanceof Error ? err.message : String(err);
+  if (/no model|model.*not (found|configured|selected)|no models? available/i.test(raw)) {
+    return {
+      code: 'noModel',
+      message: `${raw} — configure a model: run \`pi\` in a terminal and use /login, set a provider API key environment variable, or edit models.json in the Pi agent directory.`,
+    };
+  }
+  if (/api key|apikey|credential|unauthori[sz]ed|authenticat|\/login|oauth/i.test(raw)) {
+    return {
+      code: 'noKey',
+      message: `${raw} — add the key: run \`pi\` in a terminal and use /login, set the provider's API key environment variable, or add it to auth.json in the Pi agent directory.`,
+    };
+  }
+  if (/Cannot find module|pi\.cjs/i.test(raw)) {
+    return { code: 'sessionFailed', message: `The Pi agent could not be loaded (${raw}). Reinstall the extension.` };
+  }
+  return { code: 'sessionFailed', message: raw };
+}

@@ -1,0 +1,37 @@
+/** Rebuilds wire events from a session's stored messages, so a resumed conversation shows its history. */
+
+import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import { project } from '../shared/projection.ts';
+import type { WireEvent } from '../shared/protocol.ts';
+import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
+
+/**
+ * The events a live run would have produced for `messages`, run through the same projection: each
+ * message starts and ends, and every tool result becomes a finished tool card.
+ */
+export function replayMessages(messages: readonly unknown[], now: number): WireEvent[] {
+  const out: WireEvent[] = [];
+  let state: TranscriptState = initialTranscript;
+  const emit = (event: unknown) => {
+    for (const ev of project(event as AgentSessionEvent, { state, now })) {
+      state = reduceOne(state, ev);
+      out.push(ev);
+    }
+  };
+  const calls = new Map<string, unknown>();
+  for (const message of messages) {
+    const m = message as { role?: string; content?: unknown; toolCallId?: string; toolName?: string; isError?: boolean; durationMs?: number };
+    if (m.role === 'assistant' && Array.isArray(m.content)) {
+      for (const part of m.content as { type?: string; id?: string; arguments?: unknown }[]) {
+        if (part?.type === 'toolCall' && part.id) calls.set(part.id, part.arguments);
+      }
+    }
+    if (m.role === 'toolResult' && m.toolCallId) {
+      emit({ type: 'tool_execution_start', toolCallId: m.toolCallId, toolName: m.toolName ?? '', args: calls.get(m.toolCallId) ?? {} });
+      emit({ type: 'tool_execution_end', toolCallId: m.toolCallId, toolName: m.toolName ?? '', result: { content: m.content }, isError: m.isError === true, durationMs: m.durationMs });
+    }
+    emit({ type: 'message_start', message });
+    emit({ type: 'message_end', message });
+  }
+  return out;
+}

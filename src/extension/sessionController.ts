@@ -1,0 +1,342 @@
+/**
+ * Owns the Pi session for the workspace: creates it on first use, subscribes before any prompt, keeps the
+ * host's reduced transcript, and runs prompt, steer, follow-up, cancel and new-session. No `vscode` here,
+ * so unit tests drive it with a `FakeSession`.
+ */
+
+import type { AgentSession, AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import type { Scheduler } from '../shared/batcher.ts';
+import { project } from '../shared/projection.ts';
+import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
+import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
+import { Disposable, Emitter } from './disposable.ts';
+import { describeSessionError } from './piErrors.ts';
+import { replayMessages } from './replay.ts';
+
+/** The part of Pi's `AgentSession` the controller uses; `FakeSession` implements the same. */
+export type AgentSessionLike = Pick<
+  AgentSession,
+  'subscribe' | 'prompt' | 'steer' | 'followUp' | 'clearQueue' | 'abort' | 'dispose' | 'compact' | 'abortCompaction'
+> & {
+  readonly isStreaming: boolean;
+  readonly isCompacting: boolean;
+  readonly model: { readonly provider: string; readonly id: string; readonly name?: string } | undefined;
+  readonly thinkingLevel: string;
+  readonly messages: readonly unknown[];
+};
+
+export interface CreatedSession {
+  readonly session: AgentSessionLike;
+  /** Something the user should know (a model fallback, a missing workspace). */
+  readonly warning?: string;
+  readonly cwd: string;
+}
+
+/** Makes sessions. `fresh` starts an empty one; otherwise the most recent one for the workspace continues. */
+export type SessionFactory = (options: { fresh: boolean }) => Promise<CreatedSession>;
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface ControllerOptions {
+  /** How long to wait for `agent_settled` after a cancel before offering "Force idle". */
+  readonly settleTimeoutMs: number;
+  /** How long a run may go without any event before the user is told (0 = never). */
+  readonly noResponseMs: number;
+}
+
+/** A message for a VS Code notification; the UI layer shows it. */
+export interface UserNotification {
+  readonly level: NoticeLevel;
+  readonly message: string;
+  readonly code?: NoticeCode;
+}
+
+export class SessionController extends Disposable {
+  private _state: TranscriptState = initialTranscript;
+  private _session: AgentSessionLike | undefined;
+  private _unsubscribe: (() => void) | undefined;
+  private _creating: Promise<AgentSessionLike | undefined> | undefined;
+  private _cwd: string | undefined;
+  private readonly _unknownTypes = new Set<string>();
+  private _cancelSettleTimer: (() => void) | undefined;
+  private _cancelWatchdog: (() => void) | undefined;
+  private _lastEventAt = 0;
+  private _lastPrompt: string | undefined;
+  private readonly _factory: SessionFactory;
+  private readonly _log: Logger;
+  private readonly _clock: Scheduler;
+  private readonly _options: ControllerOptions;
+
+  private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
+  /** Wire events, in order, right after the host store applied them. */
+  readonly onDidEmit = this._onDidEmit.event;
+  private readonly _onDidRestoreInput = this._register(new Emitter<readonly string[]>());
+  /** Texts that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
+  readonly onDidRestoreInput = this._onDidRestoreInput.event;
+  private readonly _onDidNotify = this._register(new Emitter<UserNotification>());
+  readonly onDidNotify = this._onDidNotify.event;
+  private readonly _onDidChangeSession = this._register(new Emitter<SessionInfoView>());
+  readonly onDidChangeSession = this._onDidChangeSession.event;
+
+  constructor(factory: SessionFactory, log: Logger, clock: Scheduler, options: ControllerOptions) {
+    super();
+    this._factory = factory;
+    this._log = log;
+    this._clock = clock;
+    this._options = options;
+  }
+
+  /** The host's reduced transcript: what a (re)created view starts from. */
+  get state(): TranscriptState {
+    return this._state;
+  }
+
+  get sessionInfo(): SessionInfoView {
+    const s = this._session;
+    return {
+      ready: s !== undefined,
+      model: s?.model ? `${s.model.provider}/${s.model.id}` : undefined,
+      thinkingLevel: s?.thinkingLevel,
+      cwd: this._cwd,
+    };
+  }
+
+  get isActive(): boolean {
+    const r = this._state.run;
+    return r.active || r.compaction !== undefined || (this._session?.isStreaming ?? false);
+  }
+
+  /** The text of the last prompt sent while idle, for "Retry". */
+  get lastPrompt(): string | undefined {
+    return this._lastPrompt;
+  }
+
+  /** Creates the session on first use (loading Pi); later calls share it. */
+  ensureSession(): Promise<AgentSessionLike | undefined> {
+    if (this._session) return Promise.resolve(this._session);
+    this._creating ??= this._create(false).finally(() => (this._creating = undefined));
+    return this._creating;
+  }
+
+  /** Sends a prompt while idle; while a run is active, queues it as steer or follow-up, never the bare prompt. */
+  async send(text: string, mode: SendMode): Promise<void> {
+    if (!text.trim()) return;
+    const session = await this.ensureSession();
+    if (!session) {
+      this._onDidRestoreInput.fire([text]);
+      return;
+    }
+    if (this.isActive) {
+      try {
+        if (mode === 'steer') await session.steer(text);
+        else await session.followUp(text);
+      } catch (err) {
+        this._failedInput(text, err);
+      }
+      return;
+    }
+    if (!session.model) {
+      this._noModel(text);
+      return;
+    }
+    this._lastPrompt = text;
+    try {
+      // Resolves when the run settles; provider errors arrive as events, not as a rejection.
+      await session.prompt(text);
+    } catch (err) {
+      this._failedInput(text, err);
+    }
+  }
+
+  /**
+   * Cancels the run: the queue is cleared first (its texts go back to the composer) so queued work cannot
+   * start while abort waits, then `abort()`. Partial output stays. Only `agent_settled` ends the run.
+   */
+  async cancel(): Promise<void> {
+    const session = this._session;
+    if (!session || !this.isActive) return;
+    this._apply([{ type: 'cancelRequested', at: this._clock.now() }]);
+    const { steering, followUp } = session.clearQueue();
+    const texts = [...steering, ...followUp];
+    if (texts.length) this._onDidRestoreInput.fire(texts);
+    this._armSettleTimer();
+    if (session.isCompacting) session.abortCompaction();
+    try {
+      await session.abort();
+    } catch (err) {
+      this._log.error(`abort() failed: ${errorText(err)}`);
+    }
+  }
+
+  /** Starts an empty session for the workspace (the old one stays on disk). */
+  async newSession(): Promise<void> {
+    if (this.isActive) await this.cancel();
+    this._disposeSession();
+    this._apply([{ type: 'reset' }]);
+    await this._create(true);
+  }
+
+  /**
+   * Gives up waiting for `agent_settled`: drops the session and opens the same one again from disk, so
+   * the persisted transcript is kept.
+   */
+  async forceIdle(): Promise<void> {
+    this._log.warn('Force idle: re-creating the session without waiting for agent_settled.');
+    const now = this._clock.now();
+    this._disposeSession();
+    this._apply([{ type: 'settled', aborted: true, at: now }, { type: 'reset' }]);
+    await this._create(false);
+  }
+
+  /** Runs manual compaction; its progress arrives as compaction events. */
+  async compact(): Promise<void> {
+    const session = await this.ensureSession();
+    if (!session) return;
+    if (this.isActive) {
+      this._onDidNotify.fire({ level: 'info', message: 'Pi is busy. Compact the conversation after the run ends.' });
+      return;
+    }
+    try {
+      await session.compact();
+    } catch (err) {
+      const message = errorText(err);
+      this._notice('warning', `Compaction did not run: ${message}`);
+      this._onDidNotify.fire({ level: 'warning', message: `Pi: compaction did not run: ${message}` });
+    }
+  }
+
+  override dispose(): void {
+    this._disposeSession();
+    super.dispose();
+  }
+
+  private async _create(fresh: boolean): Promise<AgentSessionLike | undefined> {
+    try {
+      const created = await this._factory({ fresh });
+      if (this.isDisposed) {
+        created.session.dispose();
+        return undefined;
+      }
+      this._session = created.session;
+      this._cwd = created.cwd;
+      // Subscribe before anything can prompt; the listener never throws into Pi.
+      this._unsubscribe = created.session.subscribe(this._onPiEvent);
+      const history = replayMessages(created.session.messages, this._clock.now());
+      if (history.length) this._apply(history);
+      if (created.warning) this._notice('warning', created.warning);
+      if (!created.session.model) this._noModel(undefined);
+      this._onDidChangeSession.fire(this.sessionInfo);
+      return created.session;
+    } catch (err) {
+      const described = describeSessionError(err);
+      this._log.error(`Could not start a Pi session: ${errorText(err)}`);
+      this._notice('error', described.message, described.code);
+      this._onDidNotify.fire({ level: 'error', message: described.message, code: described.code });
+      return undefined;
+    }
+  }
+
+  private _disposeSession(): void {
+    this._clearSettleTimer();
+    this._clearWatchdog();
+    this._unsubscribe?.();
+    this._unsubscribe = undefined;
+    const s = this._session;
+    this._session = undefined;
+    try {
+      s?.dispose();
+    } catch (err) {
+      this._log.error(`dispose() failed: ${errorText(err)}`);
+    }
+  }
+
+  private readonly _onPiEvent = (event: AgentSessionEvent): void => {
+    try {
+      this._lastEventAt = this._clock.now();
+      const wire = project(event, {
+        state: this._state,
+        now: this._lastEventAt,
+        onUnknown: (type) => {
+          if (this._unknownTypes.has(type)) return;
+          this._unknownTypes.add(type);
+          this._log.warn(`Ignoring Pi event of unknown type "${type}".`);
+        },
+      });
+      if (wire.length) this._apply(wire);
+      if (event.type === 'agent_settled') this._clearSettleTimer();
+      if (event.type === 'thinking_level_changed') this._onDidChangeSession.fire(this.sessionInfo);
+      this._armWatchdog();
+    } catch (err) {
+      this._log.error(`Pi event "${(event as { type?: string }).type}" could not be shown: ${errorText(err)}`);
+    }
+  };
+
+  private _apply(events: readonly WireEvent[]): void {
+    for (const ev of events) this._state = reduceOne(this._state, ev);
+    this._onDidEmit.fire(events);
+  }
+
+  private _notice(level: NoticeLevel, text: string, code?: NoticeCode): void {
+    this._apply([{ type: 'noticeMessage', level, text, code }]);
+  }
+
+  private _noModel(text: string | undefined): void {
+    const message =
+      'No model is configured for Pi. Add a provider key (run `pi` in a terminal and use /login, set an API key ' +
+      'environment variable such as ANTHROPIC_API_KEY, or edit auth.json / models.json in the Pi agent directory), ' +
+      'then try again.';
+    this._notice('error', message, 'noModel');
+    this._onDidNotify.fire({ level: 'error', message: `Pi: ${message}`, code: 'noModel' });
+    if (text !== undefined) this._onDidRestoreInput.fire([text]);
+  }
+
+  private _failedInput(text: string, err: unknown): void {
+    const described = describeSessionError(err);
+    this._log.error(`Prompt refused: ${errorText(err)}`);
+    this._notice('error', described.message, described.code ?? 'promptFailed');
+    this._onDidNotify.fire({ level: 'error', message: `Pi: ${described.message}`, code: described.code });
+    this._onDidRestoreInput.fire([text]);
+  }
+
+  private _armSettleTimer(): void {
+    this._clearSettleTimer();
+    this._cancelSettleTimer = this._clock.setTimer(() => {
+      this._cancelSettleTimer = undefined;
+      if (!this._state.run.active && !this._state.run.compaction) return;
+      const secs = Math.round(this._options.settleTimeoutMs / 1000);
+      this._notice('warning', `Pi has not confirmed the cancel after ${secs} s. You can force the panel back to idle; the saved conversation is kept.`, 'settleTimeout');
+    }, this._options.settleTimeoutMs);
+  }
+
+  private _clearSettleTimer(): void {
+    this._cancelSettleTimer?.();
+    this._cancelSettleTimer = undefined;
+  }
+
+  private _armWatchdog(): void {
+    this._clearWatchdog();
+    if (!this._options.noResponseMs || !this._state.run.active) return;
+    this._cancelWatchdog = this._clock.setTimer(() => {
+      this._cancelWatchdog = undefined;
+      if (this._state.run.active) this._apply([{ type: 'stalled', at: this._clock.now() }]);
+    }, this._options.noResponseMs);
+  }
+
+  private _clearWatchdog(): void {
+    this._cancelWatchdog?.();
+    this._cancelWatchdog = undefined;
+  }
+
+  /** When the last Pi event arrived (epoch ms), for "no response for N s". */
+  get lastEventAt(): number {
+    return this._lastEventAt;
+  }
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,32 @@
+/** The chat webview's HTML shell: strict CSP, one nonce'd script, styles and fonts from the extension. */
+
+import { randomUUID } from 'node:crypto';
+import type * as vscode from 'vscode';
+
+export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, uri: (...segments: string[]) => vscode.Uri): string {
+  const nonce = randomUUID().replace(/-/g, '');
+  const script = webview.asWebviewUri(uri('dist', 'webview', 'main.js'));
+  const style = webview.asWebviewUri(uri('media', 'chat.css'));
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  void extensionUri;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Pi</title>
+</head>
+<body data-run-state="idle">
+<div id="app"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,109 @@
+/**
+ * Frame batching for the wire: events queue up and leave in one `post` per frame at most, in order,
+ * with adjacent deltas of the same block merged and a tool's older output snapshot replaced by its newest.
+ */
+
+import type { WireEvent } from './protocol.ts';
+
+/** ~60 frames a second. */
+export const FRAME_MS = 16;
+
+/** The clock and timer the batcher runs on; the host passes real ones, tests a `TestClock`. */
+export interface Scheduler {
+  now(): number;
+  /** Runs `fn` once after `ms`; returns a function that cancels it. */
+  setTimer(fn: () => void, ms: number): () => void;
+}
+
+export class Batcher {
+  private _queue: WireEvent[] = [];
+  private _cancelTimer: (() => void) | undefined;
+  private _lastFlush = Number.NEGATIVE_INFINITY;
+  private _disposed = false;
+  private readonly _post: (events: WireEvent[]) => void;
+  private readonly _scheduler: Scheduler;
+  private readonly _frameMs: number;
+
+  constructor(post: (events: WireEvent[]) => void, scheduler: Scheduler, frameMs = FRAME_MS) {
+    this._post = post;
+    this._scheduler = scheduler;
+    this._frameMs = frameMs;
+  }
+
+  push(ev: WireEvent): void {
+    if (this._disposed) return;
+    if (!this._coalesce(ev)) this._queue.push(ev);
+    this._schedule();
+  }
+
+  /** Sends whatever is queued now (before a snapshot, or on dispose). */
+  flush(): void {
+    this._cancelTimer?.();
+    this._cancelTimer = undefined;
+    if (!this._queue.length) return;
+    const events = this._queue;
+    this._queue = [];
+    this._lastFlush = this._scheduler.now();
+    this._post(events);
+  }
+
+  /** Drops what is queued without sending it (the receiver is about to get a snapshot that includes it). */
+  discard(): void {
+    this._cancelTimer?.();
+    this._cancelTimer = undefined;
+    this._queue = [];
+  }
+
+  get pending(): number {
+    return this._queue.length;
+  }
+
+  dispose(): void {
+    this.discard();
+    this._disposed = true;
+  }
+
+  private _schedule(): void {
+    if (this._cancelTimer) return;
+    const wait = Math.max(0, this._lastFlush + this._frameMs - this._scheduler.now());
+    this._cancelTimer = this._scheduler.setTimer(() => {
+      this._cancelTimer = undefined;
+      this.flush();
+    }, wait);
+  }
+
+  /** Merges `ev` into the queue when that changes nothing the receiver would see. */
+  private _coalesce(ev: WireEvent): boolean {
+    const last = this._queue[this._queue.length - 1];
+    if (ev.type === 'delta' && last?.type === 'delta' && last.index === ev.index) {
+      this._queue[this._queue.length - 1] = { type: 'delta', index: ev.index, text: last.text + ev.text };
+      return true;
+    }
+    if (ev.type === 'toolUpdate') {
+      // Output updates are snapshots: a newer one replaces an older queued one of the same call, as long
+      // as nothing else about that call sits between them. Updates of parallel calls interleave.
+      for (let i = this._queue.length - 1; i >= 0; i--) {
+        const q = this._queue[i]!;
+        if (q.type === 'toolUpdate') {
+          if (q.toolCallId === ev.toolCallId) {
+            this._queue[i] = ev;
+            return true;
+          }
+          continue;
+        }
+        if (q.type === 'delta') continue;
+        break;
+      }
+    }
+    return false;
+  }
+}
+
+/** The real clock, for the host and the webview. */
+export const realScheduler: Scheduler = {
+  now: () => Date.now(),
+  setTimer(fn, ms) {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
+};

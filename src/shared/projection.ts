@@ -1,0 +1,293 @@
+/**
+ * The adapter from Pi's session events to wire events. Pi's event names stop here. It reads each event
+ * inside the callback (Pi mutates event objects after delivery) and sends deltas, never Pi's cumulative
+ * snapshots; at the end of a block or message it sends only what differs from what already streamed.
+ */
+
+import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from './protocol.ts';
+import { openMessage, type BlockView, type TranscriptState } from './transcript.ts';
+
+/** Tool output beyond this many characters is cut to its tail before it crosses the wire. */
+export const MAX_TOOL_OUTPUT_CHARS = 100_000;
+
+export interface ProjectionContext {
+  /** The host's reduced state before this event: what the webview already has. */
+  readonly state: TranscriptState;
+  readonly now: number;
+  /** Called for event types this version does not know; the caller logs each type once. */
+  readonly onUnknown?: (type: string) => void;
+}
+
+/** Loose shapes of what Pi puts in events; checked field by field because events are data from a library. */
+interface ContentPart {
+  readonly type?: unknown;
+  readonly text?: unknown;
+  readonly thinking?: unknown;
+  readonly id?: unknown;
+  readonly name?: unknown;
+  readonly arguments?: unknown;
+}
+
+export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireEvent[] {
+  const at = ctx.now;
+  switch (event.type) {
+    case 'agent_start':
+      return [{ type: 'runStart' }];
+    case 'turn_start':
+      return [{ type: 'turnStart' }];
+    case 'turn_end':
+      return [{ type: 'turnEnd' }];
+    case 'agent_end':
+      return [{ type: 'runEnd', willRetry: event.willRetry }];
+    case 'agent_settled':
+      return [{ type: 'settled', aborted: event.aborted, at }];
+    case 'message_start':
+      return projectMessageStart(event.message as unknown as Record<string, unknown>, at);
+    case 'message_update':
+      return projectUpdate(event.assistantMessageEvent, ctx);
+    case 'message_end':
+      return projectMessageEnd(event.message as unknown as Record<string, unknown>, ctx);
+    case 'tool_execution_start':
+      return [{ type: 'toolStart', toolCallId: event.toolCallId, toolName: event.toolName, args: argsText(event.args), at }];
+    case 'tool_execution_update':
+      return [{ type: 'toolUpdate', toolCallId: event.toolCallId, output: toolOutputText(event.partialResult) }];
+    case 'tool_execution_end':
+      return [{ type: 'toolEnd', toolCallId: event.toolCallId, isError: event.isError, output: toolOutputText(event.result), durationMs: event.durationMs }];
+    case 'queue_update':
+      return [{ type: 'queue', steering: [...event.steering], followUp: [...event.followUp] }];
+    case 'auto_retry_start':
+      return [{ type: 'retryStart', attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, errorMessage: event.errorMessage, at }];
+    case 'auto_retry_end':
+      return [{ type: 'retryEnd', success: event.success, attempt: event.attempt, finalError: event.finalError, at }];
+    case 'compaction_start':
+      return [{ type: 'compactionStart', reason: event.reason, at }];
+    case 'compaction_end':
+      return [
+        {
+          type: 'compactionEnd',
+          reason: event.reason,
+          aborted: event.aborted,
+          willRetry: event.willRetry,
+          errorMessage: event.errorMessage,
+          tokensBefore: event.result?.tokensBefore,
+          tokensAfter: event.result?.estimatedTokensAfter,
+          at,
+        },
+      ];
+    case 'thinking_level_changed':
+      return [{ type: 'thinkingLevel', level: event.level }];
+    case 'session_info_changed':
+      return [{ type: 'sessionInfo', name: event.name }];
+    // Known events the panel has nothing to show for.
+    case 'entry_appended':
+    case 'summarization_retry_scheduled':
+    case 'summarization_retry_attempt_start':
+    case 'summarization_retry_finished':
+    case 'bash_execution_update':
+      return [];
+    default:
+      ctx.onUnknown?.(String((event as { type?: unknown }).type));
+      return [];
+  }
+}
+
+function projectMessageStart(m: Record<string, unknown>, at: number): WireEvent[] {
+  switch (m.role) {
+    case 'assistant':
+      return [{ type: 'assistantStart', at }];
+    case 'user': {
+      const { text, images } = contentText(m.content);
+      return [{ type: 'userMessage', text, images }];
+    }
+    case 'custom':
+      return m.display === false ? [] : [{ type: 'noticeMessage', level: 'info', text: contentText(m.content).text }];
+    case 'compactionSummary':
+      return [{ type: 'noticeMessage', level: 'info', text: `Earlier messages were summarized (${Number(m.tokensBefore) || 0} tokens before).` }];
+    case 'branchSummary':
+      return [{ type: 'noticeMessage', level: 'info', text: `Branch summary: ${String(m.summary ?? '')}` }];
+    case 'bashExecution':
+      return [{ type: 'noticeMessage', level: 'info', text: `$ ${String(m.command ?? '')}\n${clip(stripAnsi(String(m.output ?? '')))}` }];
+    default:
+      // 'system' (Pi 1.6 sends one first), 'toolResult' (sent complete at message_end) and roles this
+      // version does not know.
+      return [];
+  }
+}
+
+function projectUpdate(ame: { type: string; contentIndex?: number; delta?: string; content?: string; partial?: unknown; toolCall?: unknown }, ctx: ProjectionContext): WireEvent[] {
+  const index = ame.contentIndex ?? 0;
+  const at = ctx.now;
+  const start = (kind: BlockKind, extra: { toolCallId?: string; toolName?: string } = {}): WireEvent[] => [{ type: 'blockStart', index, kind, at, ...extra }];
+  switch (ame.type) {
+    case 'text_start':
+      return start('text');
+    case 'thinking_start':
+      return start('thinking');
+    case 'toolcall_start': {
+      const part = partAt(ame.partial, index);
+      return start('toolCall', { toolCallId: str(part?.id), toolName: str(part?.name) });
+    }
+    case 'text_delta':
+    case 'thinking_delta':
+    case 'toolcall_delta':
+      return ame.delta ? [{ type: 'delta', index, text: ame.delta }] : [];
+    case 'text_end':
+      return [endBlock(ctx.state, { index, kind: 'text', text: String(ame.content ?? '') }, at)];
+    case 'thinking_end':
+      return [endBlock(ctx.state, { index, kind: 'thinking', text: String(ame.content ?? '') }, at)];
+    case 'toolcall_end':
+      return [endBlock(ctx.state, toolCallFinal(index, ame.toolCall as ContentPart | undefined, streamedBlock(ctx.state, index)), at)];
+    default:
+      // 'start', 'done' and 'error' become message_start / message_end.
+      return [];
+  }
+}
+
+function endBlock(state: TranscriptState, final: BlockFinal, at: number): WireEvent {
+  const b = streamedBlock(state, final.index);
+  return sameBlock(b, final) ? { type: 'blockEnd', index: final.index, at } : { type: 'blockEnd', index: final.index, at, final };
+}
+
+function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): WireEvent[] {
+  if (m.role === 'toolResult') {
+    const toolCallId = String(m.toolCallId ?? '');
+    const { text } = contentText(m.content);
+    const card = ctx.state.tools[toolCallId];
+    const same = card !== undefined && card.output === clip(stripAnsi(text));
+    return [{ type: 'toolResult', toolCallId, toolName: String(m.toolName ?? ''), isError: m.isError === true, ...(same ? {} : { text: clip(stripAnsi(text)) }) }];
+  }
+  if (m.role !== 'assistant') return [];
+  const out: WireEvent[] = [];
+  const open = openMessage(ctx.state);
+  // Subscribed mid-message or a lost start: open a row so the final message still lands.
+  if (!open) out.push({ type: 'assistantStart', at: ctx.now });
+  const streamed = open?.blocks ?? [];
+  const content = Array.isArray(m.content) ? (m.content as ContentPart[]) : [];
+  const blocks: BlockFinal[] = [];
+  content.forEach((part, index) => {
+    const final = partFinal(part, index, streamed[index] ?? undefined);
+    if (final && !sameBlock(streamed[index] ?? undefined, final)) blocks.push(final);
+  });
+  const stopReason = (typeof m.stopReason === 'string' ? m.stopReason : 'stop') as StopReason;
+  out.push({
+    type: 'assistantEnd',
+    stopReason,
+    errorMessage: typeof m.errorMessage === 'string' ? m.errorMessage : undefined,
+    usage: usageView(m.usage),
+    ...(blocks.length ? { blocks } : {}),
+    ...(streamed.length !== content.length ? { blockCount: content.length } : {}),
+    at: ctx.now,
+  });
+  return out;
+}
+
+function partFinal(part: ContentPart, index: number, streamed: BlockView | undefined): BlockFinal | undefined {
+  switch (part?.type) {
+    case 'text':
+      return { index, kind: 'text', text: String(part.text ?? '') };
+    case 'thinking':
+      return { index, kind: 'thinking', text: String(part.thinking ?? '') };
+    case 'toolCall':
+      return toolCallFinal(index, part, streamed);
+    default:
+      // Images and parts this version does not know keep their slot, shown as nothing.
+      return { index, kind: 'text', text: '' };
+  }
+}
+
+/**
+ * A tool call's final block. The streamed JSON text is kept when it parses to the same arguments, so
+ * a long `write` call is not sent twice.
+ */
+function toolCallFinal(index: number, call: ContentPart | undefined, streamed: BlockView | undefined): BlockFinal {
+  const args = call?.arguments ?? {};
+  let text = JSON.stringify(args);
+  if (streamed && streamed.kind === 'toolCall') {
+    try {
+      if (JSON.stringify(JSON.parse(streamed.text)) === text) text = streamed.text;
+    } catch {
+      // Incomplete JSON while streaming: the final text replaces it.
+    }
+  }
+  return { index, kind: 'toolCall', text, toolCallId: str(call?.id), toolName: str(call?.name) };
+}
+
+function sameBlock(b: BlockView | undefined, f: BlockFinal): boolean {
+  return (
+    b !== undefined &&
+    b !== null &&
+    b.kind === f.kind &&
+    b.text === f.text &&
+    (f.toolCallId === undefined || b.toolCallId === f.toolCallId) &&
+    (f.toolName === undefined || b.toolName === f.toolName)
+  );
+}
+
+function streamedBlock(state: TranscriptState, index: number): BlockView | undefined {
+  return openMessage(state)?.blocks[index] ?? undefined;
+}
+
+function partAt(partial: unknown, index: number): ContentPart | undefined {
+  const content = (partial as { content?: unknown } | undefined)?.content;
+  return Array.isArray(content) ? (content[index] as ContentPart | undefined) : undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v ? v : undefined;
+}
+
+/** Text of a user or tool message's content, with the number of images beside it. */
+export function contentText(content: unknown): { text: string; images: number } {
+  if (typeof content === 'string') return { text: content, images: 0 };
+  if (!Array.isArray(content)) return { text: '', images: 0 };
+  let images = 0;
+  const texts: string[] = [];
+  for (const part of content as ContentPart[]) {
+    if (part?.type === 'text') texts.push(String(part.text ?? ''));
+    else if (part?.type === 'image') images++;
+  }
+  return { text: texts.join('\n'), images };
+}
+
+function usageView(u: unknown): UsageView | undefined {
+  if (typeof u !== 'object' || u === null) return undefined;
+  const r = u as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const cost = typeof r.cost === 'object' && r.cost !== null ? num((r.cost as Record<string, unknown>).total) : 0;
+  return { input: num(r.input), output: num(r.output), cacheRead: num(r.cacheRead), cacheWrite: num(r.cacheWrite), cost };
+}
+
+function argsText(args: unknown): string {
+  try {
+    return JSON.stringify(args ?? {}) ?? '{}';
+  } catch {
+    return '{}';
+  }
+}
+
+/** The text of a tool result or partial result (`{ content: [...] }`, a string, or anything else). */
+export function toolOutputText(result: unknown): string {
+  let text: string;
+  if (typeof result === 'string') text = result;
+  else if (typeof result === 'object' && result !== null && 'content' in result) {
+    const { text: t, images } = contentText((result as { content: unknown }).content);
+    text = images ? `${t}${t ? '\n' : ''}[${images} image${images > 1 ? 's' : ''}]` : t;
+  } else if (result instanceof Error) text = result.message;
+  else text = result === undefined ? '' : argsText(result);
+  return clip(stripAnsi(text));
+}
+
+// ANSI CSI and OSC sequences: tool output comes from terminals; colours are dropped, never interpreted.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+export function stripAnsi(text: string): string {
+  return text.includes('\u001b') ? text.replace(ANSI, '') : text;
+}
+
+function clip(text: string): string {
+  if (text.length <= MAX_TOOL_OUTPUT_CHARS) return text;
+  const dropped = text.length - MAX_TOOL_OUTPUT_CHARS;
+  return `[… ${dropped.toLocaleString('en-US')} earlier characters not shown]\n${text.slice(dropped)}`;
+}

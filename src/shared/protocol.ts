@@ -1,0 +1,149 @@
+/** The wire between the extension host and the chat webview: small events in, user intents out. */
+
+import type { TranscriptState } from './transcript.ts';
+
+/** What kind of content a block of an assistant message holds. */
+export type BlockKind = 'text' | 'thinking' | 'toolCall';
+
+/** Why an assistant message stopped, as Pi reports it. */
+export type StopReason = 'stop' | 'length' | 'toolUse' | 'aborted' | 'error' | 'deferred' | 'pending';
+
+export type CompactionReason = 'manual' | 'threshold' | 'overflow';
+
+/** Token and cost figures of one assistant message, flattened from Pi's `Usage`. */
+export interface UsageView {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  readonly cost: number;
+}
+
+/** A block's final content, sent at `blockEnd` / `assistantEnd` only where it differs from what streamed. */
+export interface BlockFinal {
+  readonly index: number;
+  readonly kind: BlockKind;
+  readonly text: string;
+  readonly toolCallId?: string;
+  readonly toolName?: string;
+}
+
+/**
+ * One thing that happened in the session, in the wire's own vocabulary. Deltas carry only the new
+ * characters; `*End` events carry only what differs from what the receiver already reduced.
+ */
+export type WireEvent =
+  | { readonly type: 'runStart' }
+  | { readonly type: 'turnStart' }
+  | { readonly type: 'userMessage'; readonly text: string; readonly images: number }
+  | { readonly type: 'noticeMessage'; readonly level: NoticeLevel; readonly text: string; readonly code?: NoticeCode }
+  | { readonly type: 'assistantStart'; readonly at: number }
+  | { readonly type: 'blockStart'; readonly index: number; readonly kind: BlockKind; readonly at: number; readonly toolCallId?: string; readonly toolName?: string }
+  | { readonly type: 'delta'; readonly index: number; readonly text: string }
+  | { readonly type: 'blockEnd'; readonly index: number; readonly at: number; readonly final?: BlockFinal }
+  | {
+      readonly type: 'assistantEnd';
+      readonly stopReason: StopReason;
+      readonly errorMessage?: string;
+      readonly usage?: UsageView;
+      /** Blocks whose final content differs from the streamed one. */
+      readonly blocks?: readonly BlockFinal[];
+      /** Number of blocks in the final message, when it differs from what streamed. */
+      readonly blockCount?: number;
+      readonly at: number;
+    }
+  | { readonly type: 'toolResult'; readonly toolCallId: string; readonly toolName: string; readonly isError: boolean; readonly text?: string }
+  | { readonly type: 'toolStart'; readonly toolCallId: string; readonly toolName: string; readonly args: string; readonly at: number }
+  | { readonly type: 'toolUpdate'; readonly toolCallId: string; readonly output: string }
+  | { readonly type: 'toolEnd'; readonly toolCallId: string; readonly isError: boolean; readonly output: string; readonly durationMs?: number }
+  | { readonly type: 'turnEnd' }
+  | { readonly type: 'runEnd'; readonly willRetry: boolean }
+  | { readonly type: 'settled'; readonly aborted: boolean; readonly at: number }
+  | { readonly type: 'queue'; readonly steering: readonly string[]; readonly followUp: readonly string[] }
+  | { readonly type: 'retryStart'; readonly attempt: number; readonly maxAttempts: number; readonly delayMs: number; readonly errorMessage: string; readonly at: number }
+  | { readonly type: 'retryEnd'; readonly success: boolean; readonly attempt: number; readonly finalError?: string; readonly at: number }
+  | { readonly type: 'compactionStart'; readonly reason: CompactionReason; readonly at: number }
+  | {
+      readonly type: 'compactionEnd';
+      readonly reason: CompactionReason;
+      readonly aborted: boolean;
+      readonly willRetry: boolean;
+      readonly errorMessage?: string;
+      readonly tokensBefore?: number;
+      readonly tokensAfter?: number;
+      readonly at: number;
+    }
+  | { readonly type: 'thinkingLevel'; readonly level: string }
+  | { readonly type: 'sessionInfo'; readonly name?: string }
+  | { readonly type: 'cancelRequested'; readonly at: number }
+  | { readonly type: 'stalled'; readonly at: number }
+  | { readonly type: 'reset' };
+
+export type NoticeLevel = 'info' | 'warning' | 'error';
+
+/** Notices the webview offers an action for. */
+export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed';
+
+/** Facts about the session the webview shows around the transcript. */
+export interface SessionInfoView {
+  readonly model?: string;
+  readonly thinkingLevel?: string;
+  readonly cwd?: string;
+  readonly ready: boolean;
+}
+
+export type HostToWebview =
+  | { readonly type: 'snapshot'; readonly state: TranscriptState; readonly session: SessionInfoView }
+  | { readonly type: 'batch'; readonly events: readonly WireEvent[] }
+  | { readonly type: 'session'; readonly session: SessionInfoView }
+  /** Texts taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
+  | { readonly type: 'restoreInput'; readonly texts: readonly string[] }
+  | { readonly type: 'focusComposer' };
+
+export type SendMode = 'prompt' | 'steer' | 'followUp';
+
+export type WebviewToHost =
+  | { readonly type: 'ready' }
+  | { readonly type: 'send'; readonly text: string; readonly mode: SendMode }
+  | { readonly type: 'cancel' }
+  | { readonly type: 'newSession' }
+  | { readonly type: 'forceIdle' }
+  | { readonly type: 'openLink'; readonly href: string }
+  | { readonly type: 'showLog' };
+
+/** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
+export const MAX_PROMPT_CHARS = 1_000_000;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks a message from the webview. Returns it typed, or a reason it was rejected; the webview is
+ * a separate, less trusted context and its messages are never used unchecked.
+ */
+export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHost } | { ok: false; reason: string } {
+  if (!isObject(raw) || typeof raw.type !== 'string') return { ok: false, reason: 'not an object with a string "type"' };
+  switch (raw.type) {
+    case 'ready':
+    case 'cancel':
+    case 'newSession':
+    case 'forceIdle':
+    case 'showLog':
+      return { ok: true, msg: { type: raw.type } };
+    case 'send': {
+      if (typeof raw.text !== 'string') return { ok: false, reason: 'send.text is not a string' };
+      if (raw.mode !== 'prompt' && raw.mode !== 'steer' && raw.mode !== 'followUp') return { ok: false, reason: 'send.mode is not prompt, steer or followUp' };
+      if (raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `send.text is longer than ${MAX_PROMPT_CHARS} characters` };
+      return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode } };
+    }
+    case 'openLink':
+      if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
+      return { ok: true, msg: { type: 'openLink', href: raw.href } };
+    default:
+      return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };
+  }
+}
+
+/** Compile-time proof that a `switch` handled every case. */
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,232 @@
+/** The run-state machine: what the agent is doing now and how the last run ended, from wire events alone. */
+
+import type { CompactionReason, WireEvent } from './protocol.ts';
+
+/** What the status bar and the webview's `data-run-state` show. */
+export type RunPhase = 'idle' | 'running' | 'retrying' | 'compacting' | 'cancelling';
+
+export interface RunOutcome {
+  readonly kind: 'completed' | 'cancelled' | 'error';
+  readonly message?: string;
+  readonly at: number;
+}
+
+export interface RetryView {
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  /** Epoch ms of the next try; the countdown is derived from it. */
+  readonly nextAt: number;
+  readonly errorMessage: string;
+  /** True between `retryStart` and the next `runStart`. */
+  readonly waiting: boolean;
+}
+
+export interface CompactionView {
+  readonly reason: CompactionReason;
+  readonly since: number;
+}
+
+export interface CompactionResultView {
+  readonly reason: CompactionReason;
+  readonly ok: boolean;
+  readonly aborted: boolean;
+  readonly tokensBefore?: number;
+  readonly tokensAfter?: number;
+  readonly errorMessage?: string;
+  readonly at: number;
+}
+
+export interface RunState {
+  /** A prompt was accepted and `agent_settled` has not come yet. */
+  readonly active: boolean;
+  readonly cancelling: boolean;
+  readonly stalled: boolean;
+  readonly retry?: RetryView;
+  /** Set when retries ran out; shown briefly after the run. */
+  readonly retryFailure?: { readonly message: string; readonly at: number };
+  readonly compaction?: CompactionView;
+  readonly lastCompaction?: CompactionResultView;
+  /** The newest provider error in the active run; cleared by a message that ends well. */
+  readonly lastError?: string;
+  readonly outcome?: RunOutcome;
+  /** Epoch ms of the last change of phase. */
+  readonly since: number;
+}
+
+export const initialRunState: RunState = { active: false, cancelling: false, stalled: false, since: 0 };
+
+export function runPhase(s: RunState): RunPhase {
+  if (s.cancelling && (s.active || s.compaction)) return 'cancelling';
+  if (s.compaction) return 'compacting';
+  if (s.retry?.waiting) return 'retrying';
+  if (s.active) return 'running';
+  return 'idle';
+}
+
+/** Applies one wire event. Only `settled` ends a run; `runEnd` never does (Pi may retry). */
+export function reduceRun(s: RunState, ev: WireEvent): RunState {
+  const next = step(s, ev);
+  if (next === s) return s;
+  return runPhase(next) === runPhase(s) ? next : { ...next, since: atOf(ev) ?? s.since };
+}
+
+function atOf(ev: WireEvent): number | undefined {
+  return 'at' in ev ? ev.at : undefined;
+}
+
+function step(s: RunState, ev: WireEvent): RunState {
+  // Any sign of life from Pi clears the watchdog flag.
+  const live = s.stalled && ev.type !== 'stalled' ? { ...s, stalled: false } : s;
+  switch (ev.type) {
+    case 'runStart':
+      return {
+        ...live,
+        active: true,
+        outcome: s.active ? s.outcome : undefined,
+        lastError: s.active ? s.lastError : undefined,
+        retryFailure: s.active ? s.retryFailure : undefined,
+        retry: s.retry ? { ...s.retry, waiting: false } : undefined,
+      };
+    case 'assistantEnd':
+      if (ev.stopReason === 'error') return { ...live, lastError: ev.errorMessage ?? 'The provider returned an error.' };
+      if (ev.stopReason === 'aborted') return live;
+      return live.lastError ? { ...live, lastError: undefined } : live;
+    case 'retryStart':
+      return {
+        ...live,
+        active: true,
+        retry: { attempt: ev.attempt, maxAttempts: ev.maxAttempts, nextAt: ev.at + ev.delayMs, errorMessage: ev.errorMessage, waiting: true },
+      };
+    case 'retryEnd':
+      return {
+        ...live,
+        retry: undefined,
+        retryFailure: ev.success ? undefined : { message: ev.finalError ?? live.lastError ?? 'Retries failed', at: ev.at },
+      };
+    case 'compactionStart':
+      return { ...live, compaction: { reason: ev.reason, since: ev.at } };
+    case 'compactionEnd':
+      return {
+        ...live,
+        compaction: undefined,
+        cancelling: live.active ? live.cancelling : false,
+        lastCompaction: {
+          reason: ev.reason,
+          ok: !ev.aborted && !ev.errorMessage,
+          aborted: ev.aborted,
+          tokensBefore: ev.tokensBefore,
+          tokensAfter: ev.tokensAfter,
+          errorMessage: ev.errorMessage,
+          at: ev.at,
+        },
+      };
+    case 'settled': {
+      const kind = ev.aborted ? 'cancelled' : live.lastError || live.retryFailure ? 'error' : 'completed';
+      const message = kind === 'error' ? (live.retryFailure?.message ?? live.lastError) : undefined;
+      return {
+        ...live,
+        active: false,
+        cancelling: false,
+        stalled: false,
+        retry: undefined,
+        outcome: { kind, message, at: ev.at },
+      };
+    }
+    case 'cancelRequested':
+      return live.active || live.compaction ? { ...live, cancelling: true } : live;
+    case 'stalled':
+      return live.active ? { ...live, stalled: true } : live;
+    case 'reset':
+      return { ...initialRunState };
+    case 'turnStart':
+    case 'userMessage':
+    case 'noticeMessage':
+    case 'assistantStart':
+    case 'blockStart':
+    case 'delta':
+    case 'blockEnd':
+    case 'toolResult':
+    case 'toolStart':
+    case 'toolUpdate':
+    case 'toolEnd':
+    case 'turnEnd':
+    case 'runEnd':
+    case 'queue':
+    case 'thinkingLevel':
+    case 'sessionInfo':
+      return live;
+  }
+}
+
+/** What one status-bar item says. */
+export interface StatusItemText {
+  readonly text: string;
+  readonly tooltip: string;
+}
+
+export interface StatusTexts {
+  readonly run: StatusItemText;
+  readonly retry?: StatusItemText;
+  readonly compaction?: StatusItemText;
+}
+
+/** How long a retry failure or a compaction result stays in the status bar. */
+export const TRANSIENT_STATUS_MS = 8000;
+
+const clock = (ms: number): string => new Date(ms).toLocaleTimeString();
+
+/** The status-bar texts a user sees for a run state at time `now` (codicon syntax: `$(name)`). */
+export function describeStatus(s: RunState, now: number, noResponseMs?: number): StatusTexts {
+  const phase = runPhase(s);
+  let run: StatusItemText;
+  if (s.stalled && s.active && phase !== 'cancelling') {
+    const secs = Math.round((noResponseMs ?? now - s.since) / 1000);
+    run = { text: `$(warning) Pi: no response for ${secs} s`, tooltip: 'Pi has sent nothing for a while. Click to cancel the run.' };
+  } else if (phase === 'running') {
+    run = { text: '$(sync~spin) Pi: running', tooltip: `Running since ${clock(s.since)}. Click to cancel.` };
+  } else if (phase === 'retrying') {
+    run = { text: '$(sync~spin) Pi: retrying', tooltip: 'Waiting to retry after a provider error. Click to cancel.' };
+  } else if (phase === 'compacting') {
+    run = { text: '$(sync~spin) Pi: compacting', tooltip: 'Compacting the conversation. Click to cancel.' };
+  } else if (phase === 'cancelling') {
+    run = { text: '$(loading~spin) Pi: cancelling', tooltip: 'Cancelling: waiting for Pi to stop.' };
+  } else if (s.outcome?.kind === 'cancelled') {
+    run = { text: '$(circle-slash) Pi: cancelled', tooltip: `Run cancelled at ${clock(s.outcome.at)}. Click to open the chat.` };
+  } else if (s.outcome?.kind === 'error') {
+    run = { text: '$(error) Pi: error', tooltip: `Run failed at ${clock(s.outcome.at)}: ${s.outcome.message ?? 'unknown error'}. Click to open the chat.` };
+  } else {
+    run = { text: '$(check) Pi: idle', tooltip: s.outcome ? `Last run completed at ${clock(s.outcome.at)}. Click to open the chat.` : 'Pi is ready. Click to open the chat.' };
+  }
+
+  let retry: StatusItemText | undefined;
+  if (s.retry) {
+    const wait = Math.max(0, Math.ceil((s.retry.nextAt - now) / 1000));
+    const label = `Retry ${s.retry.attempt}/${s.retry.maxAttempts}`;
+    retry = {
+      text: s.retry.waiting ? `$(history) ${label} in ${wait} s` : `$(history) ${label}`,
+      tooltip: `Provider error: ${s.retry.errorMessage}`,
+    };
+  } else if (s.retryFailure && now - s.retryFailure.at < TRANSIENT_STATUS_MS) {
+    retry = { text: '$(error) Retries failed', tooltip: s.retryFailure.message };
+  }
+
+  let compaction: StatusItemText | undefined;
+  if (s.compaction) {
+    compaction = { text: `$(fold) Compacting (${s.compaction.reason})`, tooltip: `Compaction started at ${clock(s.compaction.since)}` };
+  } else if (s.lastCompaction && now - s.lastCompaction.at < TRANSIENT_STATUS_MS) {
+    const c = s.lastCompaction;
+    if (c.ok) {
+      const n = (v: number) => v.toLocaleString('en-US');
+      const sizes =
+        c.tokensBefore !== undefined && c.tokensAfter !== undefined
+          ? ` ${n(c.tokensBefore)} → ${n(c.tokensAfter)} tokens`
+          : c.tokensBefore !== undefined
+            ? ` from ${n(c.tokensBefore)} tokens`
+            : '';
+      compaction = { text: `$(fold) Compacted${sizes}`, tooltip: `Compaction (${c.reason}) finished at ${clock(c.at)}` };
+    } else {
+      compaction = { text: c.aborted ? '$(fold) Compaction cancelled' : '$(error) Compaction failed', tooltip: c.errorMessage ?? 'Compaction did not finish' };
+    }
+  }
+  return { run, retry, compaction };
+}
