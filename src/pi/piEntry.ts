@@ -1,0 +1,40 @@
+/** Entry of the CommonJS Pi bundle (`dist/pi/pi.cjs`) the extension host `require`s lazily: the SDK surface it uses. */
+export {
+	AgentSession,
+	AgentSessionRuntime,
+	CONFIG_DIR_NAME,
+	createAgentSession,
+	createAgentSessionFromServices,
+	createAgentSessionRuntime,
+	createAgentSessionServices,
+	createBashTool,
+	createCodingTools,
+	createReadOnlyTools,
+	DefaultResourceLoader,
+	estimateTokens,
+	formatDimensionNote,
+	getAgentDir,
+	getPackageDir,
+	ModelRegistry,
+	ModelRuntime,
+	resizeImage,
+	SessionManager,
+	SettingsManager,
+	VERSION,
+} from '@earendil-works/pi-coding-agent';
+
+export type {
+	AgentSessionEvent,
+	AgentSessionEventListener,
+	CreateAgentSessionOptions,
+	CreateAgentSessionResult,
+	PromptOptions,
+	SessionInfo,
+	SessionStats,
+	ToolExecutionEndEvent,
+	ToolExecutionStartEvent,
+	ToolExecutionUpdateEvent,
+} from '@earendil-works/pi-coding-agent';
+
+/** What `require('dist/pi/pi.cjs')` returns; the host imports this type only. */
+export type PiModule = typeof import('./piEntry.ts');
