@@ -37,11 +37,13 @@ export function createPiSessionFactory(distDir: string): SessionFactory {
       // An untrusted workspace gets a chat without tools: nothing there runs or writes.
       ...(trusted ? (config.tools.length ? { tools: [...config.tools] } : {}) : { noTools: 'all' as const }),
     });
+    // Without any model that has credentials Pi still creates the session, with a placeholder model.
+    const noModel = (await session.modelRuntime.getAvailable()).length === 0;
     const warnings = [
-      modelFallbackMessage,
+      noModel ? undefined : modelFallbackMessage,
       folder ? undefined : `No folder is open, so Pi works in your home directory (${cwd}).`,
       trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here.',
     ].filter((w): w is string => Boolean(w));
-    return { session, cwd, warning: warnings.length ? warnings.join(' ') : undefined };
+    return { session, cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined };
   };
 }

@@ -30,6 +30,8 @@ export interface CreatedSession {
   /** Something the user should know (a model fallback, a missing workspace). */
   readonly warning?: string;
   readonly cwd: string;
+  /** Pi found no model with credentials; prompting would fail with "No API key found". */
+  readonly noModel?: boolean;
 }
 
 /** Makes sessions. `fresh` starts an empty one; otherwise the most recent one for the workspace continues. */
@@ -66,6 +68,7 @@ export class SessionController extends Disposable {
   private _cancelWatchdog: (() => void) | undefined;
   private _lastEventAt = 0;
   private _lastPrompt: string | undefined;
+  private _noModel = false;
   private readonly _factory: SessionFactory;
   private readonly _log: Logger;
   private readonly _clock: Scheduler;
@@ -99,7 +102,7 @@ export class SessionController extends Disposable {
     const s = this._session;
     return {
       ready: s !== undefined,
-      model: s?.model ? `${s.model.provider}/${s.model.id}` : undefined,
+      model: s?.model && !this._noModel ? `${s.model.provider}/${s.model.id}` : undefined,
       thinkingLevel: s?.thinkingLevel,
       cwd: this._cwd,
     };
@@ -139,14 +142,20 @@ export class SessionController extends Disposable {
       }
       return;
     }
-    if (!session.model) {
-      this._noModel(text);
-      return;
+    let ready: AgentSessionLike | undefined = session;
+    if (this._noModel) {
+      // The user may have added a key since: look again before refusing.
+      this._disposeSession();
+      ready = await this._create(false, true);
+      if (!ready || this._noModel) {
+        this._reportNoModel(text);
+        return;
+      }
     }
     this._lastPrompt = text;
     try {
       // Resolves when the run settles; provider errors arrive as events, not as a rejection.
-      await session.prompt(text);
+      await ready.prompt(text);
     } catch (err) {
       this._failedInput(text, err);
     }
@@ -214,7 +223,7 @@ export class SessionController extends Disposable {
     super.dispose();
   }
 
-  private async _create(fresh: boolean): Promise<AgentSessionLike | undefined> {
+  private async _create(fresh: boolean, quiet = false): Promise<AgentSessionLike | undefined> {
     try {
       const created = await this._factory({ fresh });
       if (this.isDisposed) {
@@ -223,12 +232,15 @@ export class SessionController extends Disposable {
       }
       this._session = created.session;
       this._cwd = created.cwd;
+      this._noModel = created.noModel === true;
       // Subscribe before anything can prompt; the listener never throws into Pi.
       this._unsubscribe = created.session.subscribe(this._onPiEvent);
-      const history = replayMessages(created.session.messages, this._clock.now());
-      if (history.length) this._apply(history);
-      if (created.warning) this._notice('warning', created.warning);
-      if (!created.session.model) this._noModel(undefined);
+      if (!quiet) {
+        const history = replayMessages(created.session.messages, this._clock.now());
+        if (history.length) this._apply(history);
+        if (created.warning) this._notice('warning', created.warning);
+        if (this._noModel) this._reportNoModel(undefined);
+      }
       this._onDidChangeSession.fire(this.sessionInfo);
       return created.session;
     } catch (err) {
@@ -284,7 +296,7 @@ export class SessionController extends Disposable {
     this._apply([{ type: 'noticeMessage', level, text, code }]);
   }
 
-  private _noModel(text: string | undefined): void {
+  private _reportNoModel(text: string | undefined): void {
     const message =
       'No model is configured for Pi. Add a provider key (run `pi` in a terminal and use /login, set an API key ' +
       'environment variable such as ANTHROPIC_API_KEY, or edit auth.json / models.json in the Pi agent directory), ' +

@@ -101,7 +101,8 @@ function step(s: RunState, ev: WireEvent): RunState {
       return {
         ...live,
         retry: undefined,
-        retryFailure: ev.success ? undefined : { message: ev.finalError ?? live.lastError ?? 'Retries failed', at: ev.at },
+        // A retry the user cancelled is a cancel, not a failure.
+        retryFailure: ev.success || live.cancelling ? undefined : { message: ev.finalError ?? live.lastError ?? 'Retries failed', at: ev.at },
       };
     case 'compactionStart':
       return { ...live, compaction: { reason: ev.reason, since: ev.at } };

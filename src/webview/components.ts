@@ -1,0 +1,28 @@
+/**
+ * Our own small component module. Buttons and text areas are plain elements styled with VS Code's
+ * theme variables (media/chat.css); `@vscode/webview-ui-toolkit` is archived upstream and its web
+ * components need constructable styles, so the rest of the view depends only on these functions.
+ */
+
+import { h } from './dom.ts';
+
+export type ButtonKind = 'primary' | 'secondary' | 'icon' | 'link';
+
+/** A button that carries its intent in `data-action`; clicks are handled by delegation. */
+export function button(label: string, action: string, kind: ButtonKind = 'secondary', extra: Record<string, string | undefined> = {}): HTMLButtonElement {
+  const b = h('button', { type: 'button', class: `btn btn-${kind}`, 'data-action': action, ...extra });
+  b.textContent = label;
+  return b;
+}
+
+/** An icon-only button: the glyph is decorative, the label is what assistive technology reads. */
+export function iconButton(glyph: string, label: string, action: string, extra: Record<string, string | undefined> = {}): HTMLButtonElement {
+  const b = h('button', { type: 'button', class: 'btn btn-icon', 'data-action': action, 'aria-label': label, title: label, ...extra });
+  b.append(h('span', { 'aria-hidden': 'true' }, glyph));
+  return b;
+}
+
+/** Text only a screen reader sees. */
+export function srOnly(text: string): HTMLSpanElement {
+  return h('span', { class: 'sr-only' }, text);
+}

@@ -1,0 +1,61 @@
+/** The webview's one line to the extension host: `post()` funnel and UI-state persistence. */
+
+import type { WebviewToHost } from '../shared/protocol.ts';
+
+interface VsCodeApi {
+  postMessage(msg: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api: VsCodeApi = acquireVsCodeApi();
+
+/** Sends an intent to the host. Never awaited; the host validates everything it receives. */
+export function post(msg: WebviewToHost): void {
+  api.postMessage(msg);
+}
+
+/** UI state only (scroll, collapsed blocks, draft, input history); the transcript itself comes from the host. */
+export interface UiState {
+  readonly draft: string;
+  readonly history: readonly string[];
+  /** Keys `messageId:contentIndex` of blocks whose open/closed state the user chose. */
+  readonly toggled: Readonly<Record<string, boolean>>;
+  /** Whether the view followed the newest message, and how far from the bottom it was otherwise. */
+  readonly follow: boolean;
+  readonly fromBottom: number;
+}
+
+const emptyUi: UiState = { draft: '', history: [], toggled: {}, follow: true, fromBottom: 0 };
+
+export function loadUiState(): UiState {
+  const raw = api.getState();
+  if (typeof raw !== 'object' || raw === null) return emptyUi;
+  const r = raw as Record<string, unknown>;
+  const toggled: Record<string, boolean> = {};
+  if (typeof r.toggled === 'object' && r.toggled !== null) {
+    for (const [k, v] of Object.entries(r.toggled)) if (typeof v === 'boolean') toggled[k] = v;
+  }
+  return {
+    draft: typeof r.draft === 'string' ? r.draft : '',
+    history: Array.isArray(r.history) ? r.history.filter((h): h is string => typeof h === 'string').slice(-100) : [],
+    toggled,
+    follow: r.follow !== false,
+    fromBottom: typeof r.fromBottom === 'number' && Number.isFinite(r.fromBottom) ? r.fromBottom : 0,
+  };
+}
+
+let pending: UiState | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Saves UI state, coalesced: typing and scrolling call this often. */
+export function saveUiState(state: UiState): void {
+  pending = state;
+  if (timer !== undefined) return;
+  timer = setTimeout(() => {
+    timer = undefined;
+    if (pending) api.setState(pending);
+  }, 200);
+}

@@ -1,0 +1,193 @@
+import { strict as assert } from 'node:assert';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import { runPhase } from '../../src/shared/runState.ts';
+import { SessionController, type CreatedSession, type Logger } from '../../src/extension/sessionController.ts';
+import { FakeSession } from '../support/fakeSession.ts';
+import { TestClock } from '../support/testClock.ts';
+
+class MemoryLog implements Logger {
+  readonly lines: string[] = [];
+  info(m: string) { this.lines.push(`info ${m}`); }
+  warn(m: string) { this.lines.push(`warn ${m}`); }
+  error(m: string) { this.lines.push(`error ${m}`); }
+}
+
+function setup(options: { noModel?: boolean; sessions?: FakeSession[] } = {}) {
+  const clock = new TestClock();
+  const log = new MemoryLog();
+  const sessions = options.sessions ?? [new FakeSession(), new FakeSession(), new FakeSession()];
+  const made: { fresh: boolean }[] = [];
+  let next = 0;
+  const controller = new SessionController(
+    async (o) => {
+      made.push(o);
+      const session = sessions[next++]!;
+      return { session: session.asSession(), cwd: '/work', noModel: options.noModel } satisfies CreatedSession;
+    },
+    log,
+    clock,
+    { settleTimeoutMs: 5000, noResponseMs: 60_000 },
+  );
+  const restored: string[][] = [];
+  const emitted: WireEvent[] = [];
+  controller.onDidRestoreInput((t) => restored.push([...t]));
+  controller.onDidEmit((e) => emitted.push(...e));
+  return { clock, log, sessions, controller, restored, emitted, made, fake: sessions[0]! };
+}
+
+/** Lets pending promise callbacks run. */
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('SessionController', () => {
+  it('subscribes before it prompts', async () => {
+    const { controller, fake } = setup();
+    void controller.send('hi', 'prompt');
+    await tick();
+    assert.deepEqual(fake.calls.slice(0, 2), ['subscribe', 'prompt:hi']);
+  });
+
+  it('clears the queue strictly before abort, and returns the queued texts to the composer', async () => {
+    const { controller, fake, restored } = setup();
+    void controller.send('start', 'prompt');
+    await tick();
+    await controller.send('steer me', 'steer');
+    await controller.send('after that', 'followUp');
+    await controller.cancel();
+    const order = fake.calls.filter((c) => c === 'clearQueue' || c.startsWith('abort'));
+    assert.deepEqual(order, ['clearQueue', 'abort(queued=0)']);
+    assert.deepEqual(restored, [['steer me', 'after that']]);
+  });
+
+  it('queues as steer or follow-up while running, never a bare prompt', async () => {
+    const { controller, fake } = setup();
+    void controller.send('first', 'prompt');
+    await tick();
+    await controller.send('more', 'prompt');
+    await controller.send('now', 'steer');
+    assert.deepEqual(fake.calls.slice(1), ['prompt:first', 'followUp:more', 'steer:now']);
+  });
+
+  it('stays active after agent_end and returns to idle only on agent_settled', async () => {
+    const { controller, fake } = setup();
+    void controller.send('go', 'prompt');
+    await tick();
+    fake.emit({ type: 'agent_end', messages: [], willRetry: true });
+    assert.equal(controller.isActive, true);
+    assert.equal(runPhase(controller.state.run), 'running');
+    fake.settle();
+    assert.equal(runPhase(controller.state.run), 'idle');
+  });
+
+  it('keeps the partial output and shows cancelling until settled', async () => {
+    const { controller, fake, emitted } = setup();
+    void controller.send('go', 'prompt');
+    await tick();
+    fake.emit({ type: 'message_start', message: { role: 'assistant', content: [] } });
+    const partial = { role: 'assistant', content: [{ type: 'text', text: 'partial' }] };
+    fake.emit({ type: 'message_update', message: partial, assistantMessageEvent: { type: 'text_start', contentIndex: 0, partial } });
+    fake.emit({ type: 'message_update', message: partial, assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: 'partial', partial } });
+    // Pi ends the message as aborted when abort() lands.
+    fake.abort = async () => {
+      fake.calls.push('abort');
+      assert.equal(runPhase(controller.state.run), 'cancelling');
+      fake.emit({ type: 'message_end', message: { ...partial, stopReason: 'aborted', errorMessage: 'Request was aborted' } });
+      fake.settle(true);
+    };
+    await controller.cancel();
+    const last = controller.state.messages.at(-1)!;
+    assert.equal(last.stopReason, 'aborted');
+    assert.equal(last.blocks[0]!.text, 'partial');
+    assert.equal(controller.state.run.outcome?.kind, 'cancelled');
+    assert.ok(emitted.some((e) => e.type === 'cancelRequested'));
+  });
+
+  it('offers Force idle when agent_settled does not come after a cancel', async () => {
+    const { controller, fake, clock } = setup();
+    void controller.send('go', 'prompt');
+    await tick();
+    fake.abort = async () => {
+      fake.calls.push('abort');
+    };
+    await controller.cancel();
+    clock.advance(4999);
+    assert.ok(!controller.state.messages.some((m) => m.code === 'settleTimeout'));
+    clock.advance(1);
+    assert.ok(controller.state.messages.some((m) => m.code === 'settleTimeout'));
+    await controller.forceIdle();
+    assert.equal(runPhase(controller.state.run), 'idle');
+    assert.equal(fake.disposed, true);
+  });
+
+  it('does nothing on cancel when no run is active', async () => {
+    const { controller, fake } = setup();
+    await controller.ensureSession();
+    await controller.cancel();
+    assert.ok(!fake.calls.includes('clearQueue'));
+  });
+
+  it('gives the text back and says what to do when prompt() is refused (no key)', async () => {
+    const { controller, fake, restored } = setup();
+    fake.promptError = new Error('No API key found for the selected model.');
+    await controller.send('hello', 'prompt');
+    assert.deepEqual(restored, [['hello']]);
+    const notice = controller.state.messages.at(-1)!;
+    assert.equal(notice.role, 'notice');
+    assert.equal(notice.code, 'noKey');
+    assert.match(notice.blocks[0]!.text, /\/login/);
+    assert.equal(runPhase(controller.state.run), 'idle');
+  });
+
+  it('explains a missing model up front and keeps the prompt in the composer', async () => {
+    const { controller, restored, sessions } = setup({ noModel: true });
+    await controller.ensureSession();
+    assert.equal(controller.state.messages.at(-1)!.code, 'noModel');
+    await controller.send('hello', 'prompt');
+    assert.deepEqual(restored, [['hello']]);
+    assert.ok(!sessions[0]!.calls.some((c) => c.startsWith('prompt')));
+  });
+
+  it('keeps running when a listener step throws, and logs it', async () => {
+    const { controller, fake, log } = setup();
+    await controller.ensureSession();
+    controller.onDidEmit(() => {
+      throw new Error('view exploded');
+    });
+    assert.doesNotThrow(() => fake.emit({ type: 'agent_start' }));
+    assert.ok(log.lines.some((l) => l.includes('view exploded')));
+  });
+
+  it('starts a fresh session on New Session and clears the transcript', async () => {
+    const { controller, made, sessions } = setup();
+    void controller.send('old', 'prompt');
+    await tick();
+    sessions[0]!.settle();
+    assert.equal(controller.state.messages.length, 1);
+    await controller.newSession();
+    assert.deepEqual(made, [{ fresh: false }, { fresh: true }]);
+    assert.equal(controller.state.messages.length, 0);
+    assert.equal(sessions[0]!.disposed, true);
+    assert.equal(sessions[0]!.listenerCount, 0);
+  });
+
+  it('shows the resumed session history', async () => {
+    const s = new FakeSession();
+    s.messages = [
+      { role: 'user', content: 'earlier question', timestamp: 0 },
+      { role: 'assistant', content: [{ type: 'text', text: 'earlier answer' }], stopReason: 'stop' },
+    ];
+    const { controller } = setup({ sessions: [s] });
+    await controller.ensureSession();
+    assert.deepEqual(controller.state.messages.map((m) => [m.role, m.blocks[0]!.text]), [
+      ['user', 'earlier question'],
+      ['assistant', 'earlier answer'],
+    ]);
+  });
+
+  it('disposes the session and unsubscribes on dispose', async () => {
+    const { controller, fake } = setup();
+    await controller.ensureSession();
+    controller.dispose();
+    assert.equal(fake.disposed, true);
+    assert.ok(fake.calls.includes('unsubscribe'));
+  });
+});

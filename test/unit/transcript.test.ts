@@ -1,0 +1,213 @@
+import { strict as assert } from 'node:assert';
+import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import { project } from '../../src/shared/projection.ts';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import { runPhase } from '../../src/shared/runState.ts';
+import { initialTranscript, reduce, type MessageView, type TranscriptState } from '../../src/shared/transcript.ts';
+import { finalMessages, loadRecorded, runThrough } from '../support/recorded.ts';
+
+const RECORDED = ['plain-text', 'thinking-then-text', 'tool-then-answer', 'parallel-tools', 'blocked-tool', 'retry-500-twice', 'retries-exhausted', 'retry-cancelled', 'long-stream-cancel', 'long-stream-followup-cancel', 'bash-sleep-cancel', 'hostile-markdown', 'demo'];
+
+/** The content of a Pi message as (kind, text) pairs, the way the panel shows it. */
+function piBlocks(m: Record<string, unknown>): { kind: string; text: string }[] {
+  return ((m.content ?? []) as Record<string, unknown>[]).map((c) =>
+    c.type === 'thinking' ? { kind: 'thinking', text: String(c.thinking) } : c.type === 'toolCall' ? { kind: 'toolCall', text: JSON.stringify(c.arguments) } : { kind: 'text', text: String(c.text ?? '') },
+  );
+}
+
+function viewBlocks(m: MessageView): { kind: string; text: string }[] {
+  return m.blocks.map((b) => ({ kind: b!.kind, text: b!.kind === 'toolCall' ? JSON.stringify(JSON.parse(b!.text)) : b!.text }));
+}
+
+const ev = (e: unknown) => e as AgentSessionEvent;
+
+describe('transcript reducer with real Pi event streams', () => {
+  for (const name of RECORDED) {
+    it(`ends equal to Pi's final messages: ${name}`, () => {
+      const events = loadRecorded(name);
+      const { state, unknown } = runThrough(events);
+      assert.deepEqual(unknown, [], 'every recorded event type is known');
+      const piAssistants = finalMessages(events).filter((m) => m.role === 'assistant');
+      const ours = state.messages.filter((m) => m.role === 'assistant');
+      assert.equal(ours.length, piAssistants.length);
+      ours.forEach((m, i) => {
+        assert.deepEqual(viewBlocks(m), piBlocks(piAssistants[i]!), `assistant message ${i}`);
+        assert.equal(m.stopReason, piAssistants[i]!.stopReason);
+        assert.equal(m.final, true);
+      });
+      assert.equal(state.openIndex, -1);
+      assert.equal(runPhase(state.run), 'idle', 'agent_settled ends every recorded run');
+    });
+  }
+
+  it('never shows the system message Pi 1.6 sends first', () => {
+    const events = loadRecorded('plain-text');
+    assert.ok(events.some((e) => e.type === 'message_start' && (e.message as { role: string }).role === 'system'));
+    const { state } = runThrough(events);
+    assert.deepEqual(state.messages.map((m) => m.role), ['user', 'assistant']);
+  });
+
+  it('keys parallel tool cards by toolCallId and keeps results in source order', () => {
+    const events = loadRecorded('parallel-tools');
+    const ends = events.filter((e) => e.type === 'tool_execution_end').map((e) => (e as { toolCallId: string }).toolCallId);
+    assert.deepEqual(ends, ['call_b', 'call_a'], 'the recording finishes in reverse order');
+    const { state } = runThrough(events);
+    assert.equal(state.tools.call_a!.status, 'done');
+    assert.equal(state.tools.call_b!.status, 'done');
+    assert.match(state.tools.call_a!.output, /a/);
+    assert.match(state.tools.call_b!.output, /b/);
+    assert.notEqual(state.tools.call_a!.output, state.tools.call_b!.output);
+    assert.ok(state.tools.call_a!.durationMs! > state.tools.call_b!.durationMs!);
+    const results = state.messages.filter((m) => m.role === 'toolResult').map((m) => m.toolCallId);
+    assert.deepEqual(results, ['call_a', 'call_b']);
+  });
+
+  it('marks a tool blocked in preflight as an error right after its start', () => {
+    const { state } = runThrough(loadRecorded('blocked-tool'));
+    for (const card of Object.values(state.tools)) assert.equal(card.status, 'error', card.toolCallId);
+    assert.equal(Object.keys(state.tools).length, 2);
+  });
+
+  it('keeps partial text and marks the message aborted when a run is cancelled mid-stream', () => {
+    const events = loadRecorded('long-stream-cancel');
+    const { state } = runThrough(events);
+    const last = state.messages.at(-1)!;
+    assert.equal(last.stopReason, 'aborted');
+    assert.ok(last.blocks[0]!.text.length > 0, 'partial text kept');
+    assert.equal(state.run.outcome?.kind, 'cancelled');
+  });
+
+  it('shows a tool as running at its start and done only at its end', () => {
+    const events = loadRecorded('tool-then-answer');
+    const startAt = events.findIndex((e) => e.type === 'tool_execution_start');
+    const endAt = events.findIndex((e) => e.type === 'tool_execution_end');
+    const id = (events[startAt] as { toolCallId: string }).toolCallId;
+    assert.equal(runThrough(events.slice(0, startAt + 1)).state.tools[id]!.status, 'running');
+    assert.equal(runThrough(events.slice(0, endAt)).state.tools[id]!.status, 'running');
+    assert.equal(runThrough(events.slice(0, endAt + 1)).state.tools[id]!.status, 'done');
+  });
+});
+
+describe('transcript reducer rules', () => {
+  const start: WireEvent[] = [{ type: 'runStart' }, { type: 'assistantStart', at: 1 }];
+
+  it('buckets deltas by contentIndex, never into one string', () => {
+    const s = reduce(initialTranscript, [
+      ...start,
+      { type: 'blockStart', index: 0, kind: 'thinking', at: 1 },
+      { type: 'blockStart', index: 1, kind: 'text', at: 1 },
+      { type: 'delta', index: 0, text: 'hmm ' },
+      { type: 'delta', index: 1, text: 'Hello' },
+      { type: 'delta', index: 0, text: 'ok' },
+      { type: 'delta', index: 1, text: ' world' },
+    ]);
+    const m = s.messages[0]!;
+    assert.equal(m.blocks[0]!.kind, 'thinking');
+    assert.equal(m.blocks[0]!.text, 'hmm ok');
+    assert.equal(m.blocks[1]!.text, 'Hello world');
+  });
+
+  it('lets text_end replace the streamed block', () => {
+    let state: TranscriptState = reduce(initialTranscript, [...start, { type: 'blockStart', index: 0, kind: 'text', at: 1 }, { type: 'delta', index: 0, text: 'Helo' }]);
+    const partial = { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] };
+    const wire = project(ev({ type: 'message_update', message: partial, assistantMessageEvent: { type: 'text_end', contentIndex: 0, content: 'Hello', partial } }), { state, now: 2 });
+    assert.deepEqual(wire, [{ type: 'blockEnd', index: 0, at: 2, final: { index: 0, kind: 'text', text: 'Hello' } }]);
+    state = reduce(state, wire);
+    assert.equal(state.messages[0]!.blocks[0]!.text, 'Hello');
+    assert.equal(state.messages[0]!.blocks[0]!.final, true);
+  });
+
+  it('sends nothing but the end marker when text_end matches what streamed', () => {
+    const state = reduce(initialTranscript, [...start, { type: 'blockStart', index: 0, kind: 'text', at: 1 }, { type: 'delta', index: 0, text: 'Hello' }]);
+    const partial = { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] };
+    const wire = project(ev({ type: 'message_update', message: partial, assistantMessageEvent: { type: 'text_end', contentIndex: 0, content: 'Hello', partial } }), { state, now: 2 });
+    assert.deepEqual(wire, [{ type: 'blockEnd', index: 0, at: 2 }]);
+  });
+
+  it('lets message_end replace the whole streamed message', () => {
+    let state = reduce(initialTranscript, [...start, { type: 'blockStart', index: 0, kind: 'text', at: 1 }, { type: 'delta', index: 0, text: 'draft' }, { type: 'blockStart', index: 1, kind: 'text', at: 1 }]);
+    const final = { role: 'assistant', content: [{ type: 'text', text: 'final' }], stopReason: 'length', usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, cost: { total: 0.5 } } };
+    state = reduce(state, project(ev({ type: 'message_end', message: final }), { state, now: 3 }));
+    const m = state.messages[0]!;
+    assert.deepEqual(viewBlocks(m), [{ kind: 'text', text: 'final' }]);
+    assert.equal(m.stopReason, 'length');
+    assert.equal(m.usage?.cost, 0.5);
+    assert.equal(state.openIndex, -1);
+  });
+
+  it('shows the provider error of an errored message', () => {
+    let state = reduce(initialTranscript, start);
+    const final = { role: 'assistant', content: [], stopReason: 'error', errorMessage: '401 bad key' };
+    state = reduce(state, project(ev({ type: 'message_end', message: final }), { state, now: 3 }));
+    assert.equal(state.messages[0]!.errorMessage, '401 bad key');
+    assert.equal(state.messages[0]!.stopReason, 'error');
+  });
+
+  it('reads events in the callback: later mutation by Pi changes nothing', () => {
+    const queue = { type: 'queue_update', steering: ['a'], followUp: ['b'] };
+    const wire = project(ev(queue), { state: initialTranscript, now: 1 });
+    queue.steering.push('mutated');
+    queue.followUp.length = 0;
+    const state = reduce(initialTranscript, wire);
+    assert.deepEqual(state.queue, { steering: ['a'], followUp: ['b'] });
+  });
+
+  it('treats tool output updates as snapshots, not appends', () => {
+    const state = reduce(initialTranscript, [
+      { type: 'toolStart', toolCallId: 'x', toolName: 'bash', args: '{}', at: 1 },
+      { type: 'toolUpdate', toolCallId: 'x', output: 'line1' },
+      { type: 'toolUpdate', toolCallId: 'x', output: 'line1\nline2' },
+    ]);
+    assert.equal(state.tools.x!.output, 'line1\nline2');
+    assert.equal(state.tools.x!.status, 'running');
+  });
+
+  it('ignores and reports an unknown Pi event instead of failing', () => {
+    const seen: string[] = [];
+    const wire = project(ev({ type: 'brand_new_event', payload: 1 }), { state: initialTranscript, now: 1, onUnknown: (t) => seen.push(t) });
+    assert.deepEqual(wire, []);
+    assert.deepEqual(seen, ['brand_new_event']);
+  });
+
+  it('closes a message left streaming when the run settles without its end', () => {
+    const state = reduce(initialTranscript, [...start, { type: 'blockStart', index: 0, kind: 'text', at: 1 }, { type: 'delta', index: 0, text: 'half' }, { type: 'settled', aborted: true, at: 5 }]);
+    assert.equal(state.messages[0]!.final, true);
+    assert.equal(state.messages[0]!.stopReason, 'aborted');
+    assert.equal(state.messages[0]!.blocks[0]!.text, 'half');
+  });
+});
+
+describe('delivery orders', () => {
+  /** Deterministic pseudo-random numbers so a failure can be replayed. */
+  function rng(seed: number) {
+    return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  }
+
+  it('converges to the same state for any allowed interleaving of parallel tool events', () => {
+    const events = loadRecorded('parallel-tools');
+    const firstTool = events.findIndex((e) => e.type === 'tool_execution_start');
+    const lastTool = events.findLastIndex((e) => e.type === 'tool_execution_end');
+    const before = events.slice(0, firstTool);
+    const toolEvents = events.slice(firstTool, lastTool + 1);
+    const after = events.slice(lastTool + 1);
+    const byCall = new Map<string, AgentSessionEvent[]>();
+    for (const e of toolEvents) {
+      const id = (e as { toolCallId: string }).toolCallId;
+      byCall.set(id, [...(byCall.get(id) ?? []), e]);
+    }
+    const reference = runThrough(events).state;
+    const strip = (s: TranscriptState) => JSON.stringify({ messages: s.messages.map((m) => ({ ...m, startedAt: 0, endedAt: 0, blocks: m.blocks.map((b) => b && { ...b, startedAt: 0, endedAt: 0 }) })), tools: Object.fromEntries(Object.entries(s.tools).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, { ...v, startedAt: 0 }])) });
+    const random = rng(7);
+    for (let trial = 0; trial < 50; trial++) {
+      // Each call's own events keep their order; calls interleave at random.
+      const queues = [...byCall.values()].map((q) => [...q]);
+      const mixed: AgentSessionEvent[] = [];
+      while (queues.some((q) => q.length)) {
+        const live = queues.filter((q) => q.length);
+        mixed.push(live[Math.floor(random() * live.length)]!.shift()!);
+      }
+      const { state } = runThrough([...before, ...mixed, ...after]);
+      assert.equal(strip(state), strip(reference), `trial ${trial}`);
+    }
+  });
+});
