@@ -1,0 +1,126 @@
+/**
+ * The project's own checker of one end-to-end run against a case file, used only when the shared
+ * checker (../shared/tools/check-e2e-output.mjs) is not beside the repo. Same case format (SPEC §7):
+ * expect.{stopReasons, stopReasonsLast, toolCards, panelContains, panelLacks, panelContainsOnce,
+ * statusMatches, thinking, hostileFree, maxElapsedMs}; always result.ok, idle, and Pi's finished
+ * assistant texts on screen.
+ *
+ *   node test/e2e/check.ts OUT_DIR CASE.json
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+interface Expect {
+  stopReasons?: string[];
+  stopReasonsLast?: string;
+  toolCards?: Record<string, string>;
+  panelContains?: string[];
+  panelLacks?: string[];
+  panelContainsOnce?: string[];
+  statusMatches?: string[];
+  thinking?: boolean;
+  hostileFree?: boolean;
+  maxElapsedMs?: number;
+}
+
+const fold = (s: string): string => s.replace(/\s+/g, ' ');
+
+/** Returns one message per problem found in the run in `outDir`. */
+export function checkRun(outDir: string, expect: Expect): string[] {
+  const file = (name: string): string => {
+    try {
+      return fs.readFileSync(path.join(outDir, name), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const problems: string[] = [];
+  let result: { ok?: boolean; runState?: string; elapsedMs?: number; errors?: string[] } = {};
+  try {
+    result = JSON.parse(file('result.json'));
+  } catch {
+    problems.push('result.json missing or not JSON');
+  }
+  if (result.ok !== true) problems.push(`result not ok: ${(result.errors ?? []).join('; ').slice(0, 200)}`);
+  if (result.runState !== 'idle') problems.push(`ended in run state ${result.runState}`);
+  if (expect.maxElapsedMs !== undefined && !((result.elapsedMs ?? Infinity) <= expect.maxElapsedMs)) problems.push(`took ${result.elapsedMs} ms, over ${expect.maxElapsedMs}`);
+
+  const html = file('panel.html');
+  const text = fold(file('panel.txt'));
+  if (!html) problems.push('panel.html is empty or missing');
+
+  const stopReasons = Array.from(html.matchAll(/data-stop-reason="([^"]*)"/g), (m) => m[1]);
+  if (expect.stopReasons && stopReasons.join('|') !== expect.stopReasons.join('|')) problems.push(`stop reasons were [${stopReasons}], expected [${expect.stopReasons}]`);
+  if (expect.stopReasonsLast && stopReasons[stopReasons.length - 1] !== expect.stopReasonsLast) problems.push(`last stop reason ${stopReasons[stopReasons.length - 1]}, expected ${expect.stopReasonsLast}`);
+
+  if (expect.toolCards) {
+    const cards = new Map<string, string | undefined>();
+    for (const tag of html.match(/<[^>]*\sdata-tool-call-id="[^"]*"[^>]*>/g) ?? []) {
+      const id = /data-tool-call-id="([^"]*)"/.exec(tag)![1];
+      if (!cards.has(id) || cards.get(id) === undefined) cards.set(id, /data-status="([^"]*)"/.exec(tag)?.[1]);
+    }
+    for (const [id, want] of Object.entries(expect.toolCards)) {
+      if (!cards.has(id)) problems.push(`tool card ${id} missing`);
+      else if (cards.get(id) !== want) problems.push(`tool card ${id} is ${cards.get(id)}, expected ${want}`);
+    }
+    const extra = [...cards.keys()].filter((id) => !(id in expect.toolCards!));
+    if (extra.length) problems.push(`unexpected tool cards ${extra.join(', ')}`);
+  }
+
+  for (const s of expect.panelContains ?? []) if (!text.includes(fold(s))) problems.push(`panel text lacks ${JSON.stringify(s)}`);
+  for (const s of expect.panelLacks ?? []) if (text.includes(fold(s))) problems.push(`panel text has ${JSON.stringify(s)}`);
+  for (const s of expect.panelContainsOnce ?? []) {
+    const count = text.split(fold(s)).length - 1;
+    if (count !== 1) problems.push(`${JSON.stringify(s)} is on the panel ${count} times, expected once`);
+  }
+  if (expect.thinking && !html.includes('data-block="thinking"')) problems.push('no thinking block on the panel');
+
+  const status = file('status.jsonl');
+  for (const pattern of expect.statusMatches ?? []) {
+    const insensitive = pattern.startsWith('(?i)');
+    if (!new RegExp(insensitive ? pattern.slice(4) : pattern, insensitive ? 'i' : '').test(status)) problems.push(`no status-bar text matched /${pattern}/`);
+  }
+
+  if (expect.hostileFree) {
+    if (/<script[\s>]/i.test(html)) problems.push('transcript contains a <script> element');
+    for (const tag of html.match(/<[a-zA-Z][^>]*>/g) ?? []) {
+      if (/\son\w+\s*=/i.test(tag)) problems.push(`event handler attribute in ${tag.slice(0, 80)}`);
+      if (/\s(?:href|src|action|formaction)\s*=\s*"\s*(?:javascript|data):/i.test(tag)) problems.push(`script URL in ${tag.slice(0, 80)}`);
+      if (/^<(?:iframe|object|embed)\b/i.test(tag)) problems.push(`embedded frame ${tag.slice(0, 80)}`);
+    }
+  }
+
+  // What Pi persisted must be what the user saw: each finished assistant text is on the panel.
+  const entries = file('session.jsonl').split('\n').filter((l) => l.trim()).flatMap((l) => {
+    try {
+      return [JSON.parse(l) as { message?: unknown; role?: string }];
+    } catch {
+      return [];
+    }
+  });
+  type Msg = { role?: string; stopReason?: string; content?: Array<{ type?: string; text?: string }> };
+  const assistants = entries.map((e) => (e.message ?? e) as Msg).filter((m) => m.role === 'assistant');
+  if (assistants.length === 0) problems.push('session.jsonl holds no assistant message');
+  if (!expect.hostileFree) {
+    for (const m of assistants) {
+      if (m.stopReason === 'aborted' || m.stopReason === 'error') continue;
+      for (const c of m.content ?? []) {
+        if (c.type === 'text' && c.text?.trim() && !text.includes(fold(c.text).trim())) problems.push(`persisted text not on the panel: ${JSON.stringify(c.text.slice(0, 60))}`);
+      }
+    }
+  }
+  return problems;
+}
+
+if (import.meta.main) {
+  const [outDir, caseFile] = process.argv.slice(2);
+  if (!outDir || !caseFile) {
+    console.error('usage: node test/e2e/check.ts OUT_DIR CASE.json');
+    process.exit(2);
+  }
+  const name = path.basename(caseFile);
+  const problems = checkRun(outDir, (JSON.parse(fs.readFileSync(caseFile, 'utf8')) as { expect?: Expect }).expect ?? {});
+  for (const p of problems) console.log(`FAIL ${name}: ${p}`);
+  console.log(problems.length ? `${name}: ${problems.length} problem(s)` : `${name}: ok`);
+  process.exit(problems.length ? 1 : 0);
+}

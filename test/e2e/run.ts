@@ -1,0 +1,333 @@
+/**
+ * End-to-end runner (SPEC §7): one scenario in a real workbench. Starts the scripted model, installs the
+ * packaged extension into code-server, opens the Pi view in chromium, sends the prompt, plays the actions,
+ * waits for idle, and writes panel.html, panel.txt, status.jsonl, session.jsonl, requests.jsonl,
+ * screenshot.png and result.json into the output folder.
+ *
+ *   node test/e2e/run.ts --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE]
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { makePiAgentDir } from '../support/piConfig.ts';
+import { loadScenario, validateScenario } from '../scriptedModel/scenario.ts';
+import type { Scenario } from '../scriptedModel/scenario.ts';
+import { startScriptedModel } from '../scriptedModel/server.ts';
+import { launchBrowser, Workbench } from '../workbench/browser.ts';
+import type { Browser } from '../workbench/browser.ts';
+import { startCodeServer } from '../workbench/codeServer.ts';
+import type { CodeServer } from '../workbench/codeServer.ts';
+import { REPO_ROOT } from '../workbench/install.ts';
+
+/** One step of a run, played in order after the prompt is sent (SPEC §7). */
+export type Action =
+  | { readonly waitFor: string }
+  | { readonly waitForText: string }
+  | { readonly sleepMs: number }
+  | { readonly do: 'cancel' | 'cancelButton' | 'hideView' | 'showView' | 'reloadWindow' }
+  | { readonly do: 'steer' | 'followUp' | 'send'; readonly text: string }
+  | { readonly do: 'screenshot'; readonly name: string };
+
+export interface RunOptions {
+  readonly scenario: Scenario;
+  readonly prompt: string;
+  readonly out: string;
+  readonly actions?: readonly Action[];
+  /** Bound on the run from sending the prompt to idle; default 60 s. */
+  readonly timeoutMs?: number;
+}
+
+/** What result.json holds. */
+export interface RunResult {
+  readonly ok: boolean;
+  readonly runState: string | null;
+  readonly elapsedMs: number;
+  readonly errors: string[];
+}
+
+/** A workbench that several runs share: one code-server with the extension installed, one browser. */
+export interface Harness {
+  readonly server: CodeServer;
+  readonly browser: Browser;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The packaged extension at the repo root (`pi-agent-panel-<version>.vsix`), packaged first when missing or `rebuild`. */
+export function packagedVsix(rebuild = false): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  const vsix = path.join(REPO_ROOT, `${pkg.name}-${pkg.version}.vsix`);
+  if (rebuild || !fs.existsSync(vsix)) {
+    for (const script of ['build', 'package']) {
+      process.stderr.write(`[e2e] npm run ${script}\n`);
+      const r = spawnSync('npm', ['run', '--silent', script], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+      if (r.status !== 0) throw new Error(`npm run ${script} failed`);
+    }
+    if (!fs.existsSync(vsix)) throw new Error(`npm run package did not produce ${vsix}`);
+  }
+  return vsix;
+}
+
+/** Starts code-server with the extension installed, and a browser. */
+export async function startHarness(vsix: string): Promise<Harness> {
+  const server = await startCodeServer({ vsix: [vsix] });
+  let browser: Browser;
+  try {
+    browser = await launchBrowser();
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/** The newest session file Pi persisted under the agent dir's sessions folder. */
+function newestSessionFile(agentDir: string): string | undefined {
+  const root = path.join(agentDir, 'sessions');
+  if (!fs.existsSync(root)) return undefined;
+  const files = (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((d) => d.isFile() && d.name.endsWith('.jsonl'))
+    .map((d) => path.join(d.parentPath, d.name));
+  return files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+}
+
+let runCounter = 0;
+
+/** Runs one scenario in the shared workbench and writes every SPEC §7 file into `options.out`. */
+export async function runScenario(harness: Harness, options: RunOptions): Promise<RunResult> {
+  const out = path.resolve(options.out);
+  fs.mkdirSync(out, { recursive: true });
+  for (const f of ['panel.html', 'panel.txt', 'status.jsonl', 'session.jsonl', 'requests.jsonl', 'screenshot.png', 'result.json']) fs.rmSync(path.join(out, f), { force: true });
+  fs.writeFileSync(path.join(out, 'requests.jsonl'), '');
+  const errors: string[] = [];
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const model = await startScriptedModel({ scenario: options.scenario, requestsFile: path.join(out, 'requests.jsonl') });
+  const agentDir = await makePiAgentDir({ baseUrl: model.url });
+  // Each run gets its own workspace (so its own workspace storage) and agent dir, in the shared server.
+  const workspace = path.join(harness.server.tempDir, `workspace-${++runCounter}`);
+  fs.mkdirSync(workspace, { recursive: true });
+  harness.server.writeSettings({ 'piPanel.agentDir': agentDir });
+
+  const page = await harness.browser.context.newPage();
+  const wb = new Workbench(page);
+  const statusStart = Date.now();
+  const statusLog = fs.openSync(path.join(out, 'status.jsonl'), 'w');
+  await wb.watchStatus((items) => {
+    fs.writeSync(statusLog, JSON.stringify({ t: new Date().toISOString(), ms: Date.now() - statusStart, items }) + '\n');
+  });
+  let runState: string | null = null;
+  let elapsedMs = 0;
+  try {
+    await wb.open(harness.server.workbenchUrl(workspace));
+    await wb.openPiView();
+    await wb.waitForWebview();
+    const composer = wb.webview().locator('[data-testid="composer"]');
+    await composer.fill(options.prompt);
+    const sentAt = Date.now();
+    const deadline = sentAt + timeoutMs;
+    await wb.webview().locator('[data-testid="send"]').click();
+    for (const [i, action] of (options.actions ?? []).entries()) {
+      try {
+        await playAction(wb, action, deadline, out);
+      } catch (err) {
+        errors.push(`action ${i} ${JSON.stringify(action)}: ${(err as Error).message.split('\n')[0]}`);
+        break;
+      }
+    }
+    runState = await waitIdle(wb, deadline);
+    elapsedMs = Date.now() - sentAt;
+    if (runState !== 'idle') errors.push(`run did not reach idle within ${timeoutMs} ms (data-run-state=${runState})`);
+  } catch (err) {
+    errors.push((err as Error).message.split('\n')[0]);
+  }
+
+  try {
+    await collect(wb, out);
+  } catch (err) {
+    errors.push(`collecting the panel: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const pwned = await hostileTrace(wb);
+  if (pwned) errors.push(`model output executed in the page: window.__pwned = ${JSON.stringify(pwned)}`);
+  try {
+    await wb.screenshot(path.join(out, 'screenshot.png'));
+  } catch (err) {
+    errors.push(`screenshot: ${(err as Error).message.split('\n')[0]}`);
+  }
+  await page.close().catch(() => undefined);
+  fs.closeSync(statusLog);
+  await model.close();
+  // Pi writes the session file as the run goes; give the last append a moment after the page closed.
+  await sleep(200);
+  const session = newestSessionFile(agentDir);
+  if (session) fs.copyFileSync(session, path.join(out, 'session.jsonl'));
+  else {
+    fs.writeFileSync(path.join(out, 'session.jsonl'), '');
+    errors.push(`no session file under ${path.join(agentDir, 'sessions')}`);
+  }
+  fs.rmSync(agentDir, { recursive: true, force: true });
+  const result: RunResult = { ok: errors.length === 0 && runState === 'idle', runState, elapsedMs, errors };
+  fs.writeFileSync(path.join(out, 'result.json'), JSON.stringify(result, null, 2) + '\n');
+  return result;
+}
+
+async function runStateOf(wb: Workbench): Promise<string | null> {
+  return wb.webview().locator('body').getAttribute('data-run-state', { timeout: 2_000 }).catch(() => null);
+}
+
+/**
+ * Waits until the panel is idle after a run: idle after having been busy, or idle with a finished
+ * assistant row (a fast scripted reply can finish between two polls). Returns the last run state seen.
+ */
+async function waitIdle(wb: Workbench, deadline: number): Promise<string | null> {
+  let sawBusy = false;
+  let state: string | null = null;
+  while (Date.now() < deadline) {
+    state = await runStateOf(wb);
+    if (state !== null && state !== 'idle') sawBusy = true;
+    if (state === 'idle') {
+      const finished = sawBusy || (await wb.webview().locator('[data-role="assistant"][data-stop-reason], [data-role="notice"]').count()) > 0;
+      if (finished) {
+        // The last batch (stop reason, usage) may trail the idle state by a frame.
+        await sleep(300);
+        state = await runStateOf(wb);
+        if (state === 'idle') return state;
+      }
+    }
+    await sleep(100);
+  }
+  return state;
+}
+
+async function playAction(wb: Workbench, action: Action, deadline: number, out: string): Promise<void> {
+  const remaining = (): number => Math.max(1, deadline - Date.now());
+  if ('waitFor' in action) {
+    await wb.webview().locator(action.waitFor).first().waitFor({ state: 'attached', timeout: remaining() });
+  } else if ('waitForText' in action) {
+    while (true) {
+      const text = await wb.webview().locator('[data-testid="transcript"]').innerText({ timeout: remaining() }).catch(() => '');
+      if (text.includes(action.waitForText)) return;
+      if (Date.now() >= deadline) throw new Error(`text ${JSON.stringify(action.waitForText)} never appeared`);
+      await sleep(100);
+    }
+  } else if ('sleepMs' in action) {
+    await sleep(action.sleepMs);
+  } else {
+    switch (action.do) {
+      case 'cancel':
+        await wb.runCommand('Pi: Cancel Run');
+        return;
+      case 'cancelButton':
+        await wb.webview().locator('[data-testid="cancel"]').click({ timeout: remaining() });
+        return;
+      case 'steer':
+      case 'followUp':
+      case 'send':
+        await wb.webview().locator('[data-testid="composer"]').fill(action.text, { timeout: remaining() });
+        await wb.webview().locator(`[data-testid="${action.do}"]`).click({ timeout: remaining() });
+        return;
+      case 'hideView':
+        await wb.hidePiView();
+        return;
+      case 'showView':
+        await wb.openPiView();
+        await wb.waitForWebview(undefined, remaining());
+        return;
+      case 'reloadWindow':
+        await wb.page.reload({ waitUntil: 'domcontentloaded', timeout: remaining() });
+        await wb.waitReady(remaining());
+        await wb.openPiView();
+        await wb.waitForWebview(undefined, remaining());
+        return;
+      case 'screenshot':
+        await wb.screenshot(path.join(out, `${action.name.replace(/[^\w.-]/g, '_')}.png`));
+        return;
+      default: {
+        const never: never = action;
+        throw new Error(`unknown action ${JSON.stringify(never)}`);
+      }
+    }
+  }
+}
+
+/** Writes panel.html and panel.txt from the transcript root (re-opening the view if an action hid it). */
+async function collect(wb: Workbench, out: string): Promise<void> {
+  const transcript = wb.webview().locator('[data-testid="transcript"]');
+  if ((await transcript.count().catch(() => 0)) === 0) {
+    await wb.openPiView();
+    await wb.waitForWebview();
+  }
+  fs.writeFileSync(path.join(out, 'panel.html'), await transcript.evaluate((el) => el.outerHTML, undefined, { timeout: 10_000 }));
+  fs.writeFileSync(path.join(out, 'panel.txt'), await transcript.innerText({ timeout: 10_000 }));
+  // Extra to SPEC §7: what the composer holds (cancel puts queued texts back there).
+  const composer = wb.webview().locator('[data-testid="composer"]');
+  fs.writeFileSync(path.join(out, 'composer.txt'), await composer.inputValue({ timeout: 5_000 }).catch(() => ''));
+}
+
+/** Hostile scenarios set `window.__pwned` if any of their markup runs; report it wherever it ran. */
+async function hostileTrace(wb: Workbench): Promise<string | undefined> {
+  const inWebview = await wb.webview().locator('body').evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned, undefined, { timeout: 5_000 }).catch(() => undefined);
+  const inPage = await wb.page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned).catch(() => undefined);
+  const hit = inWebview ?? inPage;
+  return hit === undefined || hit === null ? undefined : String(hit);
+}
+
+/** Reads a case's scenario: a path (relative to `base`) or an inline scenario object. */
+export async function resolveScenario(value: unknown, base: string): Promise<Scenario> {
+  if (typeof value === 'string') return loadScenario(path.resolve(base, value));
+  return validateScenario(value, 'scenario');
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      scenario: { type: 'string' },
+      prompt: { type: 'string' },
+      out: { type: 'string' },
+      actions: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      vsix: { type: 'string' },
+    },
+  });
+  if (!values.scenario || values.prompt === undefined || !values.out) {
+    console.error('usage: npm run e2e:run -- --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE]');
+    return 2;
+  }
+  const scenario = await loadScenario(path.resolve(values.scenario));
+  const actions = values.actions ? (JSON.parse(fs.readFileSync(values.actions, 'utf8')) as Action[]) : [];
+  const vsix = values.vsix ? path.resolve(values.vsix) : packagedVsix();
+  const started = Date.now();
+  const harness = await startHarness(vsix);
+  try {
+    const result = await runScenario(harness, {
+      scenario,
+      prompt: values.prompt,
+      out: values.out,
+      actions,
+      timeoutMs: values['timeout-ms'] ? Number(values['timeout-ms']) : undefined,
+    });
+    console.log(`${result.ok ? 'ok' : 'FAILED'}: runState=${result.runState} elapsedMs=${result.elapsedMs} (total ${Date.now() - started} ms) -> ${path.resolve(values.out)}`);
+    for (const e of result.errors) console.log(`  error: ${e}`);
+    return result.ok ? 0 : 1;
+  } finally {
+    await harness.close();
+  }
+}
+
+if (import.meta.main) {
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.stack : err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * End-to-end suite: plays every case in test/e2e/cases/*.json through the runner in one shared
+ * workbench (a fresh Pi agent dir, workspace and page per case) and checks each run's output.
+ *
+ *   node test/e2e/suite.ts [--vsix FILE] [--grep SUBSTRING] [--keep-going-after N]
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '../workbench/install.ts';
+import { packagedVsix, resolveScenario, runScenario, startHarness } from './run.ts';
+import type { Action, Harness } from './run.ts';
+
+const CASES_DIR = path.join(REPO_ROOT, 'test', 'e2e', 'cases');
+const RESULTS_DIR = path.join(REPO_ROOT, 'test-results', 'e2e');
+/** The shared checker beside the repo (SPEC §7); the project's own implementation of its format otherwise. */
+const SHARED_CHECKER = path.resolve(REPO_ROOT, '..', 'shared', 'tools', 'check-e2e-output.mjs');
+const OWN_CHECKER = path.join(REPO_ROOT, 'test', 'e2e', 'check.ts');
+
+interface CaseFile {
+  readonly prompt: string;
+  readonly scenario: unknown;
+  readonly actions?: Action[];
+  readonly timeoutMs?: number;
+  readonly expect: Record<string, unknown>;
+}
+
+function check(outDir: string, caseFile: string): { ok: boolean; output: string } {
+  const checker = fs.existsSync(SHARED_CHECKER) ? SHARED_CHECKER : OWN_CHECKER;
+  const r = spawnSync(process.execPath, [checker, outDir, caseFile], { encoding: 'utf8' });
+  return { ok: r.status === 0, output: `${r.stdout}${r.stderr}`.trim() };
+}
+
+/** Expectations beyond the shared checker's format: `composerContains` (cancel returns queued texts to the composer). */
+function extraChecks(outDir: string, expect: Record<string, unknown>): string[] {
+  const fails: string[] = [];
+  const composer = fs.existsSync(path.join(outDir, 'composer.txt')) ? fs.readFileSync(path.join(outDir, 'composer.txt'), 'utf8') : '';
+  for (const s of (expect.composerContains as string[] | undefined) ?? []) if (!composer.includes(s)) fails.push(`FAIL: composer lacks ${JSON.stringify(s)} (has ${JSON.stringify(composer.slice(0, 120))})`);
+  return fails;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { vsix: { type: 'string' }, grep: { type: 'string' } } });
+  const files = fs
+    .readdirSync(CASES_DIR)
+    .filter((f) => f.endsWith('.json') && (!values.grep || f.includes(values.grep)))
+    .sort();
+  if (!files.length) {
+    console.log('no e2e cases matched');
+    console.log('0 passed, 0 failed');
+    return 1;
+  }
+  const vsix = values.vsix ? path.resolve(values.vsix) : packagedVsix(true);
+  console.log(`e2e: ${files.length} case(s), extension ${path.relative(REPO_ROOT, vsix)}, results in ${path.relative(REPO_ROOT, RESULTS_DIR)}/`);
+  const started = Date.now();
+  let harness: Harness | undefined;
+  let passed = 0;
+  let failed = 0;
+  try {
+    for (const file of files) {
+      const name = path.basename(file, '.json');
+      const caseFile = path.join(CASES_DIR, file);
+      const out = path.join(RESULTS_DIR, name);
+      fs.rmSync(out, { recursive: true, force: true });
+      const t0 = Date.now();
+      let ok = false;
+      let detail = '';
+      try {
+        const spec = JSON.parse(fs.readFileSync(caseFile, 'utf8')) as CaseFile;
+        const scenario = await resolveScenario(spec.scenario, path.dirname(caseFile));
+        harness ??= await startHarness(vsix);
+        const result = await runScenario(harness, { scenario, prompt: spec.prompt, out, actions: spec.actions ?? [], timeoutMs: spec.timeoutMs });
+        const verdict = check(out, caseFile);
+        const extra = extraChecks(out, spec.expect);
+        ok = verdict.ok && extra.length === 0;
+        detail = [verdict.output, ...extra].join('\n');
+        // A run that could not even load the workbench may have left the shared server unwell: start afresh.
+        if (result.errors.some((e) => /workbench|Timeout .*exceeded|Target .*closed/i.test(e)) && !result.runState) {
+          await harness.close();
+          harness = undefined;
+        }
+      } catch (err) {
+        detail = (err as Error).stack ?? String(err);
+        if (harness) {
+          await harness.close();
+          harness = undefined;
+        }
+      }
+      const secs = ((Date.now() - t0) / 1000).toFixed(1);
+      if (ok) passed++;
+      else failed++;
+      console.log(`${ok ? 'PASS' : 'FAIL'} ${name} (${secs} s)`);
+      if (!ok) for (const line of detail.split('\n')) if (line.trim()) console.log(`    ${line}`);
+    }
+  } finally {
+    await harness?.close();
+  }
+  console.log(`e2e suite took ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots and outputs under ${path.relative(REPO_ROOT, RESULTS_DIR)}/<case>/`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.stack : err);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  },
+);
