@@ -1,0 +1,46 @@
+/** Creates a real Pi session from plain options (no `vscode`), so the SDK tests run the same code as the product. */
+
+import * as path from 'node:path';
+import type { PiModule } from '../pi/piEntry.ts';
+import type { CreatedSession } from './sessionController.ts';
+
+export interface PiSessionOptions {
+  readonly cwd: string;
+  readonly agentDir: string;
+  /** Start an empty session instead of continuing the most recent one of `cwd`. */
+  readonly fresh: boolean;
+  /** An untrusted workspace gets a chat without tools: nothing there runs or writes. */
+  readonly trusted: boolean;
+  /** Tool allowlist; empty keeps Pi's defaults. */
+  readonly tools: readonly string[];
+  /** Why `cwd` is what it is, when the user should know (no folder open). */
+  readonly cwdNote?: string;
+}
+
+/**
+ * Where Pi keeps the sessions of `cwd` under `agentDir`. Mirrors Pi's own (unexported) rule so the panel
+ * and the `pi` CLI share sessions, also when the agent directory comes from our setting.
+ */
+export function sessionDirFor(cwd: string, agentDir: string): string {
+  const safe = `--${path.resolve(cwd).replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+  return path.join(path.resolve(agentDir), 'sessions', safe);
+}
+
+export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
+  const sessionDir = sessionDirFor(o.cwd, o.agentDir);
+  const sessionManager = o.fresh ? pi.SessionManager.create(o.cwd, sessionDir) : pi.SessionManager.continueRecent(o.cwd, sessionDir);
+  const { session, modelFallbackMessage } = await pi.createAgentSession({
+    cwd: o.cwd,
+    agentDir: o.agentDir,
+    sessionManager,
+    ...(o.trusted ? (o.tools.length ? { tools: [...o.tools] } : {}) : { noTools: 'all' as const }),
+  });
+  // Without any model that has credentials Pi still creates the session, with a placeholder model.
+  const noModel = (await session.modelRuntime.getAvailable()).length === 0;
+  const warnings = [
+    noModel ? undefined : modelFallbackMessage,
+    o.cwdNote,
+    o.trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here.',
+  ].filter((w): w is string => Boolean(w));
+  return { session, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined };
+}

@@ -1,0 +1,144 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import type { PiModule } from '../../src/pi/piEntry.ts';
+import { Batcher, realScheduler } from '../../src/shared/batcher.ts';
+import { runPhase } from '../../src/shared/runState.ts';
+import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
+import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
+
+describe('SessionController on the real Pi SDK', function () {
+  this.timeout(60_000);
+  let pi: PiModule;
+  let h: Harness | undefined;
+
+  before(() => {
+    pi = loadBundledPi();
+  });
+
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  /** Pi's final assistant messages, as (kind, text) per block. */
+  function piAssistants(): { stopReason: string; blocks: { kind: string; text: string }[] }[] {
+    const session = (h!.controller as unknown as { _session: { messages: Record<string, unknown>[] } })._session;
+    return session.messages
+      .filter((m) => m.role === 'assistant')
+      .map((m) => ({
+        stopReason: String(m.stopReason),
+        blocks: (m.content as Record<string, unknown>[]).map((c) =>
+          c.type === 'thinking' ? { kind: 'thinking', text: String(c.thinking) } : c.type === 'toolCall' ? { kind: 'toolCall', text: JSON.stringify(c.arguments) } : { kind: 'text', text: String(c.text) },
+        ),
+      }));
+  }
+
+  function ourAssistants(state: TranscriptState) {
+    return state.messages
+      .filter((m) => m.role === 'assistant')
+      .map((m) => ({ stopReason: String(m.stopReason), blocks: m.blocks.map((b) => ({ kind: b!.kind, text: b!.kind === 'toolCall' ? JSON.stringify(JSON.parse(b!.text)) : b!.text })) }));
+  }
+
+  it('streams a reply into the host store equal to Pi\'s final message', async () => {
+    h = await startHarness(pi, scenarioFile('thinking-then-text'));
+    await h.controller.send('Think, then answer.', 'prompt');
+    await h.settled();
+    assert.deepEqual(ourAssistants(h.controller.state), piAssistants());
+    assert.ok(h.emitted.some((e) => e.type === 'delta'), 'text arrived as deltas');
+    assert.ok(ourAssistants(h.controller.state)[0]!.blocks.some((b) => b.kind === 'thinking'));
+  });
+
+  it('runs a tool turn: card done with output, then the answer', async () => {
+    h = await startHarness(pi, scenarioFile('tool-then-answer'));
+    await h.controller.send('List the files.', 'prompt');
+    await h.settled();
+    const cards = Object.values(h.controller.state.tools);
+    assert.equal(cards.length, 1);
+    assert.equal(cards[0]!.status, 'done');
+    assert.deepEqual(ourAssistants(h.controller.state), piAssistants());
+  });
+
+  it('keeps partial text, returns queued texts and settles when cancelled mid-stream', async () => {
+    h = await startHarness(pi, scenarioFile('long-stream'));
+    const run = h.controller.send('Talk for a long time.', 'prompt');
+    await h.until(() => (h!.controller.state.messages.at(-1)?.blocks[0]?.text.length ?? 0) > 40, 20_000, 'some streamed text');
+    await h.controller.send('Then summarise.', 'followUp');
+    await h.until(() => h!.controller.state.queue.followUp.length === 1, 5000, 'the follow-up in the queue');
+    const started = Date.now();
+    await h.controller.cancel();
+    await h.settled(5000);
+    await run;
+    const last = h.controller.state.messages.at(-1)!;
+    assert.equal(last.stopReason, 'aborted');
+    assert.ok(last.blocks[0]!.text.length > 40, 'partial text kept');
+    assert.deepEqual(h.restored, [['Then summarise.']]);
+    assert.deepEqual(h.controller.state.queue, { steering: [], followUp: [] });
+    assert.equal(h.emitted.filter((e) => e.type === 'settled').length, 1);
+    assert.equal(h.controller.state.run.outcome?.kind, 'cancelled');
+    assert.ok(Date.now() - started < 5000);
+    assert.deepEqual(ourAssistants(h.controller.state), piAssistants());
+  });
+
+  it('retries after HTTP 500 twice, then succeeds and ends idle', async () => {
+    h = await startHarness(pi, scenarioFile('retry-500-twice'));
+    await h.controller.send('Try hard.', 'prompt');
+    await h.settled();
+    const attempts = h.emitted.filter((e) => e.type === 'retryStart').map((e) => (e.type === 'retryStart' ? `${e.attempt}/${e.maxAttempts}` : ''));
+    assert.deepEqual(attempts, ['1/3', '2/3']);
+    assert.equal(h.controller.state.run.outcome?.kind, 'completed');
+    assert.equal(runPhase(h.controller.state.run), 'idle');
+  });
+
+  it('cancels a running bash tool and leaves no process behind', async () => {
+    h = await startHarness(pi, scenarioFile('bash-sleep'));
+    void h.controller.send('Run the long command.', 'prompt');
+    await h.until(() => Object.values(h!.controller.state.tools).some((c) => c.status === 'running'), 20_000, 'the bash tool to run');
+    await new Promise((r) => setTimeout(r, 300));
+    await h.controller.cancel();
+    await h.settled(5000);
+    const card = Object.values(h.controller.state.tools)[0]!;
+    assert.equal(card.status, 'error');
+    await new Promise((r) => setTimeout(r, 200));
+    let left = '';
+    try {
+      left = execFileSync('pgrep', ['-f', '^sleep 60$'], { encoding: 'utf8' });
+    } catch {
+      left = '';
+    }
+    assert.equal(left.trim(), '', 'no sleep 60 process is left');
+  });
+
+  it('cancels during a retry wait: "Retry cancelled", idle, no further request', async () => {
+    h = await startHarness(pi, { name: 'slow-retry', steps: [{ status: 500, body: 'overloaded' }, { chunks: [{ text: 'late' }], finish: 'stop' }] }, { retry: { enabled: true, maxRetries: 3, baseDelayMs: 3000 } });
+    void h.controller.send('Try.', 'prompt');
+    await h.until(() => h!.controller.state.run.retry?.waiting === true, 20_000, 'the retry wait');
+    await h.controller.cancel();
+    await h.settled(5000);
+    const end = h.emitted.find((e) => e.type === 'retryEnd');
+    assert.equal(end?.type === 'retryEnd' && end.finalError, 'Retry cancelled');
+    assert.equal(h.model.requests.length, 1);
+    assert.equal(h.controller.state.run.outcome?.kind, 'cancelled');
+  });
+
+  it('puts about one wire byte per reply character through the real pipeline', async () => {
+    const reply = 'The panel streams deltas, not snapshots. '.repeat(2500).slice(0, 100_000);
+    h = await startHarness(pi, { name: 'long', steps: [{ chunks: [{ text: reply, split: 10 }], finish: 'stop' }] });
+    let bytes = 0;
+    let webview = initialTranscript;
+    const batcher = new Batcher((events) => {
+      const json = JSON.stringify({ type: 'batch', events });
+      bytes += Buffer.byteLength(json);
+      webview = reduce(webview, JSON.parse(json).events);
+    }, realScheduler);
+    h.controller.onDidEmit((evs) => evs.forEach((e) => batcher.push(e)));
+    await h.controller.send('Write a lot.', 'prompt');
+    await h.settled(30_000);
+    batcher.flush();
+    const text = webview.messages.find((m) => m.role === 'assistant')!.blocks[0]!.text;
+    assert.equal(text, reply);
+    const userBytes = Buffer.byteLength('Write a lot.');
+    const ratio = (bytes - userBytes) / reply.length;
+    console.log(`      wire bytes per reply character (real Pi, scripted model, 10-char deltas): ${ratio.toFixed(3)}`);
+    assert.ok(ratio < 1.2, `ratio ${ratio}`);
+  });
+});

@@ -1,0 +1,94 @@
+/** Runs the product's SessionController on the REAL Pi SDK (the built dist/pi/pi.cjs) against the scripted model. */
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PiModule } from '../../src/pi/piEntry.ts';
+import { realScheduler } from '../../src/shared/batcher.ts';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import { runPhase } from '../../src/shared/runState.ts';
+import { createPiSession } from '../../src/extension/piSessions.ts';
+import { SessionController, type Logger } from '../../src/extension/sessionController.ts';
+import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
+import type { Scenario } from '../scriptedModel/scenario.ts';
+import { makePiAgentDir } from '../support/piConfig.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Loads the Pi bundle the extension ships, building it once if needed. */
+export function loadBundledPi(): PiModule {
+  const bundle = join(root, 'dist', 'pi', 'pi.cjs');
+  if (!existsSync(bundle)) execFileSync(process.execPath, [join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
+  return createRequire(import.meta.url)(bundle) as PiModule;
+}
+
+export function scenarioFile(name: string): Scenario {
+  return JSON.parse(readFileSync(join(root, 'test', 'fixtures', 'scenarios', `${name}.json`), 'utf8')) as Scenario;
+}
+
+export class MemoryLog implements Logger {
+  readonly lines: string[] = [];
+  info(m: string) { this.lines.push(`info ${m}`); }
+  warn(m: string) { this.lines.push(`warn ${m}`); }
+  error(m: string) { this.lines.push(`error ${m}`); }
+}
+
+export interface Harness {
+  readonly controller: SessionController;
+  readonly model: ScriptedModel;
+  readonly log: MemoryLog;
+  readonly emitted: WireEvent[];
+  readonly restored: string[][];
+  readonly agentDir: string;
+  readonly cwd: string;
+  /** Resolves when the run state is idle again after being active (agent_settled seen). */
+  settled(timeoutMs?: number): Promise<void>;
+  /** Resolves when `predicate` holds for the controller's state. */
+  until(predicate: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startHarness(pi: PiModule, scenario: Scenario, settings?: Record<string, unknown>): Promise<Harness> {
+  const model = await startScriptedModel({ scenario });
+  const agentDir = await makePiAgentDir({ baseUrl: model.url, settings });
+  const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
+  const log = new MemoryLog();
+  const controller = new SessionController(
+    ({ fresh }) => createPiSession(pi, { cwd, agentDir, fresh, trusted: true, tools: [] }),
+    log,
+    realScheduler,
+    { settleTimeoutMs: 5000, noResponseMs: 0 },
+  );
+  const emitted: WireEvent[] = [];
+  const restored: string[][] = [];
+  controller.onDidEmit((evs) => emitted.push(...evs));
+  controller.onDidRestoreInput((t) => restored.push([...t]));
+  const until = (predicate: () => boolean, timeoutMs = 20_000, what = 'condition') =>
+    new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const check = () => {
+        if (predicate()) return resolve();
+        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+        setTimeout(check, 10);
+      };
+      check();
+    });
+  return {
+    controller,
+    model,
+    log,
+    emitted,
+    restored,
+    agentDir,
+    cwd,
+    until,
+    settled: (timeoutMs = 20_000) => until(() => emitted.some((e) => e.type === 'settled') && runPhase(controller.state.run) === 'idle', timeoutMs, 'agent_settled'),
+    async dispose() {
+      controller.dispose();
+      await model.close();
+    },
+  };
+}
