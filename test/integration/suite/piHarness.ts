@@ -13,21 +13,47 @@ export interface Snapshot {
   readonly runState: string;
 }
 
-/** What the extension's `activate()` returns for tests. */
+/** The view of the extension's controller the suite uses (adapted from its real API below). */
 export interface PanelController {
   prompt(text: string): Promise<void>;
   cancel(): Promise<void>;
   snapshot(): Snapshot;
-  onDidSettle(cb: () => void): vscode.Disposable | (() => void);
+  onDidSettle(cb: () => void): vscode.Disposable;
+}
+
+/** The parts of the extension's `SessionController` (src/extension/sessionController.ts) the suite touches. */
+interface HostController {
+  send(text: string, mode: 'steer' | 'followUp'): Promise<void>;
+  cancel(): Promise<void>;
+  readonly state: {
+    readonly messages: ReadonlyArray<{ readonly role: string; readonly blocks: ReadonlyArray<{ readonly kind: string; readonly text: string } | undefined>; readonly stopReason?: string }>;
+    readonly run: { readonly active: boolean; readonly cancelling: boolean; readonly retry?: unknown; readonly compaction?: unknown };
+  };
+  onDidEmit(listener: (events: ReadonlyArray<{ readonly type: string }>) => void): vscode.Disposable;
+}
+
+function adapt(host: HostController): PanelController {
+  return {
+    prompt: (text) => host.send(text, 'followUp'),
+    cancel: () => host.cancel(),
+    snapshot() {
+      const { messages, run } = host.state;
+      return {
+        messages: messages.map((m) => ({ role: m.role, stopReason: m.stopReason, blocks: m.blocks.filter((b) => b !== undefined).map((b) => ({ kind: b.kind, text: b.text })) })),
+        runState: run.cancelling ? 'cancelling' : run.compaction ? 'compacting' : run.retry ? 'retrying' : run.active ? 'running' : 'idle',
+      };
+    },
+    onDidSettle: (cb) => host.onDidEmit((events) => events.some((e) => e.type === 'settled') && cb()),
+  };
 }
 
 /** Activates the extension (if needed) and returns its controller. */
 export async function activatePanel(): Promise<{ extension: vscode.Extension<unknown>; controller: PanelController }> {
-  const extension = vscode.extensions.getExtension<{ controller: PanelController }>(EXTENSION_ID);
+  const extension = vscode.extensions.getExtension<{ controller: HostController }>(EXTENSION_ID);
   if (!extension) throw new Error(`extension ${EXTENSION_ID} is not installed`);
   const api = await extension.activate();
   if (!api?.controller) throw new Error('activate() returned no { controller }');
-  return { extension, controller: api.controller };
+  return { extension, controller: adapt(api.controller) };
 }
 
 /** A scripted model plus a Pi agent dir naming it, pointed at by the `piPanel.agentDir` setting. */
@@ -66,8 +92,7 @@ export function nextSettle(controller: PanelController, timeoutMs = 30_000): Pro
       resolve();
     });
     function off(): void {
-      if (typeof sub === 'function') sub();
-      else sub?.dispose();
+      sub.dispose();
     }
   });
 }
