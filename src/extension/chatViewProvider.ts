@@ -2,9 +2,9 @@
 
 import * as vscode from 'vscode';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
-import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
+import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
 import { Disposable } from './disposable.ts';
-import { openLink } from './links.ts';
+import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, SessionController } from './sessionController.ts';
 import { chatHtml } from './webviewHtml.ts';
 
@@ -120,6 +120,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'showLog':
         await vscode.commands.executeCommand('piPanel.showLog');
         return;
+      case 'retryLast':
+        return this._controller.retryLast();
+      case 'insertCode':
+        return insertAtCursor(msg.text);
+      default:
+        assertNever(msg, 'webview message');
     }
   }
 }

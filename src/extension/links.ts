@@ -1,4 +1,4 @@
-/** Opens a link clicked in the chat: http(s) in the browser, files only inside the workspace. */
+/** What the chat asks of the editor: open a clicked link (http(s), or a workspace file), insert code. */
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -29,4 +29,16 @@ export async function openLink(href: string, cwd: string | undefined, log: Logge
     return;
   }
   await vscode.window.showTextDocument(vscode.Uri.file(target), { preview: true });
+}
+
+/** Inserts text at the cursor of the active editor, or says why it cannot. */
+export async function insertAtCursor(text: string): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    void vscode.window.showInformationMessage('Pi: open a file to insert the code into.');
+    return;
+  }
+  await editor.edit((edit) => {
+    for (const selection of editor.selections) edit.replace(selection, text);
+  });
 }

@@ -181,6 +181,12 @@ export class SessionController extends Disposable {
     }
   }
 
+  /** Sends the last prompt again, as a new prompt (or queued, if a run is active). */
+  async retryLast(): Promise<void> {
+    if (this._lastPrompt === undefined) return;
+    await this.send(this._lastPrompt, 'followUp');
+  }
+
   /** Starts an empty session for the workspace (the old one stays on disk). */
   async newSession(): Promise<void> {
     if (this.isActive) await this.cancel();
@@ -334,7 +340,10 @@ export class SessionController extends Disposable {
     if (!this._options.noResponseMs || !this._state.run.active) return;
     this._cancelWatchdog = this._clock.setTimer(() => {
       this._cancelWatchdog = undefined;
-      if (this._state.run.active) this._apply([{ type: 'stalled', at: this._clock.now() }]);
+      if (!this._state.run.active) return;
+      // A tool may legitimately run quietly for a long time (a build, `sleep 60`); only a silent model is stalled.
+      if (Object.values(this._state.tools).some((t) => t.status === 'running')) this._armWatchdog();
+      else this._apply([{ type: 'stalled', at: this._clock.now() }]);
     }, this._options.noResponseMs);
   }
 

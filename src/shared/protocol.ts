@@ -82,7 +82,7 @@ export type WireEvent =
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
 /** Notices the webview offers an action for. */
-export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed';
+export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed' | 'providerError';
 
 /** Facts about the session the webview shows around the transcript. */
 export interface SessionInfoView {
@@ -109,7 +109,11 @@ export type WebviewToHost =
   | { readonly type: 'newSession' }
   | { readonly type: 'forceIdle' }
   | { readonly type: 'openLink'; readonly href: string }
-  | { readonly type: 'showLog' };
+  /** A code block's text, to insert at the cursor of the active editor. */
+  | { readonly type: 'insertCode'; readonly text: string }
+  | { readonly type: 'showLog' }
+  /** Sends the last prompt again (after a provider error or a stalled run). */
+  | { readonly type: 'retryLast' };
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
@@ -128,6 +132,7 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
     case 'newSession':
     case 'forceIdle':
     case 'showLog':
+    case 'retryLast':
       return { ok: true, msg: { type: raw.type } };
     case 'send': {
       if (typeof raw.text !== 'string') return { ok: false, reason: 'send.text is not a string' };
@@ -138,6 +143,9 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
     case 'openLink':
       if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
       return { ok: true, msg: { type: 'openLink', href: raw.href } };
+    case 'insertCode':
+      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'insertCode.text is not a string of sensible length' };
+      return { ok: true, msg: { type: 'insertCode', text: raw.text } };
     default:
       return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };
   }

@@ -183,6 +183,33 @@ describe('SessionController', () => {
     ]);
   });
 
+  it('says "no response" after a silent minute, but not while a tool runs quietly', async () => {
+    const { controller, fake, clock } = setup();
+    void controller.send('go', 'prompt');
+    await tick();
+    fake.emit({ type: 'tool_execution_start', toolCallId: 't1', toolName: 'bash', args: { command: 'sleep 90' } });
+    clock.advance(61_000);
+    assert.equal(controller.state.run.stalled, false, 'a quiet tool is not a stall');
+    fake.emit({ type: 'tool_execution_end', toolCallId: 't1', toolName: 'bash', result: { content: [] }, isError: false });
+    clock.advance(59_999);
+    assert.equal(controller.state.run.stalled, false);
+    clock.advance(1);
+    assert.equal(controller.state.run.stalled, true);
+    fake.emit({ type: 'turn_start' });
+    assert.equal(controller.state.run.stalled, false);
+  });
+
+  it('re-sends the last prompt on Retry', async () => {
+    const { controller, fake } = setup();
+    void controller.send('do it', 'prompt');
+    await tick();
+    fake.settle();
+    await tick();
+    void controller.retryLast();
+    await tick();
+    assert.deepEqual(fake.calls.filter((c) => c.startsWith('prompt')), ['prompt:do it', 'prompt:do it']);
+  });
+
   it('disposes the session and unsubscribes on dispose', async () => {
     const { controller, fake } = setup();
     await controller.ensureSession();
