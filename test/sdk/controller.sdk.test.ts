@@ -120,6 +120,52 @@ describe('SessionController on the real Pi SDK', function () {
     assert.equal(h.controller.state.run.outcome?.kind, 'cancelled');
   });
 
+  it('cancels while the model is thinking', async () => {
+    h = await startHarness(pi, { name: 'slow-thinking', steps: [{ chunks: [{ thinking: 'Considering every option very carefully. '.repeat(40), split: 5, delayMs: 20 }, { text: 'Answer.' }], finish: 'stop' }] });
+    void h.controller.send('Think hard.', 'prompt');
+    await h.until(() => (h!.controller.state.messages.at(-1)?.blocks[0]?.text.length ?? 0) > 20, 20_000, 'thinking to stream');
+    await h.controller.cancel();
+    await h.settled(5000);
+    const last = h.controller.state.messages.at(-1)!;
+    assert.equal(last.blocks[0]!.kind, 'thinking');
+    assert.equal(last.stopReason, 'aborted');
+    assert.ok(!last.blocks.some((b) => b?.kind === 'text' && b.text === 'Answer.'));
+  });
+
+  it('compacts on request, and cancels a compaction in progress', async () => {
+    h = await startHarness(pi, {
+      name: 'compaction',
+      steps: [
+        { chunks: [{ text: 'First answer, with enough words to be worth summarizing later on.' }], finish: 'stop' },
+        { chunks: [{ text: 'Second answer, also long enough to matter for a summary.' }], finish: 'stop' },
+        { hang: true },
+      ],
+    }, { compaction: { enabled: true, keepRecentTokens: 1, reserveTokens: 16384 } });
+    await h.controller.send('First question?', 'prompt');
+    await h.settled();
+    h.emitted.length = 0;
+    await h.controller.send('Second question?', 'prompt');
+    await h.settled();
+    const compacting = h.controller.compact();
+    await h.until(() => h!.controller.state.run.compaction !== undefined || h!.controller.state.messages.at(-1)?.role === 'notice', 10_000, 'compaction to start');
+    assert.ok(h.controller.state.run.compaction, `compaction started (last row: ${JSON.stringify(h.controller.state.messages.at(-1)?.blocks[0]?.text)})`);
+    assert.equal(h.controller.isActive, true);
+    await h.controller.cancel();
+    await compacting;
+    await h.until(() => h!.controller.state.run.compaction === undefined, 5000, 'compaction to end');
+    assert.equal(h.controller.state.run.lastCompaction?.ok, false);
+    assert.equal(h.controller.isActive, false);
+  });
+
+  it('says plainly when there is nothing to compact', async () => {
+    h = await startHarness(pi, scenarioFile('plain-text'));
+    await h.controller.compact();
+    const last = h.controller.state.messages.at(-1)!;
+    assert.equal(last.role, 'notice');
+    assert.match(last.blocks[0]!.text, /^Compaction did not run: /);
+    assert.ok(!/\n\s+at /.test(last.blocks[0]!.text), 'no stack trace');
+  });
+
   it('puts about one wire byte per reply character through the real pipeline', async () => {
     const reply = 'The panel streams deltas, not snapshots. '.repeat(2500).slice(0, 100_000);
     h = await startHarness(pi, { name: 'long', steps: [{ chunks: [{ text: reply, split: 10 }], finish: 'stop' }] });
