@@ -5,6 +5,7 @@ import { realScheduler } from '../shared/batcher.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { readConfig } from './config.ts';
 import { createPiSessionFactory } from './piSessionFactory.ts';
+import { registerSessionCommands } from './sessionCommands.ts';
 import { SessionController } from './sessionController.ts';
 import { StatusBar } from './statusBar.ts';
 
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
     vscode.commands.registerCommand('piPanel.compact', () => controller.compact()),
     vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive ? controller.cancel() : focusChat())),
+    ...registerSessionCommands(controller, distDir),
   );
   log.info(`Pi Agent Panel activated (extension host Node ${process.versions.node}).`);
   return { controller };

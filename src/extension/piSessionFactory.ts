@@ -12,19 +12,31 @@ function expandHome(p: string): string {
   return p === '~' ? os.homedir() : p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p;
 }
 
+/** The workspace folder Pi works in and the agent directory it reads, from the window and our settings. */
+export function piLocation(distDir: string): { cwd: string; agentDir: string; hasFolder: boolean } {
+  const pi = loadPi(distDir);
+  const config = readConfig();
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  return {
+    cwd: folder ? folder.uri.fsPath : os.homedir(),
+    agentDir: config.agentDir ? expandHome(config.agentDir) : pi.getAgentDir(),
+    hasFolder: folder !== undefined,
+  };
+}
+
 export function createPiSessionFactory(distDir: string): SessionFactory {
-  return async ({ fresh }) => {
+  return async ({ fresh, open }) => {
     const pi = loadPi(distDir);
     const config = readConfig();
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-    const cwd = folder ? folder.uri.fsPath : os.homedir();
+    const { cwd, agentDir, hasFolder } = piLocation(distDir);
     return createPiSession(pi, {
       cwd,
-      agentDir: config.agentDir ? expandHome(config.agentDir) : pi.getAgentDir(),
+      agentDir,
       fresh,
+      open,
       trusted: vscode.workspace.isTrusted,
       tools: config.tools,
-      cwdNote: folder ? undefined : `No folder is open, so Pi works in your home directory (${cwd}).`,
+      cwdNote: hasFolder ? undefined : `No folder is open, so Pi works in your home directory (${cwd}).`,
     });
   };
 }

@@ -9,6 +9,8 @@ export interface PiSessionOptions {
   readonly agentDir: string;
   /** Start an empty session instead of continuing the most recent one of `cwd`. */
   readonly fresh: boolean;
+  /** A saved session file to open instead. */
+  readonly open?: string;
   /** An untrusted workspace gets a chat without tools: nothing there runs or writes. */
   readonly trusted: boolean;
   /** Tool allowlist; empty keeps Pi's defaults. */
@@ -28,7 +30,11 @@ export function sessionDirFor(cwd: string, agentDir: string): string {
 
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
   const sessionDir = sessionDirFor(o.cwd, o.agentDir);
-  const sessionManager = o.fresh ? pi.SessionManager.create(o.cwd, sessionDir) : pi.SessionManager.continueRecent(o.cwd, sessionDir);
+  const sessionManager = o.open
+    ? pi.SessionManager.open(o.open, sessionDir)
+    : o.fresh
+      ? pi.SessionManager.create(o.cwd, sessionDir)
+      : pi.SessionManager.continueRecent(o.cwd, sessionDir);
   const { session, modelFallbackMessage } = await pi.createAgentSession({
     cwd: o.cwd,
     agentDir: o.agentDir,
@@ -43,4 +49,10 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
     o.trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here.',
   ].filter((w): w is string => Boolean(w));
   return { session, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined };
+}
+
+/** The saved sessions of `cwd`, newest first. */
+export async function listPiSessions(pi: PiModule, cwd: string, agentDir: string): Promise<{ path: string; name?: string; firstMessage: string; modified: Date; messageCount: number }[]> {
+  const sessions = await pi.SessionManager.list(cwd, sessionDirFor(cwd, agentDir));
+  return [...sessions].sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }

@@ -16,7 +16,20 @@ import { replayMessages } from './replay.ts';
 /** The part of Pi's `AgentSession` the controller uses; `FakeSession` implements the same. */
 export type AgentSessionLike = Pick<
   AgentSession,
-  'subscribe' | 'prompt' | 'steer' | 'followUp' | 'clearQueue' | 'abort' | 'dispose' | 'compact' | 'abortCompaction'
+  | 'subscribe'
+  | 'prompt'
+  | 'steer'
+  | 'followUp'
+  | 'clearQueue'
+  | 'abort'
+  | 'dispose'
+  | 'compact'
+  | 'abortCompaction'
+  | 'setModel'
+  | 'setThinkingLevel'
+  | 'getAvailableThinkingLevels'
+  | 'exportToHtml'
+  | 'modelRuntime'
 > & {
   readonly isStreaming: boolean;
   readonly isCompacting: boolean;
@@ -34,8 +47,11 @@ export interface CreatedSession {
   readonly noModel?: boolean;
 }
 
-/** Makes sessions. `fresh` starts an empty one; otherwise the most recent one for the workspace continues. */
-export type SessionFactory = (options: { fresh: boolean }) => Promise<CreatedSession>;
+/**
+ * Makes sessions. `fresh` starts an empty one; `open` opens a saved session file; otherwise the most recent
+ * one for the workspace continues.
+ */
+export type SessionFactory = (options: { fresh: boolean; open?: string }) => Promise<CreatedSession>;
 
 export interface Logger {
   info(message: string): void;
@@ -195,6 +211,24 @@ export class SessionController extends Disposable {
     await this._create(true);
   }
 
+  /** Switches to a saved session file and shows its history. */
+  async resumeSession(file: string): Promise<void> {
+    if (this.isActive) await this.cancel();
+    this._disposeSession();
+    this._apply([{ type: 'reset' }]);
+    await this._create(false, false, file);
+  }
+
+  /** The live session, for commands that act on it directly (model, thinking level, export). */
+  get session(): AgentSessionLike | undefined {
+    return this._session;
+  }
+
+  /** Tells views that the model or thinking level changed. */
+  refreshSessionInfo(): void {
+    this._onDidChangeSession.fire(this.sessionInfo);
+  }
+
   /**
    * Gives up waiting for `agent_settled`: drops the session and opens the same one again from disk, so
    * the persisted transcript is kept.
@@ -229,9 +263,9 @@ export class SessionController extends Disposable {
     super.dispose();
   }
 
-  private async _create(fresh: boolean, quiet = false): Promise<AgentSessionLike | undefined> {
+  private async _create(fresh: boolean, quiet = false, open?: string): Promise<AgentSessionLike | undefined> {
     try {
-      const created = await this._factory({ fresh });
+      const created = await this._factory(open ? { fresh, open } : { fresh });
       if (this.isDisposed) {
         created.session.dispose();
         return undefined;
