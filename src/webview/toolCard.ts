@@ -134,8 +134,9 @@ export class ToolCard {
 function renderArgs(name: string, args: Record<string, unknown>): Node[] {
   switch (name) {
     case 'bash': {
+      // A short one-line command is already in the header.
       const command = str(args.command) ?? '';
-      return [h('pre', { class: 'tool-command' }, command)];
+      return command.includes('\n') || command.length > 60 ? [h('pre', { class: 'tool-command' }, command)] : [];
     }
     case 'read': {
       const parts: string[] = [];

@@ -1,0 +1,175 @@
+/**
+ * The composer: a multi-line text area that is never disabled, Send while idle, Steer / Follow-up /
+ * Cancel while a run is active, input history on Up/Down, and the queue strip above it.
+ * Keys: Enter or Ctrl/Cmd+Enter sends (steers while running), Shift+Enter is a new line,
+ * Alt+Enter queues a follow-up, Escape cancels a running run.
+ */
+
+import type { SendMode } from '../shared/protocol.ts';
+import { button } from './components.ts';
+import { h, setAttr, setHidden, setText } from './dom.ts';
+
+const HISTORY_MAX = 100;
+
+export interface ComposerHost {
+  send(text: string, mode: SendMode): void;
+  cancel(): void;
+  /** The draft or history changed (for UI-state persistence). */
+  changed(): void;
+}
+
+export class Composer {
+  readonly el: HTMLElement;
+  readonly textarea: HTMLTextAreaElement;
+  private readonly _actions: HTMLElement;
+  private readonly _send: HTMLButtonElement;
+  private readonly _steer: HTMLButtonElement;
+  private readonly _followUp: HTMLButtonElement;
+  private readonly _cancel: HTMLButtonElement;
+  private readonly _hint: HTMLElement;
+  private readonly _host: ComposerHost;
+  private _running: boolean | undefined;
+  private _history: string[];
+  /** Position while browsing history; `history.length` is the draft being written. */
+  private _historyPos: number;
+  private _stash = '';
+
+  constructor(host: ComposerHost, draft: string, history: readonly string[]) {
+    this._host = host;
+    this._history = history.slice(-HISTORY_MAX);
+    this._historyPos = this._history.length;
+    this.textarea = h('textarea', {
+      'data-testid': 'composer',
+      class: 'composer-input',
+      rows: 3,
+      placeholder: 'Ask Pi… (Enter to send, Shift+Enter for a new line)',
+      'aria-label': 'Message to Pi',
+      'aria-describedby': 'composer-hint',
+    });
+    this.textarea.value = draft;
+    this._send = button('Send', 'send', 'primary', { 'data-testid': 'send', title: 'Send (Enter)' });
+    this._steer = button('Steer', 'steer', 'primary', { 'data-testid': 'steer', title: 'Steer: delivered after the current tool results (Enter)' });
+    this._followUp = button('Follow-up', 'followUp', 'secondary', { 'data-testid': 'followUp', title: 'Follow-up: delivered after the run (Alt+Enter)' });
+    this._cancel = button('Cancel', 'cancel', 'secondary', { 'data-testid': 'cancel', title: 'Cancel the run (Escape)' });
+    this._hint = h('div', { id: 'composer-hint', class: 'composer-hint' });
+    this._actions = h('div', { class: 'composer-actions' });
+    this.el = h('div', { class: 'composer' }, this.textarea, h('div', { class: 'composer-bar' }, this._hint, this._actions));
+    this.textarea.addEventListener('keydown', (e) => this._onKey(e));
+    this.textarea.addEventListener('input', () => {
+      this._historyPos = this._history.length;
+      this._host.changed();
+    });
+    this._actions.addEventListener('click', (e) => {
+      const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
+      if (action === 'send') this.submit('prompt');
+      else if (action === 'steer') this.submit('steer');
+      else if (action === 'followUp') this.submit('followUp');
+      else if (action === 'cancel') this._host.cancel();
+    });
+    this.setRunning(false);
+  }
+
+  get draft(): string {
+    return this.textarea.value;
+  }
+
+  get history(): readonly string[] {
+    return this._history;
+  }
+
+  setRunning(running: boolean): void {
+    if (running === this._running) return;
+    this._running = running;
+    const focused = document.activeElement;
+    this._actions.replaceChildren(...(running ? [this._cancel, this._followUp, this._steer] : [this._send]));
+    // Keep keyboard focus on the composer's buttons when the one in focus was swapped out.
+    if (focused instanceof HTMLButtonElement && !focused.isConnected && this.el.contains(this._actions)) (running ? this._steer : this._send).focus();
+    setText(this._hint, running ? 'Enter: steer · Alt+Enter: follow-up · Esc: cancel' : 'Enter: send · Shift+Enter: new line');
+    setAttr(this.textarea, 'placeholder', running ? 'Steer Pi, or queue a follow-up…' : 'Ask Pi… (Enter to send, Shift+Enter for a new line)');
+  }
+
+  /** Sends the composer's text in `mode` (a prompt becomes a steer while a run is active). */
+  submit(mode: SendMode): void {
+    const text = this.textarea.value;
+    if (!text.trim()) return;
+    const effective: SendMode = this._running ? (mode === 'prompt' ? 'steer' : mode) : 'prompt';
+    this._host.send(text, effective);
+    if (this._history[this._history.length - 1] !== text) {
+      this._history.push(text);
+      if (this._history.length > HISTORY_MAX) this._history.splice(0, this._history.length - HISTORY_MAX);
+    }
+    this._historyPos = this._history.length;
+    this._stash = '';
+    this.textarea.value = '';
+    this._host.changed();
+  }
+
+  /** Puts texts taken back from the queue into the composer, after what is already there. */
+  restore(texts: readonly string[]): void {
+    const parts = [this.textarea.value, ...texts].filter((t) => t.trim() !== '');
+    this.textarea.value = parts.join('\n\n');
+    this._historyPos = this._history.length;
+    this._host.changed();
+  }
+
+  focus(): void {
+    this.textarea.focus();
+  }
+
+  private _onKey(e: KeyboardEvent): void {
+    if (e.isComposing) return;
+    if (e.key === 'Enter') {
+      if (e.shiftKey) return;
+      e.preventDefault();
+      this.submit(e.altKey ? 'followUp' : 'prompt');
+      return;
+    }
+    if (e.key === 'Escape' && this._running) {
+      e.preventDefault();
+      this._host.cancel();
+      return;
+    }
+    if ((e.key === 'ArrowUp' || e.key === 'ArrowDown') && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      const ta = this.textarea;
+      if (ta.selectionStart !== ta.selectionEnd) return;
+      const up = e.key === 'ArrowUp';
+      // Only from the first line (Up) or the last line (Down), so moving inside a long text still works.
+      if (up ? ta.value.lastIndexOf('\n', ta.selectionStart - 1) !== -1 : ta.value.indexOf('\n', ta.selectionEnd) !== -1) return;
+      const pos = this._historyPos + (up ? -1 : 1);
+      if (pos < 0 || pos > this._history.length) return;
+      e.preventDefault();
+      if (this._historyPos === this._history.length) this._stash = ta.value;
+      this._historyPos = pos;
+      ta.value = pos === this._history.length ? this._stash : this._history[pos]!;
+      const caret = up ? 0 : ta.value.length;
+      ta.setSelectionRange(caret, caret);
+    }
+  }
+}
+
+/** The queue strip: both queues in full, as the last `queue_update` gave them. */
+export class QueueStrip {
+  readonly el: HTMLElement;
+  private readonly _list: HTMLElement;
+  private _steering: readonly string[] = [];
+  private _followUp: readonly string[] = [];
+
+  constructor() {
+    this._list = h('ul', { class: 'queue-list' });
+    this.el = h('div', { class: 'queue-strip', 'aria-label': 'Queued messages', role: 'region', hidden: true }, this._list);
+  }
+
+  update(queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] }): void {
+    if (queue.steering === this._steering && queue.followUp === this._followUp) return;
+    this._steering = queue.steering;
+    this._followUp = queue.followUp;
+    const items: HTMLElement[] = [];
+    for (const [kind, label, texts] of [['steering', 'Steer', queue.steering], ['followUp', 'Follow-up', queue.followUp]] as const) {
+      for (const text of texts) {
+        items.push(h('li', { class: `queue-item queue-${kind}`, 'data-queue': kind, title: text }, h('span', { class: 'queue-kind' }, label), h('span', { class: 'queue-text' }, text)));
+      }
+    }
+    this._list.replaceChildren(...items);
+    setHidden(this.el, items.length === 0);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Scroll anchoring for the transcript: follow the bottom while the user is there, stay put when they
+ * scrolled up, and offer "jump to latest". Following happens in a ResizeObserver callback, after layout,
+ * so streaming never forces a synchronous layout from script.
+ */
+
+import { h, setHidden } from './dom.ts';
+
+const BOTTOM_SLACK_PX = 32;
+
+export class ScrollAnchor {
+  readonly jump: HTMLButtonElement;
+  private readonly _scroller: HTMLElement;
+  private _follow: boolean;
+  private _programmatic = false;
+  onChange: (() => void) | undefined;
+
+  constructor(scroller: HTMLElement, content: HTMLElement, follow: boolean) {
+    this._scroller = scroller;
+    this._follow = follow;
+    this.jump = h('button', { type: 'button', class: 'jump-latest', 'data-action': 'jump-latest', hidden: true, 'aria-label': 'Jump to latest message' }, '↓ Jump to latest');
+    this.jump.addEventListener('click', () => this.toBottom());
+    scroller.addEventListener('scroll', () => this._onScroll(), { passive: true });
+    new ResizeObserver(() => {
+      if (this._follow) this._stick();
+    }).observe(content);
+    new ResizeObserver(() => {
+      if (this._follow) this._stick();
+    }).observe(scroller);
+  }
+
+  get following(): boolean {
+    return this._follow;
+  }
+
+  /** Distance from the bottom in pixels (for UI-state persistence). */
+  get fromBottom(): number {
+    const s = this._scroller;
+    return Math.max(0, s.scrollHeight - s.scrollTop - s.clientHeight);
+  }
+
+  toBottom(): void {
+    this._follow = true;
+    this._stick();
+    setHidden(this.jump, true);
+    this.onChange?.();
+  }
+
+  /** Restores a saved position measured from the bottom. */
+  restore(follow: boolean, fromBottom: number): void {
+    if (follow) return this.toBottom();
+    this._follow = false;
+    const s = this._scroller;
+    this._programmatic = true;
+    s.scrollTop = Math.max(0, s.scrollHeight - s.clientHeight - fromBottom);
+    setHidden(this.jump, false);
+  }
+
+  /** Keeps what the user sees in place while rows are added above it. */
+  keepPosition(change: () => void): void {
+    const s = this._scroller;
+    const fromBottom = s.scrollHeight - s.scrollTop;
+    change();
+    this._programmatic = true;
+    s.scrollTop = s.scrollHeight - fromBottom;
+  }
+
+  private _stick(): void {
+    const s = this._scroller;
+    const target = s.scrollHeight - s.clientHeight;
+    if (Math.abs(s.scrollTop - target) > 1) {
+      this._programmatic = true;
+      s.scrollTop = target;
+    }
+  }
+
+  private _onScroll(): void {
+    const s = this._scroller;
+    const atBottom = s.scrollHeight - s.scrollTop - s.clientHeight <= BOTTOM_SLACK_PX;
+    if (this._programmatic) {
+      this._programmatic = false;
+      if (this._follow) return;
+    }
+    if (atBottom !== this._follow) {
+      this._follow = atBottom;
+      setHidden(this.jump, atBottom);
+    }
+    this.onChange?.();
+  }
+}

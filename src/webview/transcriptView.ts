@@ -1,0 +1,461 @@
+/**
+ * The transcript renderer. It keeps one row per message id and one part per content block, and on each
+ * frame touches only what changed: the reducer keeps unchanged messages, blocks and tool cards
+ * identical, so object identity says what to re-render. Older rows are paged: only the newest ones are
+ * in the DOM until the user asks for more.
+ */
+
+import type { BlockView, MessageView, ToolCardView, TranscriptState } from '../shared/transcript.ts';
+import { button, srOnly } from './components.ts';
+import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
+import { clipLines, thoughtFor } from './format.ts';
+import { ToolCard } from './toolCard.ts';
+
+/** Rows rendered at first and added per "show earlier". */
+export const PAGE_ROWS = 100;
+/** While following the bottom, rows beyond this many are dropped from the top again. */
+const MAX_FOLLOW_ROWS = 2 * PAGE_ROWS;
+
+/** UI state the renderer reads and writes: which blocks the user opened or closed. */
+export interface ViewUi {
+  isOpen(key: string): boolean | undefined;
+  setOpen(key: string, open: boolean): void;
+}
+
+/** How a text block's content is turned into DOM: plain text, or markdown for the assistant. */
+export interface TextBody {
+  readonly el: HTMLElement;
+  update(text: string, final: boolean): void;
+}
+
+export type TextBodyFactory = () => TextBody;
+
+/** Plain, safe text (user prompts, notices): set as text, appended in place while it grows. */
+export function plainBody(): TextBody {
+  const el = h('div', { class: 'plain' });
+  return { el, update: (text) => setText(el, text) };
+}
+
+interface BlockPart {
+  readonly el: HTMLElement;
+  update(b: BlockView, m: MessageView): void;
+  /** Re-renders after a UI toggle. */
+  refresh(): void;
+  dispose(): void;
+}
+
+export class TranscriptView {
+  /** The `[data-testid="transcript"]` root. */
+  readonly el: HTMLElement;
+  /** "Show earlier messages", placed by the owner above the root. */
+  readonly earlier: HTMLButtonElement;
+  readonly ui: ViewUi;
+  readonly markdown: TextBodyFactory;
+  tools: TranscriptState['tools'] = {};
+  private readonly _rows = new Map<number, MessageRow>();
+  private readonly _cards = new Map<string, Set<ToolCallPart>>();
+  private _messages: readonly MessageView[] = [];
+  private _first = 0;
+  private _gen = 0;
+  /** Called with each message that became final while on screen (for the live region). */
+  onFinal: ((m: MessageView) => void) | undefined;
+
+  constructor(ui: ViewUi, markdown: TextBodyFactory) {
+    this.ui = ui;
+    this.markdown = markdown;
+    this.el = h('div', { 'data-testid': 'transcript', class: 'transcript', role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation' });
+    this.earlier = button('', 'load-earlier', 'link', { class: 'btn btn-link load-earlier' });
+    this.earlier.hidden = true;
+  }
+
+  /** Index of the first rendered message. */
+  get first(): number {
+    return this._first;
+  }
+
+  render(state: TranscriptState, following: boolean): void {
+    const msgs = state.messages;
+    const toolsChanged = state.tools !== this.tools;
+    const prevTools = this.tools;
+    this.tools = state.tools;
+    if (msgs !== this._messages) {
+      if (msgs.length < this._messages.length || (msgs.length > 0 && this._messages.length > 0 && msgs[0]!.id !== this._messages[0]!.id)) {
+        // A reset or a different session: page from the end again.
+        this._first = Math.max(0, msgs.length - PAGE_ROWS);
+      } else if (this._messages.length === 0) {
+        this._first = Math.max(0, msgs.length - PAGE_ROWS);
+      } else if (following && msgs.length - this._first > MAX_FOLLOW_ROWS) {
+        this._first = msgs.length - PAGE_ROWS;
+      }
+      this._messages = msgs;
+      this._sync();
+    }
+    if (toolsChanged) {
+      for (const [id, card] of Object.entries(state.tools)) {
+        if (prevTools[id] === card) continue;
+        const parts = this._cards.get(id);
+        if (parts) for (const p of parts) p.updateTool(card);
+      }
+    }
+  }
+
+  /** Renders `count` more older rows; returns how many were added. */
+  showEarlier(count = PAGE_ROWS): number {
+    const before = this._first;
+    this._first = Math.max(0, this._first - count);
+    if (this._first !== before) this._sync();
+    return before - this._first;
+  }
+
+  /** Re-renders the block or card a toggle belongs to. */
+  refreshPart(el: Element): void {
+    const blockEl = el.closest('[data-block]');
+    const rowEl = el.closest('[data-msg-id]');
+    if (!rowEl) return;
+    const row = this._rows.get(Number(rowEl.getAttribute('data-msg-id')));
+    if (!row) return;
+    if (blockEl) row.partFor(blockEl)?.refresh();
+    else row.refresh();
+  }
+
+  registerCard(id: string, part: ToolCallPart): void {
+    let set = this._cards.get(id);
+    if (!set) this._cards.set(id, (set = new Set()));
+    set.add(part);
+  }
+
+  unregisterCard(id: string, part: ToolCallPart): void {
+    const set = this._cards.get(id);
+    if (!set) return;
+    set.delete(part);
+    if (!set.size) this._cards.delete(id);
+  }
+
+  private _sync(): void {
+    const gen = ++this._gen;
+    const msgs = this._messages;
+    let cursor: ChildNode | null = this.el.firstChild;
+    for (let i = this._first; i < msgs.length; i++) {
+      const m = msgs[i]!;
+      let row = this._rows.get(m.id);
+      if (row && row.role !== m.role) {
+        row.dispose();
+        row.el.remove();
+        this._rows.delete(m.id);
+        row = undefined;
+      }
+      if (!row) {
+        row = new MessageRow(m, this);
+        this._rows.set(m.id, row);
+      } else if (row.message !== m) {
+        const wasFinal = row.message.final;
+        row.update(m);
+        if (!wasFinal && m.final) this.onFinal?.(m);
+      }
+      row.gen = gen;
+      if (row.el !== cursor) this.el.insertBefore(row.el, cursor);
+      else cursor = cursor.nextSibling;
+    }
+    if (this._rows.size > msgs.length - this._first) {
+      for (const [id, row] of this._rows) {
+        if (row.gen === gen) continue;
+        row.dispose();
+        row.el.remove();
+        this._rows.delete(id);
+      }
+    }
+    const hiddenCount = this._first;
+    setHidden(this.earlier, hiddenCount === 0);
+    if (hiddenCount) setText(this.earlier, `Show ${Math.min(PAGE_ROWS, hiddenCount)} earlier messages (${hiddenCount} not shown)`);
+  }
+}
+
+const ROLE_LABEL: Record<MessageView['role'], string> = { user: 'You', assistant: 'Pi', toolResult: 'Tool result', notice: 'Notice' };
+
+class MessageRow {
+  readonly el: HTMLElement;
+  readonly role: MessageView['role'];
+  message: MessageView;
+  gen = 0;
+  private readonly _view: TranscriptView;
+  private readonly _blocksEl: HTMLElement;
+  private readonly _parts = new Map<number, BlockPart>();
+  private _footer: HTMLElement | undefined;
+  private _footerKey = '';
+  private _actionsKey = '';
+
+  constructor(m: MessageView, view: TranscriptView) {
+    this._view = view;
+    this.role = m.role;
+    this.message = m;
+    this._blocksEl = h('div', { class: 'blocks' });
+    this.el = h('div', { class: `row row-${m.role}`, 'data-role': m.role, 'data-msg-id': m.id }, srOnly(`${ROLE_LABEL[m.role]}: `), this._blocksEl);
+    if (m.role === 'notice' && m.level) this.el.classList.add(`notice-${m.level}`);
+    this._render(m, undefined);
+  }
+
+  update(m: MessageView): void {
+    const prev = this.message;
+    this.message = m;
+    this._render(m, prev);
+  }
+
+  refresh(): void {
+    this._footerKey = '';
+    this._render(this.message, this.message);
+  }
+
+  partFor(el: Element): BlockPart | undefined {
+    const index = Number(el.getAttribute('data-content-index'));
+    const part = this._parts.get(index);
+    return part?.el === el ? part : undefined;
+  }
+
+  dispose(): void {
+    for (const p of this._parts.values()) p.dispose();
+    this._parts.clear();
+  }
+
+  private _render(m: MessageView, prev: MessageView | undefined): void {
+    if (m.role === 'assistant') setAttr(this.el, 'data-stop-reason', m.final ? m.stopReason ?? 'stop' : undefined);
+    if (m.role === 'toolResult') {
+      // The card shows the output; a result row only shows text that differs from it.
+      setClass(this.el, 'folded', m.blocks.length === 0);
+      setAttr(this.el, 'data-tool-call-id', m.toolCallId);
+      setClass(this.el, 'is-error', m.isError === true);
+    }
+    if (!prev || prev.blocks !== m.blocks) this._renderBlocks(m);
+    else if (m.role === 'assistant' && prev.final !== m.final) this._renderBlocks(m);
+    this._renderFooter(m);
+    if (m.role === 'notice') this._renderNoticeActions(m);
+  }
+
+  private _renderBlocks(m: MessageView): void {
+    const blocks = m.blocks;
+    for (const [index, part] of this._parts) {
+      if (index >= blocks.length || !blocks[index]) {
+        part.dispose();
+        part.el.remove();
+        this._parts.delete(index);
+      }
+    }
+    let next: Element | null = null;
+    // Walk backwards so each new part can be inserted before the following one.
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      const b = blocks[i];
+      if (!b) continue;
+      let part = this._parts.get(i);
+      if (part && part.el.getAttribute('data-block') !== b.kind) {
+        part.dispose();
+        part.el.remove();
+        this._parts.delete(i);
+        part = undefined;
+      }
+      if (!part) {
+        part = this._createPart(b, m);
+        this._parts.set(i, part);
+        this._blocksEl.insertBefore(part.el, next);
+      } else {
+        part.update(b, m);
+        if (part.el.nextElementSibling !== next) this._blocksEl.insertBefore(part.el, next);
+      }
+      next = part.el;
+    }
+  }
+
+  private _createPart(b: BlockView, m: MessageView): BlockPart {
+    let part: BlockPart;
+    if (b.kind === 'thinking') part = new ThinkingPart(this._view);
+    else if (b.kind === 'toolCall') part = new ToolCallPart(this._view);
+    else if (m.role === 'toolResult') part = new ResultPart(this._view);
+    else part = new TextPart(m.role === 'assistant' ? this._view.markdown() : plainBody());
+    part.el.setAttribute('data-block', b.kind);
+    part.el.setAttribute('data-content-index', String(b.index));
+    part.update(b, m);
+    return part;
+  }
+
+  private _renderFooter(m: MessageView): void {
+    if (m.role !== 'assistant') return;
+    const key = m.final ? `${m.stopReason}\u0000${m.errorMessage ?? ''}\u0000${m.usage ? JSON.stringify(m.usage) : ''}` : '';
+    if (key === this._footerKey) return;
+    this._footerKey = key;
+    if (!m.final) {
+      this._footer?.remove();
+      this._footer = undefined;
+      return;
+    }
+    const nodes: Node[] = [];
+    switch (m.stopReason) {
+      case 'aborted':
+        nodes.push(h('span', { class: 'marker marker-cancelled' }, 'Cancelled'));
+        break;
+      case 'error':
+        nodes.push(h('span', { class: 'marker marker-error' }, 'Error'), h('span', { class: 'error-message' }, m.errorMessage ?? 'The provider returned an error.'));
+        break;
+      case 'length':
+        nodes.push(h('span', { class: 'marker marker-warning' }, 'Stopped: the reply reached the output length limit'));
+        break;
+      default:
+        break;
+    }
+    if (m.usage && (m.usage.input || m.usage.output)) {
+      const u = m.usage;
+      const cost = u.cost ? ` · $${u.cost.toFixed(4)}` : '';
+      nodes.push(h('span', { class: 'usage' }, `${u.input.toLocaleString('en-US')} in · ${u.output.toLocaleString('en-US')} out${cost}`));
+    }
+    if (!this._footer) {
+      this._footer = h('div', { class: 'row-footer' });
+      this.el.append(this._footer);
+    }
+    this._footer.replaceChildren(...nodes);
+    setHidden(this._footer, nodes.length === 0);
+  }
+
+  private _renderNoticeActions(m: MessageView): void {
+    const key = m.code ?? '';
+    if (key === this._actionsKey) return;
+    this._actionsKey = key;
+    const actions: HTMLElement[] = [];
+    if (m.code === 'settleTimeout') actions.push(button('Force idle', 'force-idle', 'secondary'));
+    if (m.code === 'noModel' || m.code === 'noKey') actions.push(button('Show Log', 'show-log', 'secondary'));
+    if (actions.length) this.el.append(h('div', { class: 'notice-actions' }, ...actions));
+  }
+}
+
+class TextPart implements BlockPart {
+  readonly el: HTMLElement;
+  private readonly _body: TextBody;
+  private _block: BlockView | undefined;
+
+  constructor(body: TextBody) {
+    this._body = body;
+    this.el = h('div', { class: 'block block-text' }, body.el);
+  }
+
+  update(b: BlockView): void {
+    if (b === this._block) return;
+    this._block = b;
+    this._body.update(b.text, b.final);
+  }
+
+  refresh(): void {}
+  dispose(): void {}
+}
+
+/** A tool result whose text differs from its card's output (or has no card): shown clipped. */
+class ResultPart implements BlockPart {
+  readonly el: HTMLElement;
+  private readonly _view: TranscriptView;
+  private readonly _pre: HTMLElement;
+  private readonly _more: HTMLButtonElement;
+  private _block: BlockView | undefined;
+  private _key = '';
+  private _id = 0;
+
+  constructor(view: TranscriptView) {
+    this._view = view;
+    this._pre = h('pre', { class: 'tool-output-text' });
+    this._more = button('Show all', 'result-show-all', 'link');
+    this.el = h('div', { class: 'block block-result' }, this._pre, this._more);
+  }
+
+  update(b: BlockView, m: MessageView): void {
+    this._block = b;
+    this._id = m.id;
+    const all = this._view.ui.isOpen(`result:${m.id}`) === true;
+    const key = `${all}\u0000${b.text}`;
+    if (key === this._key) return;
+    this._key = key;
+    const clip = all ? { text: b.text, hiddenLines: 0, totalLines: 0 } : clipLines(b.text, 30, 6000, 'head');
+    setText(this._pre, clip.text);
+    setHidden(this._more, clip.hiddenLines === 0);
+    if (clip.hiddenLines) setText(this._more, `Show all (${clip.totalLines} lines)`);
+  }
+
+  refresh(): void {
+    if (this._block) {
+      this._key = '';
+      this.update(this._block, { id: this._id } as MessageView);
+    }
+  }
+
+  dispose(): void {}
+}
+
+class ThinkingPart implements BlockPart {
+  readonly el: HTMLElement;
+  private readonly _view: TranscriptView;
+  private readonly _toggle: HTMLButtonElement;
+  private readonly _label: HTMLElement;
+  private readonly _body: HTMLElement;
+  private _block: BlockView | undefined;
+  private _message: MessageView | undefined;
+
+  constructor(view: TranscriptView) {
+    this._view = view;
+    this._label = h('span', { class: 'thinking-label' });
+    this._toggle = h('button', { type: 'button', class: 'thinking-toggle', 'data-action': 'toggle-block', 'aria-expanded': 'true' }, h('span', { class: 'chevron', 'aria-hidden': 'true' }), this._label);
+    this._body = h('div', { class: 'thinking-body' });
+    this.el = h('div', { class: 'block block-thinking' }, this._toggle, this._body);
+  }
+
+  get key(): string {
+    return `${this._message?.id}:${this._block?.index}`;
+  }
+
+  update(b: BlockView, m: MessageView): void {
+    this._block = b;
+    this._message = m;
+    // Collapsed by default once the answer (any later block) has started; the user's choice wins.
+    const answerStarted = m.blocks.length > b.index + 1;
+    const open = this._view.ui.isOpen(this.key) ?? !answerStarted;
+    setAttr(this._toggle, 'aria-expanded', open ? 'true' : 'false');
+    setHidden(this._body, !open);
+    setClass(this.el, 'streaming', !b.final);
+    setText(this._label, b.final ? thoughtFor(b.startedAt, b.endedAt) : 'Thinking…');
+    setText(this._body, b.text);
+  }
+
+  refresh(): void {
+    if (this._block && this._message) this.update(this._block, this._message);
+  }
+
+  dispose(): void {}
+}
+
+class ToolCallPart implements BlockPart {
+  readonly el: HTMLElement;
+  private readonly _view: TranscriptView;
+  private readonly _card: ToolCard;
+  private _block: BlockView | undefined;
+  private _id: string | undefined;
+
+  constructor(view: TranscriptView) {
+    this._view = view;
+    this._card = new ToolCard(view.ui);
+    this.el = h('div', { class: 'block block-tool' }, this._card.el);
+  }
+
+  update(b: BlockView): void {
+    this._block = b;
+    if (b.toolCallId !== this._id) {
+      if (this._id !== undefined) this._view.unregisterCard(this._id, this);
+      this._id = b.toolCallId;
+      if (this._id !== undefined) this._view.registerCard(this._id, this);
+    }
+    this._card.update(b, this._id !== undefined ? this._view.tools[this._id] : undefined);
+  }
+
+  updateTool(card: ToolCardView): void {
+    this._card.update(this._block, card);
+  }
+
+  refresh(): void {
+    this._card.refresh();
+  }
+
+  dispose(): void {
+    if (this._id !== undefined) this._view.unregisterCard(this._id, this);
+  }
+}
