@@ -190,7 +190,8 @@ async function runStateOf(wb: Workbench): Promise<string | null> {
 async function waitIdle(wb: Workbench, deadline: number): Promise<string | null> {
   let sawBusy = false;
   let state: string | null = null;
-  while (Date.now() < deadline) {
+  // At least one look, even when the actions used up the time.
+  for (let first = true; first || Date.now() < deadline; first = false) {
     state = await runStateOf(wb);
     if (state !== null && state !== 'idle') sawBusy = true;
     if (state === 'idle') {
