@@ -221,7 +221,8 @@ class MessageRow {
     if (m.role === 'toolResult') {
       // The card shows the output; a result row only shows text that differs from it.
       setClass(this.el, 'folded', m.blocks.length === 0);
-      setAttr(this.el, 'data-tool-call-id', m.toolCallId);
+      // Not `data-tool-call-id`: that names the card, and selectors for it must match one element.
+      setAttr(this.el, 'data-result-for', m.toolCallId);
       setClass(this.el, 'is-error', m.isError === true);
     }
     if (!prev || prev.blocks !== m.blocks) this._renderBlocks(m);
