@@ -149,7 +149,11 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   fs.mkdirSync(workspace, { recursive: true });
 
   const writeSettings = (settings: Readonly<Record<string, unknown>>): void => {
-    fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...options.settings, ...settings }, null, 2));
+    const json = JSON.stringify({ ...QUIET_SETTINGS, ...options.settings, ...settings }, null, 2);
+    fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), json);
+    // code-server is a remote window: machine-scoped settings are read from the remote's Machine settings.
+    fs.mkdirSync(path.join(userDataDir, 'Machine'), { recursive: true });
+    fs.writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), json);
   };
   writeSettings({});
   for (const vsix of options.vsix ?? []) installVsix(install, vsix, { extensionsDir, userDataDir, tempDir });
