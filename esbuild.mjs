@@ -11,13 +11,16 @@
  * project is being written.
  */
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+
+// A release build starts from an empty dist/, so no source map or stale file of a dev build ships.
+if (production) rmSync(join(dirname(fileURLToPath(import.meta.url)), 'dist'), { recursive: true, force: true });
 
 /** Finds an installed package's folder the way Node would, without going through its `exports` map. */
 function packageDir(name, from) {
