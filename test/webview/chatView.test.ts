@@ -1,23 +1,11 @@
 /** The chat webview in headless Chromium: §7 attributes, incremental rendering, composer and actions. */
 
 import * as assert from 'node:assert/strict';
-import { statSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
 import { build, exchange, longTranscript, T0 } from './builders.ts';
-import { deliver, launchBrowser, openView, posted, projectFixture, root, session, startServer, type PageWindow, type TestServer } from './harness.ts';
-
-/** The tests run the built bundle; a stale one would test old code. */
-export function assertBundleFresh(): void {
-  const bundle = statSync(join(root, 'dist', 'webview', 'main.js')).mtimeMs;
-  for (const dir of ['src/webview', 'src/shared']) {
-    for (const f of readdirSync(join(root, dir))) {
-      if (f.endsWith('.ts') && statSync(join(root, dir, f)).mtimeMs > bundle) throw new Error(`dist/webview/main.js is older than ${dir}/${f}: run \`npm run build\` first`);
-    }
-  }
-}
+import { assertBundleFresh, deliver, launchBrowser, openView, posted, projectFixture, session, startServer, type PageWindow, type TestServer } from './harness.ts';
 
 async function snapshot(page: Page, state: TranscriptState): Promise<void> {
   await deliver(page, { type: 'snapshot', state, session });

@@ -4,7 +4,7 @@
  * that records what the webview posts, a canary global and a CSP-violation log.
  */
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -155,3 +155,13 @@ export function projectFixture(name: string): { batches: WireEvent[][]; state: T
 }
 
 export const session = { model: 'scripted-model', thinkingLevel: 'medium', cwd: '/work', ready: true } as const;
+
+/** The tests run the built bundle; a stale one would test old code. */
+export function assertBundleFresh(): void {
+  const bundle = statSync(join(root, 'dist', 'webview', 'main.js')).mtimeMs;
+  for (const dir of ['src/webview', 'src/shared']) {
+    for (const f of readdirSync(join(root, dir))) {
+      if (f.endsWith('.ts') && statSync(join(root, dir, f)).mtimeMs > bundle) throw new Error(`dist/webview/main.js is older than ${dir}/${f}: run \`npm run build\` first`);
+    }
+  }
+}
