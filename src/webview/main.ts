@@ -89,6 +89,9 @@ content.addEventListener('click', (e) => {
     case 'show-log':
       post({ type: 'showLog' });
       return;
+    case 'retry-last':
+      post({ type: 'retryLast' });
+      return;
     case 'toggle-block': {
       const block = actionEl.closest('[data-block]');
       const row = actionEl.closest('[data-msg-id]');
@@ -226,7 +229,7 @@ function render(): void {
   setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running'));
   if (session !== renderedSession) {
     renderedSession = session;
-    setText(model, session.model ?? (session.ready ? 'No model' : 'Starting Pi…'));
+    setText(model, session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…'));
   }
   setText(level, state.thinkingLevel ? `thinking: ${state.thinkingLevel}` : '');
   setText(title, state.sessionName ?? '');

@@ -319,7 +319,8 @@ class MessageRow {
     this._actionsKey = key;
     const actions: HTMLElement[] = [];
     if (m.code === 'settleTimeout') actions.push(button('Force idle', 'force-idle', 'secondary'));
-    if (m.code === 'noModel' || m.code === 'noKey') actions.push(button('Show Log', 'show-log', 'secondary'));
+    if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', 'retry-last', 'secondary'));
+    if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed') actions.push(button('Show Log', 'show-log', 'secondary'));
     if (actions.length) this.el.append(h('div', { class: 'notice-actions' }, ...actions));
   }
 }

@@ -50,9 +50,16 @@ export function loadUiState(): UiState {
 let pending: UiState | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
+/** Keys kept in `toggled`, newest last; older choices are forgotten. */
+const MAX_TOGGLED = 500;
+/** History entries longer than this are not kept across reloads (a pasted file is not worth the state). */
+const MAX_HISTORY_ENTRY = 10_000;
+
 /** Saves UI state, coalesced: typing and scrolling call this often. */
 export function saveUiState(state: UiState): void {
-  pending = state;
+  const keys = Object.keys(state.toggled);
+  const toggled = keys.length > MAX_TOGGLED ? Object.fromEntries(keys.slice(-MAX_TOGGLED).map((k) => [k, state.toggled[k]!])) : state.toggled;
+  pending = { ...state, toggled, history: state.history.filter((h) => h.length <= MAX_HISTORY_ENTRY) };
   if (timer !== undefined) return;
   timer = setTimeout(() => {
     timer = undefined;

@@ -280,6 +280,7 @@ describe('chat webview (headless Chromium)', function () {
       { type: 'assistantEnd', stopReason: 'length', at },
       { type: 'noticeMessage', level: 'warning', text: 'Pi did not confirm the cancel.', code: 'settleTimeout' },
       { type: 'noticeMessage', level: 'error', text: 'No model configured.', code: 'noModel' },
+      { type: 'noticeMessage', level: 'error', text: 'Provider failed.', code: 'providerError' },
     ]);
     const rows = page.locator('[data-role="assistant"]');
     assert.equal(await rows.nth(0).getAttribute('data-stop-reason'), 'aborted');
@@ -289,8 +290,9 @@ describe('chat webview (headless Chromium)', function () {
     assert.equal(await rows.nth(2).getAttribute('data-stop-reason'), 'length');
     await page.getByRole('button', { name: 'Force idle' }).click();
     await page.getByRole('button', { name: 'Show Log' }).click();
+    await page.getByRole('button', { name: 'Retry' }).click();
     const sent = (await posted(page)).map((m) => m.type);
-    assert.deepEqual(sent.slice(-2), ['forceIdle', 'showLog']);
+    assert.deepEqual(sent.slice(-3), ['forceIdle', 'showLog', 'retryLast']);
   });
 
   it('renders markdown with highlighted code, Copy and Insert, and opens links only through the host', async () => {
@@ -377,6 +379,55 @@ describe('chat webview (headless Chromium)', function () {
     await deliver(again, { type: 'snapshot', state: s, session });
     assert.equal(await again.locator('[data-testid="transcript"]').innerHTML(), first);
     assert.equal(await again.getAttribute('body', 'data-run-state'), await page.getAttribute('body', 'data-run-state'));
+    await again.close();
+  });
+
+  it('follows the bottom while streaming, stays put when scrolled up, and jumps to latest on request', async () => {
+    const at = T0;
+    await snapshot(page, build([{ type: 'runStart' }, { type: 'assistantStart', at }, { type: 'blockStart', index: 0, kind: 'text', at }], longTranscript(40)));
+    const metrics = () =>
+      page.locator('.scroller').evaluate((e) => ({ top: e.scrollTop, gap: e.scrollHeight - e.scrollTop - e.clientHeight }));
+    const jump = page.locator('.jump-latest');
+    assert.ok((await metrics()).gap <= 2, 'starts at the bottom');
+    for (let i = 0; i < 5; i++) await batch(page, [{ type: 'delta', index: 0, text: `Paragraph ${i} ${'word '.repeat(60)}\n\n` }]);
+    assert.ok((await metrics()).gap <= 2, 'still at the bottom after streaming');
+    assert.equal(await jump.isVisible(), false);
+    await page.locator('.scroller').evaluate((e) => e.scrollTo({ top: 200 }));
+    await page.waitForTimeout(50);
+    for (let i = 0; i < 5; i++) await batch(page, [{ type: 'delta', index: 0, text: `More ${i} ${'word '.repeat(60)}\n\n` }]);
+    assert.equal((await metrics()).top, 200, 'stays where the user scrolled');
+    assert.equal(await jump.isVisible(), true);
+    await jump.click();
+    await page.waitForTimeout(50);
+    assert.ok((await metrics()).gap <= 2, 'back at the bottom');
+    assert.equal(await jump.isVisible(), false);
+  });
+
+  it('keeps the composer draft and opened blocks in webview UI state across a reload', async () => {
+    const at = T0;
+    const state = build([
+      { type: 'assistantStart', at },
+      { type: 'blockStart', index: 0, kind: 'thinking', at },
+      { type: 'delta', index: 0, text: 'deep thought' },
+      { type: 'blockEnd', index: 0, at },
+      { type: 'blockStart', index: 1, kind: 'text', at },
+      { type: 'delta', index: 1, text: 'answer' },
+      { type: 'assistantEnd', stopReason: 'stop', at },
+    ]);
+    await snapshot(page, state);
+    await page.locator('[data-testid="composer"]').fill('half-written thought');
+    await page.locator('.thinking-toggle').click();
+    await page.waitForTimeout(400);
+    const saved = await page.evaluate(() => (globalThis as unknown as PageWindow).__uiState);
+    assert.equal(JSON.stringify(saved).includes('deep thought'), false, 'UI state holds no transcript content');
+    const again = await browser.newPage({ viewport: { width: 420, height: 800 } });
+    await again.addInitScript((s) => {
+      (globalThis as unknown as { __uiState: unknown }).__uiState = s;
+    }, saved);
+    await again.goto(`${server.origin}/`);
+    await deliver(again, { type: 'snapshot', state, session });
+    assert.equal(await again.locator('[data-testid="composer"]').inputValue(), 'half-written thought');
+    assert.equal(await again.locator('.thinking-toggle').getAttribute('aria-expanded'), 'true');
     await again.close();
   });
 });

@@ -82,7 +82,8 @@ export function pageHtml(origin: string, theme: string): string {
 <title>Pi test</title>
 <script nonce="${NONCE}">
   window.__posted = [];
-  window.__uiState = undefined;
+  // A test may seed the saved UI state (an init script runs first).
+  if (!('__uiState' in window)) window.__uiState = undefined;
   window.__pwned = 0;
   window.__violations = [];
   document.addEventListener('securitypolicyviolation', (e) => {
