@@ -36,6 +36,8 @@ export interface RunOptions {
   readonly actions?: readonly Action[];
   /** Bound on the run from sending the prompt to idle; default 60 s. */
   readonly timeoutMs?: number;
+  /** Pi settings.json entries for this run (a slower retry to watch its countdown, say). */
+  readonly piSettings?: Readonly<Record<string, unknown>>;
 }
 
 /** What result.json holds. */
@@ -111,7 +113,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   const errors: string[] = [];
   const timeoutMs = options.timeoutMs ?? 60_000;
   const model = await startScriptedModel({ scenario: options.scenario, requestsFile: path.join(out, 'requests.jsonl') });
-  const agentDir = await makePiAgentDir({ baseUrl: model.url });
+  const agentDir = await makePiAgentDir({ baseUrl: model.url, settings: options.piSettings });
   // Each run gets its own workspace (so its own workspace storage) and agent dir, in the shared server.
   const workspace = path.join(harness.server.tempDir, `workspace-${++runCounter}`);
   fs.mkdirSync(workspace, { recursive: true });

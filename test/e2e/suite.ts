@@ -23,6 +23,8 @@ interface CaseFile {
   readonly scenario: unknown;
   readonly actions?: Action[];
   readonly timeoutMs?: number;
+  /** Pi settings.json entries for the run. */
+  readonly piSettings?: Record<string, unknown>;
   readonly expect: Record<string, unknown>;
 }
 
@@ -70,7 +72,7 @@ async function main(): Promise<number> {
         const spec = JSON.parse(fs.readFileSync(caseFile, 'utf8')) as CaseFile;
         const scenario = await resolveScenario(spec.scenario, path.dirname(caseFile));
         harness ??= await startHarness(vsix);
-        const result = await runScenario(harness, { scenario, prompt: spec.prompt, out, actions: spec.actions ?? [], timeoutMs: spec.timeoutMs });
+        const result = await runScenario(harness, { scenario, prompt: spec.prompt, out, actions: spec.actions ?? [], timeoutMs: spec.timeoutMs, piSettings: spec.piSettings });
         const verdict = check(out, caseFile);
         const extra = extraChecks(out, spec.expect);
         ok = verdict.ok && extra.length === 0;
