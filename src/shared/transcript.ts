@@ -34,6 +34,8 @@ export interface MessageView {
   readonly toolCallId?: string;
   readonly toolName?: string;
   readonly isError?: boolean;
+  /** An errored attempt Pi retried: shown as a failed attempt, not as the run's outcome. */
+  readonly retried?: boolean;
   readonly level?: NoticeLevel;
   readonly code?: NoticeCode;
   readonly startedAt?: number;
@@ -164,11 +166,18 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       return { ...s, sessionName: ev.name };
     case 'reset':
       return { ...initialTranscript, thinkingLevel: s.thinkingLevel };
+    case 'retryStart': {
+      const i = s.messages.findLastIndex((m) => m.role === 'assistant');
+      const m = s.messages[i];
+      if (!m || m.stopReason !== 'error' || m.retried) return s;
+      const messages = s.messages.slice();
+      messages[i] = { ...m, retried: true };
+      return { ...s, messages };
+    }
     case 'runStart':
     case 'turnStart':
     case 'turnEnd':
     case 'runEnd':
-    case 'retryStart':
     case 'retryEnd':
     case 'compactionStart':
     case 'compactionEnd':

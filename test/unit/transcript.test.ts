@@ -169,6 +169,12 @@ describe('transcript reducer rules', () => {
     assert.deepEqual(seen, ['brand_new_event']);
   });
 
+  it('marks an errored attempt as retried when Pi retries it', () => {
+    const { state } = runThrough(loadRecorded('retry-500-twice'));
+    const assistants = state.messages.filter((m) => m.role === 'assistant');
+    assert.deepEqual(assistants.map((m) => [m.stopReason, m.retried === true]), [['error', true], ['error', true], ['stop', false]]);
+  });
+
   it('closes a message left streaming when the run settles without its end', () => {
     const state = reduce(initialTranscript, [...start, { type: 'blockStart', index: 0, kind: 'text', at: 1 }, { type: 'delta', index: 0, text: 'half' }, { type: 'settled', aborted: true, at: 5 }]);
     assert.equal(state.messages[0]!.final, true);
