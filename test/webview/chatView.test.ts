@@ -347,6 +347,14 @@ describe('chat webview (headless Chromium)', function () {
     assert.equal(await page.locator('[data-testid="transcript"] [data-role]').count(), rows + 100);
   });
 
+  it('keeps rendered rows that are scrolled out of view in the transcript\'s innerText', async () => {
+    // The e2e runner's panel.txt is the root's innerText; content-visibility would drop off-screen rows from it.
+    await snapshot(page, longTranscript(60));
+    const text = await page.locator('[data-testid="transcript"]').innerText();
+    assert.ok(text.includes('Question 0: what is in src/0?'));
+    assert.ok(text.includes('Done with 14.'));
+  });
+
   it('announces finished replies in a polite live region, not every delta', async () => {
     const at = T0;
     await snapshot(page, initialTranscript);
