@@ -278,7 +278,7 @@ class MessageRow {
 
   private _renderFooter(m: MessageView): void {
     if (m.role !== 'assistant') return;
-    const key = m.final ? `${m.stopReason}\u0000${m.errorMessage ?? ''}\u0000${m.usage ? JSON.stringify(m.usage) : ''}` : '';
+    const key = m.final ? `${m.stopReason}\u0000${m.retried === true}\u0000${m.errorMessage ?? ''}\u0000${m.usage ? JSON.stringify(m.usage) : ''}` : '';
     if (key === this._footerKey) return;
     this._footerKey = key;
     if (!m.final) {
@@ -292,7 +292,11 @@ class MessageRow {
         nodes.push(h('span', { class: 'marker marker-cancelled' }, 'Cancelled'));
         break;
       case 'error':
-        nodes.push(h('span', { class: 'marker marker-error' }, 'Error'), h('span', { class: 'error-message' }, m.errorMessage ?? 'The provider returned an error.'));
+        // An attempt Pi retried is not the run's outcome; it stays visible, but quieter.
+        nodes.push(
+          m.retried ? h('span', { class: 'marker marker-warning' }, 'Attempt failed, retried') : h('span', { class: 'marker marker-error' }, 'Error'),
+          h('span', { class: m.retried ? 'error-message retried' : 'error-message' }, m.errorMessage ?? 'The provider returned an error.'),
+        );
         break;
       case 'length':
         nodes.push(h('span', { class: 'marker marker-warning' }, 'Stopped: the reply reached the output length limit'));

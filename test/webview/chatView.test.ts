@@ -274,6 +274,8 @@ describe('chat webview (headless Chromium)', function () {
       { type: 'runStart' },
       { type: 'assistantStart', at },
       { type: 'assistantEnd', stopReason: 'error', errorMessage: '429 rate limited', at },
+      { type: 'retryStart', attempt: 1, maxAttempts: 3, delayMs: 1000, errorMessage: '429 rate limited', at },
+      { type: 'runStart' },
       { type: 'assistantStart', at },
       { type: 'blockStart', index: 0, kind: 'text', at },
       { type: 'delta', index: 0, text: 'Long' },
@@ -286,7 +288,7 @@ describe('chat webview (headless Chromium)', function () {
     assert.equal(await rows.nth(0).getAttribute('data-stop-reason'), 'aborted');
     assert.match(await rows.nth(0).innerText(), /Partial answ[\s\S]*Cancelled/);
     assert.equal(await rows.nth(1).getAttribute('data-stop-reason'), 'error');
-    assert.match(await rows.nth(1).innerText(), /429 rate limited/);
+    assert.match(await rows.nth(1).innerText(), /Attempt failed, retried[\s\S]*429 rate limited/);
     assert.equal(await rows.nth(2).getAttribute('data-stop-reason'), 'length');
     await page.getByRole('button', { name: 'Force idle' }).click();
     await page.getByRole('button', { name: 'Show Log' }).click();
