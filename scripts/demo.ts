@@ -32,8 +32,8 @@ function realAgentDir(): string | undefined {
 }
 
 /** The demo scenario, repeated so the demo answers many prompts before it runs out. */
-function loopedDemo(): Scenario {
-  const demo = loadScenario(path.join(REPO_ROOT, 'test', 'fixtures', 'scenarios', 'demo.json'));
+async function loopedDemo(): Promise<Scenario> {
+  const demo = await loadScenario(path.join(REPO_ROOT, 'test', 'fixtures', 'scenarios', 'demo.json'));
   return { ...demo, steps: Array.from({ length: 25 }, () => demo.steps).flat() };
 }
 
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   if (agentDir) {
     label = `your Pi configuration (${agentDir})`;
   } else {
-    const model = await startScriptedModel({ scenario: loopedDemo() });
+    const model = await startScriptedModel({ scenario: await loopedDemo() });
     stops.push(() => model.close());
     agentDir = await makePiAgentDir({ baseUrl: model.url, retry: { maxRetries: 3, baseDelayMs: 1500 } });
     // Name the model so the panel says plainly that this is a scripted demo.

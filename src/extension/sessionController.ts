@@ -183,7 +183,8 @@ export class SessionController extends Disposable {
    */
   async cancel(): Promise<void> {
     const session = this._session;
-    if (!session || !this.isActive) return;
+    // Escape in the view and the Escape keybinding can both fire: one cancel is enough.
+    if (!session || !this.isActive || this._state.run.cancelling) return;
     this._apply([{ type: 'cancelRequested', at: this._clock.now() }]);
     const { steering, followUp } = session.clearQueue();
     const texts = [...steering, ...followUp];

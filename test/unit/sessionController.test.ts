@@ -118,6 +118,18 @@ describe('SessionController', () => {
     assert.equal(fake.disposed, true);
   });
 
+  it('cancels once when cancel is asked twice (Escape in the view and the keybinding)', async () => {
+    const { controller, fake } = setup();
+    void controller.send('go', 'prompt');
+    await tick();
+    fake.abort = async () => {
+      fake.calls.push('abort');
+    };
+    await Promise.all([controller.cancel(), controller.cancel()]);
+    assert.equal(fake.calls.filter((c) => c === 'abort').length, 1);
+    assert.equal(fake.calls.filter((c) => c === 'clearQueue').length, 1);
+  });
+
   it('does nothing on cancel when no run is active', async () => {
     const { controller, fake } = setup();
     await controller.ensureSession();
