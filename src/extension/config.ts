@@ -9,6 +9,7 @@ export interface PanelConfig {
   readonly tools: readonly string[];
   readonly settleTimeoutMs: number;
   readonly noResponseMs: number;
+  readonly collapseThinking: boolean;
 }
 
 export function readConfig(): PanelConfig {
@@ -22,5 +23,6 @@ export function readConfig(): PanelConfig {
     tools: (c.get<string[]>('tools', []) ?? []).filter((t) => typeof t === 'string' && t.trim()),
     settleTimeoutMs: seconds('cancelTimeoutSeconds', 5),
     noResponseMs: seconds('noResponseSeconds', 60),
+    collapseThinking: c.get<boolean>('collapseThinking', true) !== false,
   };
 }

@@ -21,6 +21,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const controller = new SessionController(createPiSessionFactory(distDir), log, realScheduler, {
     settleTimeoutMs: config.settleTimeoutMs,
     noResponseMs: config.noResponseMs,
+    collapseThinking: config.collapseThinking,
   });
   const view = new ChatViewProvider(context.extensionUri, controller, log);
   const statusBar = new StatusBar(controller);

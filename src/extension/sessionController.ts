@@ -64,6 +64,7 @@ export interface ControllerOptions {
   readonly settleTimeoutMs: number;
   /** How long a run may go without any event before the user is told (0 = never). */
   readonly noResponseMs: number;
+  readonly collapseThinking?: boolean;
 }
 
 /** A message for a VS Code notification; the UI layer shows it. */
@@ -121,6 +122,7 @@ export class SessionController extends Disposable {
       model: s?.model && !this._noModel ? `${s.model.provider}/${s.model.id}` : undefined,
       thinkingLevel: s?.thinkingLevel,
       cwd: this._cwd,
+      collapseThinking: this._options.collapseThinking ?? true,
     };
   }
 

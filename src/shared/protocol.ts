@@ -90,6 +90,8 @@ export interface SessionInfoView {
   readonly thinkingLevel?: string;
   readonly cwd?: string;
   readonly ready: boolean;
+  /** Fold a thinking block once the answer starts (setting `piPanel.collapseThinking`). */
+  readonly collapseThinking?: boolean;
 }
 
 export type HostToWebview =

@@ -244,6 +244,7 @@ function render(): void {
   setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running'));
   if (session !== renderedSession) {
     renderedSession = session;
+    transcript.collapseThinking = session.collapseThinking ?? true;
     setText(model, session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…'));
   }
   setText(level, state.thinkingLevel ? `thinking: ${state.thinkingLevel}` : '');

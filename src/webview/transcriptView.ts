@@ -52,6 +52,8 @@ export class TranscriptView {
   readonly ui: ViewUi;
   readonly markdown: TextBodyFactory;
   tools: TranscriptState['tools'] = {};
+  /** Fold thinking once the answer starts (the user's setting; their click on a block wins). */
+  collapseThinking = true;
   private readonly _rows = new Map<number, MessageRow>();
   private readonly _cards = new Map<string, Set<ToolCallPart>>();
   private _messages: readonly MessageView[] = [];
@@ -415,7 +417,7 @@ class ThinkingPart implements BlockPart {
     this._message = m;
     // Collapsed by default once the answer (any later block) has started; the user's choice wins.
     const answerStarted = m.blocks.length > b.index + 1;
-    const open = this._view.ui.isOpen(this.key) ?? !answerStarted;
+    const open = this._view.ui.isOpen(this.key) ?? !(answerStarted && this._view.collapseThinking);
     setAttr(this._toggle, 'aria-expanded', open ? 'true' : 'false');
     setHidden(this._body, !open);
     setClass(this.el, 'streaming', !b.final);

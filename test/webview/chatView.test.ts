@@ -338,6 +338,16 @@ describe('chat webview (headless Chromium)', function () {
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
   });
 
+  it('keeps thinking open when the user turned folding off', async () => {
+    const at = T0;
+    await deliver(page, { type: 'snapshot', state: initialTranscript, session: { ...session, collapseThinking: false } });
+    await batch(page, [{ type: 'assistantStart', at }, { type: 'blockStart', index: 0, kind: 'thinking', at }, { type: 'delta', index: 0, text: 'pondering' }]);
+    await batch(page, [{ type: 'blockEnd', index: 0, at: at + 1000 }, { type: 'blockStart', index: 1, kind: 'text', at }, { type: 'delta', index: 1, text: 'Answer' }]);
+    const toggle = page.locator('[data-block="thinking"] .thinking-toggle');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    await deliver(page, { type: 'session', session });
+  });
+
   it('pages 2,000 messages and shows earlier ones on request', async () => {
     const state = longTranscript(2000);
     await snapshot(page, state);
