@@ -108,6 +108,21 @@ describe('SessionController on the real Pi SDK', function () {
     assert.equal(left.trim(), '', 'no sleep 60 process is left');
   });
 
+  it('returns a steer queued during a running tool to the composer instead of delivering it', async () => {
+    h = await startHarness(pi, scenarioFile('bash-sleep'));
+    void h.controller.send('Run the long command.', 'prompt');
+    await h.until(() => Object.values(h!.controller.state.tools).some((c) => c.status === 'running'), 20_000, 'the bash tool to run');
+    await h.controller.send('change of plan', 'steer');
+    await h.until(() => h!.controller.state.queue.steering.length === 1, 5000, 'the steer in the queue');
+    await h.controller.cancel();
+    await h.settled(5000);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(h.restored, [['change of plan']]);
+    const users = h.controller.state.messages.filter((m) => m.role === 'user').map((m) => m.blocks[0]!.text);
+    assert.deepEqual(users, ['Run the long command.'], 'the steer was not delivered');
+    assert.equal(h.model.requests.length, 1);
+  });
+
   it('cancels during a retry wait: "Retry cancelled", idle, no further request', async () => {
     h = await startHarness(pi, { name: 'slow-retry', steps: [{ status: 500, body: 'overloaded' }, { chunks: [{ text: 'late' }], finish: 'stop' }] }, { retry: { enabled: true, maxRetries: 3, baseDelayMs: 3000 } });
     void h.controller.send('Try.', 'prompt');
