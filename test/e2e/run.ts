@@ -38,6 +38,8 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** Pi settings.json entries for this run (a slower retry to watch its countdown, say). */
   readonly piSettings?: Readonly<Record<string, unknown>>;
+  /** VS Code user settings for this run (a colour theme, say). */
+  readonly vscodeSettings?: Readonly<Record<string, unknown>>;
 }
 
 /** What result.json holds. */
@@ -117,7 +119,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   // Each run gets its own workspace (so its own workspace storage) and agent dir, in the shared server.
   const workspace = path.join(harness.server.tempDir, `workspace-${++runCounter}`);
   fs.mkdirSync(workspace, { recursive: true });
-  harness.server.writeSettings({ 'piPanel.agentDir': agentDir });
+  harness.server.writeSettings({ ...options.vscodeSettings, 'piPanel.agentDir': agentDir });
 
   const page = await harness.browser.context.newPage();
   const wb = new Workbench(page);
