@@ -119,7 +119,9 @@ export class SessionController extends Disposable {
     const s = this._session;
     return {
       ready: s !== undefined,
-      model: s?.model && !this._noModel ? `${s.model.provider}/${s.model.id}` : undefined,
+      // The model's display name when it has one ("Claude Sonnet 4.5", "Scripted demo model"), else provider/id.
+      model: s?.model && !this._noModel ? (s.model.name && s.model.name !== s.model.id ? s.model.name : `${s.model.provider}/${s.model.id}`) : undefined,
+      modelId: s?.model && !this._noModel ? `${s.model.provider}/${s.model.id}` : undefined,
       thinkingLevel: s?.thinkingLevel,
       cwd: this._cwd,
       collapseThinking: this._options.collapseThinking ?? true,

@@ -86,7 +86,10 @@ export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' 
 
 /** Facts about the session the webview shows around the transcript. */
 export interface SessionInfoView {
+  /** What to call the model: its display name, or provider/id. */
   readonly model?: string;
+  /** provider/id of the model. */
+  readonly modelId?: string;
   readonly thinkingLevel?: string;
   readonly cwd?: string;
   readonly ready: boolean;

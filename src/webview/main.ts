@@ -246,6 +246,7 @@ function render(): void {
     renderedSession = session;
     transcript.collapseThinking = session.collapseThinking ?? true;
     setText(model, session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…'));
+    setAttr(model, 'title', session.modelId ?? '');
   }
   setText(level, state.thinkingLevel ? `thinking: ${state.thinkingLevel}` : '');
   setText(title, state.sessionName ?? '');
