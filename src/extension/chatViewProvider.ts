@@ -48,7 +48,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._view = view;
     const uri = (...segments: string[]) => vscode.Uri.joinPath(this._extensionUri, ...segments);
     view.webview.options = { enableScripts: true, localResourceRoots: [uri('dist', 'webview'), uri('media')] };
-    view.webview.html = chatHtml(view.webview, this._extensionUri, uri);
+    view.webview.html = chatHtml(view.webview, uri);
     this._viewDisposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this._onMessage(raw)),
       // The session outlives the view: a disposed view only drops its references.

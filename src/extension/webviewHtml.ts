@@ -3,18 +3,22 @@
 import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
 
-export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, uri: (...segments: string[]) => vscode.Uri): string {
+/** The chat's Content-Security-Policy: nothing by default, scripts only by nonce, the rest from the extension. */
+export function chatCsp(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+}
+
+export function chatHtml(webview: vscode.Webview, uri: (...segments: string[]) => vscode.Uri): string {
   const nonce = randomUUID().replace(/-/g, '');
   const script = webview.asWebviewUri(uri('dist', 'webview', 'main.js'));
   const style = webview.asWebviewUri(uri('media', 'chat.css'));
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
-  void extensionUri;
+  const csp = chatCsp(webview.cspSource, nonce);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -14,6 +14,7 @@ import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { project } from '../../src/shared/projection.ts';
 import type { HostToWebview, WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
+import { chatCsp } from '../../src/extension/webviewHtml.ts';
 
 /** What tests read and call on the test page's window (the test tsconfig has no DOM types). */
 export interface PageWindow {
@@ -70,8 +71,8 @@ const THEMES: Record<string, string> = {
 export const NONCE = 'testnonce0123456789abcdef';
 
 export function pageHtml(origin: string, theme: string): string {
-  // Same directives as the real shell; `cspSource` is the test server's origin.
-  const csp = ["default-src 'none'", `style-src ${origin}`, `font-src ${origin}`, `img-src ${origin} data:`, `script-src 'nonce-${NONCE}'`].join('; ');
+  // The real shell's policy; `cspSource` is the test server's origin.
+  const csp = chatCsp(origin, NONCE);
   const vars = THEMES[theme] ?? THEMES['vscode-dark'];
   return `<!DOCTYPE html>
 <html lang="en">
