@@ -202,10 +202,33 @@ export class SessionController extends Disposable {
     }
   }
 
-  /** Sends the last prompt again, as a new prompt (or queued, if a run is active). */
+  /** Sends the last prompt again; a run that is still active (stalled, say) is cancelled first. */
   async retryLast(): Promise<void> {
-    if (this._lastPrompt === undefined) return;
-    await this.send(this._lastPrompt, 'followUp');
+    const text = this._lastPrompt;
+    if (text === undefined) return;
+    if (this.isActive) {
+      await this.cancel();
+      await this._whenIdle(this._options.settleTimeoutMs);
+      // Still not settled: the settle-timeout notice offers Force idle; sending now would only queue.
+      if (this.isActive) return;
+    }
+    await this.send(text, 'prompt');
+  }
+
+  /** Resolves once no run is active, or after `timeoutMs`. */
+  private _whenIdle(timeoutMs: number): Promise<void> {
+    if (!this.isActive) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        sub.dispose();
+        cancelTimer();
+        resolve();
+      };
+      const sub = this.onDidEmit(() => {
+        if (!this.isActive) done();
+      });
+      const cancelTimer = this._clock.setTimer(done, timeoutMs);
+    });
   }
 
   /** Starts an empty session for the workspace (the old one stays on disk). */
@@ -324,7 +347,10 @@ export class SessionController extends Disposable {
         },
       });
       if (wire.length) this._apply(wire);
-      if (event.type === 'agent_settled') this._clearSettleTimer();
+      if (event.type === 'agent_settled') {
+        this._clearSettleTimer();
+        if (!event.aborted && this._state.run.outcome?.kind === 'error') this._reportProviderError(this._state.run.outcome.message);
+      }
       if (event.type === 'thinking_level_changed') this._onDidChangeSession.fire(this.sessionInfo);
       this._armWatchdog();
     } catch (err) {
@@ -349,6 +375,13 @@ export class SessionController extends Disposable {
     this._notice('error', message, 'noModel');
     this._onDidNotify.fire({ level: 'error', message: `Pi: ${message}`, code: 'noModel' });
     if (text !== undefined) this._onDidRestoreInput.fire([text]);
+  }
+
+  /** A run that ended on a provider error (retries used up, or not retryable): say so and offer Retry. */
+  private _reportProviderError(message: string | undefined): void {
+    const described = describeSessionError(new Error(message ?? 'unknown error'));
+    const hint = described.code === 'noKey' || described.code === 'noModel' ? ` ${described.message}` : '';
+    this._notice('error', `Pi stopped after a provider error${hint ? '.' : `: ${message ?? 'unknown error'}.`}${hint} Retry sends your last message again.`, 'providerError');
   }
 
   private _failedInput(text: string, err: unknown): void {
@@ -382,7 +415,7 @@ export class SessionController extends Disposable {
       if (!this._state.run.active) return;
       // A tool may legitimately run quietly for a long time (a build, `sleep 60`); only a silent model is stalled.
       if (Object.values(this._state.tools).some((t) => t.status === 'running')) this._armWatchdog();
-      else this._apply([{ type: 'stalled', at: this._clock.now() }]);
+      else this._apply([{ type: 'stalled', at: this._clock.now(), since: this._lastEventAt }]);
     }, this._options.noResponseMs);
   }
 

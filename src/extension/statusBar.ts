@@ -34,7 +34,7 @@ export class StatusBar extends Disposable {
   private _update(): void {
     const run = this._controller.state.run;
     const now = Date.now();
-    const texts = describeStatus(run, now, run.stalled ? now - this._controller.lastEventAt : undefined);
+    const texts = describeStatus(run, now);
     if (run !== this._lastRun || this._ticker) {
       this._lastRun = run;
       this._run.text = texts.run.text;

@@ -76,7 +76,8 @@ export type WireEvent =
   | { readonly type: 'thinkingLevel'; readonly level: string }
   | { readonly type: 'sessionInfo'; readonly name?: string }
   | { readonly type: 'cancelRequested'; readonly at: number }
-  | { readonly type: 'stalled'; readonly at: number }
+  /** Nothing from Pi since `since` (epoch ms) while a run is active. */
+  | { readonly type: 'stalled'; readonly at: number; readonly since: number }
   | { readonly type: 'reset' };
 
 export type NoticeLevel = 'info' | 'warning' | 'error';

@@ -41,6 +41,8 @@ export interface RunState {
   readonly active: boolean;
   readonly cancelling: boolean;
   readonly stalled: boolean;
+  /** When Pi last said anything, while stalled (epoch ms). */
+  readonly stalledSince?: number;
   readonly retry?: RetryView;
   /** Set when retries ran out; shown briefly after the run. */
   readonly retryFailure?: { readonly message: string; readonly at: number };
@@ -76,7 +78,7 @@ function atOf(ev: WireEvent): number | undefined {
 
 function step(s: RunState, ev: WireEvent): RunState {
   // Any sign of life from Pi clears the watchdog flag.
-  const live = s.stalled && ev.type !== 'stalled' ? { ...s, stalled: false } : s;
+  const live = s.stalled && ev.type !== 'stalled' ? { ...s, stalled: false, stalledSince: undefined } : s;
   switch (ev.type) {
     case 'runStart':
       return {
@@ -136,7 +138,7 @@ function step(s: RunState, ev: WireEvent): RunState {
     case 'cancelRequested':
       return live.active || live.compaction ? { ...live, cancelling: true } : live;
     case 'stalled':
-      return live.active ? { ...live, stalled: true } : live;
+      return live.active ? { ...live, stalled: true, stalledSince: ev.since } : live;
     case 'reset':
       return { ...initialRunState };
     case 'turnStart':
@@ -177,11 +179,11 @@ export const TRANSIENT_STATUS_MS = 8000;
 const clock = (ms: number): string => new Date(ms).toLocaleTimeString();
 
 /** The status-bar texts a user sees for a run state at time `now` (codicon syntax: `$(name)`). */
-export function describeStatus(s: RunState, now: number, noResponseMs?: number): StatusTexts {
+export function describeStatus(s: RunState, now: number): StatusTexts {
   const phase = runPhase(s);
   let run: StatusItemText;
   if (s.stalled && s.active && phase !== 'cancelling') {
-    const secs = Math.round((noResponseMs ?? now - s.since) / 1000);
+    const secs = Math.round((now - (s.stalledSince ?? s.since)) / 1000);
     run = { text: `$(warning) Pi: no response for ${secs} s`, tooltip: 'Pi has sent nothing for a while. Click to cancel the run.' };
   } else if (phase === 'running') {
     run = { text: '$(sync~spin) Pi: running', tooltip: `Running since ${clock(s.since)}. Click to cancel.` };

@@ -43,7 +43,10 @@ const working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true'
 const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, working);
 const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': 'Conversation' }, content);
 const anchor = new ScrollAnchor(scroller, content, saved.follow);
-const statusLine = h('div', { class: 'status-line', role: 'status', hidden: true });
+const statusText = h('span', { class: 'status-text' });
+// Offered when a run has gone quiet: cancel it and send the last prompt again.
+const stalledRetry = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'retry-last', hidden: true }, 'Cancel and retry');
+const statusLine = h('div', { class: 'status-line', role: 'status', hidden: true }, statusText, stalledRetry);
 const announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
 const queue = new QueueStrip();
 
@@ -268,12 +271,16 @@ function renderStatus(): void {
     text = r.retry.waiting
       ? `Provider error: ${r.retry.errorMessage} — retry ${r.retry.attempt}/${r.retry.maxAttempts} in ${wait} s`
       : `Retrying (attempt ${r.retry.attempt}/${r.retry.maxAttempts})…`;
-  } else if (r.stalled && r.active) text = 'No response from Pi for a while. Press Escape or Cancel to stop the run.';
+  } else if (r.stalled && r.active) {
+    const secs = Math.max(1, Math.round((Date.now() - (r.stalledSince ?? r.since)) / 1000));
+    text = `No response from Pi for ${secs} s. Cancel the run, or cancel and retry.`;
+  }
   else if (!r.active && r.retryFailure) text = `Retries failed: ${r.retryFailure.message}`;
   else if (!r.active && r.lastCompaction && !r.lastCompaction.ok) text = r.lastCompaction.aborted ? 'Compaction cancelled.' : `Compaction failed: ${r.lastCompaction.errorMessage ?? 'unknown error'}`;
-  setText(statusLine, text);
+  setText(statusText, text);
+  setHidden(stalledRetry, !(r.stalled && r.active && !r.cancelling));
   setHidden(statusLine, text === '');
-  const ticking = r.retry?.waiting === true;
+  const ticking = r.retry?.waiting === true || (r.stalled && r.active);
   if (ticking && retryTimer === undefined) retryTimer = setInterval(renderStatus, 1000);
   else if (!ticking && retryTimer !== undefined) {
     clearInterval(retryTimer);

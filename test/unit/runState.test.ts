@@ -136,8 +136,8 @@ describe('run-state machine', () => {
 
   it('says "no response" when the watchdog fires, and clears it on the next event', () => {
     let s = reduceRun(initialRunState, { type: 'runStart' });
-    s = reduceRun(s, { type: 'stalled', at: T });
-    assert.equal(describeStatus(s, T, 61_000).run.text, '$(warning) Pi: no response for 61 s');
+    s = reduceRun(s, { type: 'stalled', at: T, since: T - 60_000 });
+    assert.equal(describeStatus(s, T + 1000).run.text, '$(warning) Pi: no response for 61 s');
     s = reduceRun(s, { type: 'turnStart' });
     assert.equal(s.stalled, false);
   });

@@ -222,6 +222,40 @@ describe('SessionController', () => {
     assert.deepEqual(fake.calls.filter((c) => c.startsWith('prompt')), ['prompt:do it', 'prompt:do it']);
   });
 
+  it('offers Retry after a run ends on a provider error, and says how to fix a bad key', async () => {
+    const { controller, fake } = setup();
+    void controller.send('go', 'prompt');
+    await tick();
+    fake.emit({ type: 'message_start', message: { role: 'assistant', content: [] } });
+    fake.emit({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: '401 invalid api key' } });
+    fake.settle();
+    const notice = controller.state.messages.at(-1)!;
+    assert.equal(notice.code, 'providerError');
+    assert.match(notice.blocks[0]!.text, /\/login/);
+    assert.match(notice.blocks[0]!.text, /Retry/);
+  });
+
+  it('adds no provider-error notice to a run that ended well or was cancelled', async () => {
+    const { controller, fake } = setup();
+    void controller.send('go', 'prompt');
+    await tick();
+    fake.settle(true);
+    assert.ok(!controller.state.messages.some((m) => m.code === 'providerError'));
+  });
+
+  it('cancels a stalled run before retrying it', async () => {
+    const { controller, fake, clock } = setup();
+    void controller.send('do it', 'prompt');
+    await tick();
+    clock.advance(60_000);
+    assert.equal(controller.state.run.stalled, true);
+    void controller.retryLast();
+    await tick();
+    await tick();
+    const order = fake.calls.filter((c) => c.startsWith('prompt') || c.startsWith('abort') || c === 'clearQueue');
+    assert.deepEqual(order, ['prompt:do it', 'clearQueue', 'abort(queued=0)', 'prompt:do it']);
+  });
+
   it('disposes the session and unsubscribes on dispose', async () => {
     const { controller, fake } = setup();
     await controller.ensureSession();
