@@ -381,7 +381,9 @@ export class SessionController extends Disposable {
   private _reportProviderError(message: string | undefined): void {
     const described = describeSessionError(new Error(message ?? 'unknown error'));
     const hint = described.code === 'noKey' || described.code === 'noModel' ? ` ${described.message}` : '';
-    this._notice('error', `Pi stopped after a provider error${hint ? '.' : `: ${message ?? 'unknown error'}.`}${hint} Retry sends your last message again.`, 'providerError');
+    // The errored message above already shows the provider's words; this says what happened and what to do.
+    const retried = this._state.run.retryFailure ? ' (automatic retries used up)' : '';
+    this._notice('error', `Pi stopped after a provider error${retried}.${hint} Retry sends your last message again.`, 'providerError');
   }
 
   private _failedInput(text: string, err: unknown): void {
