@@ -28,6 +28,19 @@ export function sessionDirFor(cwd: string, agentDir: string): string {
   return path.join(path.resolve(agentDir), 'sessions', safe);
 }
 
+/**
+ * Variables the VS Code extension host sets for itself. Inherited by the agent's shell they change how
+ * commands behave (`ELECTRON_RUN_AS_NODE` turns any Electron app, `code` included, into plain Node).
+ */
+const HOST_ONLY_ENV = /^(ELECTRON_RUN_AS_NODE|ELECTRON_NO_ATTACH_CONSOLE|VSCODE_(IPC_HOOK|IPC_HOOK_CLI|CWD|PID|NLS_CONFIG|HANDLES_UNCAUGHT_ERRORS|AMD_ENTRYPOINT|CODE_CACHE_PATH|CRASH_REPORTER_PROCESS_TYPE|ESM_ENTRYPOINT|L10N_BUNDLE_LOCATION)|APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL)$/;
+
+/** The environment for commands the agent runs: the host's, without what only the extension host needs. */
+export function agentShellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !HOST_ONLY_ENV.test(name)));
+}
+
+type BashDefinition = NonNullable<Parameters<PiModule['createAgentSession']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
+
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
   const sessionDir = sessionDirFor(o.cwd, o.agentDir);
   const sessionManager = o.open
@@ -39,7 +52,14 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
     cwd: o.cwd,
     agentDir: o.agentDir,
     sessionManager,
-    ...(o.trusted ? (o.tools.length ? { tools: [...o.tools] } : {}) : { noTools: 'all' as const }),
+    ...(o.trusted
+      ? {
+          // Pi's own bash tool, with the extension host's private variables kept out of the shell. (Its
+          // definition is generic in its schema; the option takes the erased form.)
+          customTools: [pi.createBashToolDefinition(o.cwd, { spawnHook: (c) => ({ ...c, env: agentShellEnv(c.env) }) }) as unknown as BashDefinition],
+          ...(o.tools.length ? { tools: [...o.tools] } : {}),
+        }
+      : { noTools: 'all' as const }),
   });
   // Without any model that has credentials Pi still creates the session, with a placeholder model.
   const noModel = (await session.modelRuntime.getAvailable()).length === 0;

@@ -8,6 +8,7 @@ export {
 	createAgentSessionRuntime,
 	createAgentSessionServices,
 	createBashTool,
+	createBashToolDefinition,
 	createCodingTools,
 	createReadOnlyTools,
 	DefaultResourceLoader,

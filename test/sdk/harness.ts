@@ -51,13 +51,13 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
-export async function startHarness(pi: PiModule, scenario: Scenario, settings?: Record<string, unknown>): Promise<Harness> {
+export async function startHarness(pi: PiModule, scenario: Scenario, settings?: Record<string, unknown>, options: { trusted?: boolean } = {}): Promise<Harness> {
   const model = await startScriptedModel({ scenario });
   const agentDir = await makePiAgentDir({ baseUrl: model.url, settings });
   const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
   const log = new MemoryLog();
   const controller = new SessionController(
-    ({ fresh }) => createPiSession(pi, { cwd, agentDir, fresh, trusted: true, tools: [] }),
+    ({ fresh }) => createPiSession(pi, { cwd, agentDir, fresh, trusted: options.trusted ?? true, tools: [] }),
     log,
     realScheduler,
     { settleTimeoutMs: 5000, noResponseMs: 0 },
