@@ -5,7 +5,7 @@
  * Alt+Enter queues a follow-up, Escape cancels a running run.
  */
 
-import type { SendMode } from '../shared/protocol.ts';
+import { MAX_PROMPT_CHARS, type SendMode } from '../shared/protocol.ts';
 import { button } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 
@@ -27,6 +27,7 @@ export class Composer {
   private readonly _followUp: HTMLButtonElement;
   private readonly _cancel: HTMLButtonElement;
   private readonly _hint: HTMLElement;
+  private readonly _error: HTMLElement;
   private readonly _host: ComposerHost;
   private _running: boolean | undefined;
   private _history: string[];
@@ -53,10 +54,12 @@ export class Composer {
     this._cancel = button('Cancel', 'cancel', 'secondary', { 'data-testid': 'cancel', title: 'Cancel the run (Escape)' });
     this._hint = h('div', { id: 'composer-hint', class: 'composer-hint' });
     this._actions = h('div', { class: 'composer-actions' });
-    this.el = h('div', { class: 'composer' }, this.textarea, h('div', { class: 'composer-bar' }, this._hint, this._actions));
+    this._error = h('div', { class: 'composer-error', role: 'alert', hidden: true });
+    this.el = h('div', { class: 'composer' }, this.textarea, this._error, h('div', { class: 'composer-bar' }, this._hint, this._actions));
     this.textarea.addEventListener('keydown', (e) => this._onKey(e));
     this.textarea.addEventListener('input', () => {
       this._historyPos = this._history.length;
+      setHidden(this._error, true);
       this._host.changed();
     });
     this._actions.addEventListener('click', (e) => {
@@ -92,6 +95,12 @@ export class Composer {
   submit(mode: SendMode): void {
     const text = this.textarea.value;
     if (!text.trim()) return;
+    if (text.length > MAX_PROMPT_CHARS) {
+      // Kept in the composer: nothing typed or pasted is thrown away.
+      setText(this._error, `This message is ${text.length.toLocaleString('en-US')} characters; Pi takes at most ${MAX_PROMPT_CHARS.toLocaleString('en-US')}. Save it to a file in the workspace and ask Pi to read it.`);
+      setHidden(this._error, false);
+      return;
+    }
     const effective: SendMode = this._running ? (mode === 'prompt' ? 'steer' : mode) : 'prompt';
     this._host.send(text, effective);
     if (this._history[this._history.length - 1] !== text) {
