@@ -1,0 +1,52 @@
+import { strict as assert } from 'node:assert';
+import { MAX_PROMPT_CHARS, parseWebviewMessage } from '../../src/shared/protocol.ts';
+
+describe('messages from the webview', () => {
+  const good: unknown[] = [
+    { type: 'ready' },
+    { type: 'send', text: 'hi', mode: 'prompt' },
+    { type: 'send', text: 'more', mode: 'steer' },
+    { type: 'send', text: 'later', mode: 'followUp' },
+    { type: 'cancel' },
+    { type: 'newSession' },
+    { type: 'forceIdle' },
+    { type: 'retryLast' },
+    { type: 'showLog' },
+    { type: 'openLink', href: 'https://example.com' },
+    { type: 'insertCode', text: 'const x = 1;' },
+  ];
+  for (const msg of good) {
+    it(`accepts ${JSON.stringify(msg)}`, () => {
+      const r = parseWebviewMessage(msg);
+      assert.ok(r.ok, r.ok ? '' : r.reason);
+    });
+  }
+
+  const bad: [string, unknown][] = [
+    ['null', null],
+    ['a string', 'cancel'],
+    ['an array', [{ type: 'cancel' }]],
+    ['no type', { text: 'hi' }],
+    ['a numeric type', { type: 7 }],
+    ['an unknown type', { type: 'runShell', command: 'rm -rf /' }],
+    ['send without text', { type: 'send', mode: 'prompt' }],
+    ['send with an object as text', { type: 'send', text: { toString: 'x' }, mode: 'prompt' }],
+    ['send with an unknown mode', { type: 'send', text: 'hi', mode: 'sudo' }],
+    ['a send over the size limit', { type: 'send', text: 'x'.repeat(MAX_PROMPT_CHARS + 1), mode: 'prompt' }],
+    ['openLink without href', { type: 'openLink' }],
+    ['openLink with a huge href', { type: 'openLink', href: 'h'.repeat(10_000) }],
+    ['insertCode with a number', { type: 'insertCode', text: 42 }],
+  ];
+  for (const [what, msg] of bad) {
+    it(`rejects ${what} with a reason`, () => {
+      const r = parseWebviewMessage(msg);
+      assert.equal(r.ok, false);
+      assert.ok(!r.ok && r.reason.length > 0);
+    });
+  }
+
+  it('keeps only the known fields of an accepted message', () => {
+    const r = parseWebviewMessage({ type: 'send', text: 'hi', mode: 'prompt', __proto__: { evil: true }, extra: 'dropped' });
+    assert.deepEqual(r, { ok: true, msg: { type: 'send', text: 'hi', mode: 'prompt' } });
+  });
+});
