@@ -1,34 +1,27 @@
 /** What the chat asks of the editor: open a clicked link (http(s), or a workspace file), insert code. */
 
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { linkTarget } from './linkTarget.ts';
 import type { Logger } from './sessionController.ts';
 
 export async function openLink(href: string, cwd: string | undefined, log: Logger): Promise<void> {
-  let url: URL | undefined;
-  try {
-    url = new URL(href);
-  } catch {
-    url = undefined;
+  const target = linkTarget(href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? cwd);
+  switch (target.kind) {
+    case 'external':
+      await vscode.env.openExternal(vscode.Uri.parse(target.url));
+      return;
+    case 'file': {
+      const line = target.line !== undefined ? Math.max(0, target.line - 1) : undefined;
+      await vscode.window.showTextDocument(vscode.Uri.file(target.path), {
+        preview: true,
+        ...(line !== undefined ? { selection: new vscode.Range(line, 0, line, 0) } : {}),
+      });
+      return;
+    }
+    case 'refused':
+      log.warn(`Refused to open link ${JSON.stringify(href.slice(0, 200))}: ${target.reason}.`);
+      return;
   }
-  if (url && (url.protocol === 'http:' || url.protocol === 'https:')) {
-    await vscode.env.openExternal(vscode.Uri.parse(url.href));
-    return;
-  }
-  // Anything else is a path, relative to the workspace; it must stay inside it.
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? cwd;
-  const raw = url?.protocol === 'file:' ? decodeURIComponent(url.pathname) : href.split('#')[0]!;
-  if (!root || url && url.protocol !== 'file:') {
-    log.warn(`Refused to open link ${JSON.stringify(href.slice(0, 200))}: only http(s) and workspace files open.`);
-    return;
-  }
-  const target = path.resolve(root, raw);
-  const rel = path.relative(root, target);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) {
-    log.warn(`Refused to open ${JSON.stringify(target)}: it is outside the workspace.`);
-    return;
-  }
-  await vscode.window.showTextDocument(vscode.Uri.file(target), { preview: true });
 }
 
 /** Inserts text at the cursor of the active editor, or says why it cannot. */
