@@ -21,6 +21,7 @@ export function loadPi(distDir: string): PiModule {
   if (problem) throw new Error(problem);
   // A computed path keeps esbuild from inlining the SDK into the activation bundle.
   const file = path.join(distDir, 'pi', 'pi.cjs');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime require of a computed path is the point: lazy, and not bundled
   loaded = require(file) as PiModule;
   return loaded;
 }

@@ -279,7 +279,6 @@ export function toolOutputText(result: unknown): string {
 }
 
 // ANSI CSI and OSC sequences: tool output comes from terminals; colours are dropped, never interpreted.
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
 export function stripAnsi(text: string): string {

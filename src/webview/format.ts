@@ -120,10 +120,8 @@ export function clipLines(text: string, maxLines: number, maxChars: number, keep
 
 // ANSI CSI / OSC sequences and other C0 controls except tab and newline: tool output comes from
 // terminals; it is shown as plain text, never interpreted.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
-// eslint-disable-next-line no-control-regex
 const HAS_CONTROL = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f]/;
 
 export function cleanTerminalText(text: string): string {

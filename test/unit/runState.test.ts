@@ -36,7 +36,9 @@ describe('run-state machine', () => {
       { type: 'runEnd', willRetry: true },
       { type: 'retryStart', attempt: 1, maxAttempts: 3, delayMs: 4000, errorMessage: '500 overloaded', at: T },
     ];
-    let { state, seen } = walk(events);
+    const walked = walk(events);
+    const seen = walked.seen;
+    let state = walked.state;
     assert.equal(seen.at(-1)!.phase, 'retrying');
     assert.equal(describeStatus(state, T).retry?.text, '$(history) Retry 1/3 in 4 s');
     assert.equal(describeStatus(state, T + 1500).retry?.text, '$(history) Retry 1/3 in 3 s');

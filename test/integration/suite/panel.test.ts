@@ -28,6 +28,11 @@ describe('Pi Agent Panel in VS Code', () => {
     pi = undefined;
   });
 
+  it('does not load the Pi SDK at activation (it costs about a second of the shared extension host)', () => {
+    const loaded = Object.keys(require.cache).filter((file) => /[\\/]pi[\\/]pi\.cjs$/.test(file));
+    assert.deepEqual(loaded, []);
+  });
+
   it('activates and returns its test API', async () => {
     const { extension } = await activatePanel();
     assert.equal(extension.isActive, true);

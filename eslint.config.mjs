@@ -1,0 +1,40 @@
+// Lint: typescript-eslint's recommended rules, plus the layer rules that keep the folders honest.
+import tseslint from 'typescript-eslint';
+
+const noHostOrBrowser = {
+  paths: [{ name: 'vscode', message: 'src/shared is plain TypeScript: no vscode.' }],
+  patterns: [{ group: ['node:*'], message: 'src/shared is plain TypeScript: no Node modules.' }],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '*.vsix'] },
+  ...tseslint.configs.recommended,
+  // The CommonJS shim injected into the Pi bundle must use require.
+  { files: ['src/pi/importMetaUrlShim.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  // The protocol and reducer run on both sides: no vscode, no Node, no DOM globals.
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', noHostOrBrowser],
+      'no-restricted-globals': ['error', 'window', 'document', 'process', 'require', 'Buffer'],
+    },
+  },
+  // The webview is browser code: it talks to the host only through postMessage.
+  {
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The webview cannot use the vscode API.' }], patterns: [{ group: ['node:*', '../extension/*'], message: 'The webview is browser code.' }] }],
+    },
+  },
+  // Tests may use any, and the pi types in fixtures.
+  {
+    files: ['test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
