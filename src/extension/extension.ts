@@ -51,6 +51,11 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     vscode.commands.registerCommand('piPanel.compact', () => controller.compact()),
     vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive ? controller.cancel() : focusChat())),
     ...registerSessionCommands(controller, distDir),
+    // Trust granted or Pi settings changed: reopen the session so its tools and directory follow.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void controller.reload()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir')) void controller.reload();
+    }),
   );
   log.info(`Pi Agent Panel activated (extension host Node ${process.versions.node}).`);
   return { controller };

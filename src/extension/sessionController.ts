@@ -247,6 +247,22 @@ export class SessionController extends Disposable {
     await this._create(false, false, file);
   }
 
+  /**
+   * Re-opens the same session so new settings or workspace trust apply (tools, agent directory). A run in
+   * progress is left alone; the change then applies from the next session.
+   */
+  async reload(): Promise<boolean> {
+    if (!this._session || this.isActive) return false;
+    this._disposeSession();
+    if (this._state.messages.length === 0) {
+      await this._create(false);
+      return true;
+    }
+    // The transcript on screen is this session's already: reopen it without replaying history.
+    await this._create(false, true);
+    return true;
+  }
+
   /** The live session, for commands that act on it directly (model, thinking level, export). */
   get session(): AgentSessionLike | undefined {
     return this._session;

@@ -256,6 +256,20 @@ describe('SessionController', () => {
     assert.deepEqual(order, ['prompt:do it', 'clearQueue', 'abort(queued=0)', 'prompt:do it']);
   });
 
+  it('reopens the session when settings or trust change, keeping the transcript, but never mid-run', async () => {
+    const { controller, made, sessions } = setup();
+    void controller.send('hello', 'prompt');
+    await tick();
+    assert.equal(await controller.reload(), false, 'a run is active');
+    sessions[0]!.settle();
+    const shown = controller.state.messages.length;
+    assert.equal(await controller.reload(), true);
+    assert.deepEqual(made, [{ fresh: false }, { fresh: false }]);
+    assert.equal(sessions[0]!.disposed, true);
+    assert.equal(controller.state.messages.length, shown);
+    assert.equal(controller.session, sessions[1]!.asSession());
+  });
+
   it('disposes the session and unsubscribes on dispose', async () => {
     const { controller, fake } = setup();
     await controller.ensureSession();
