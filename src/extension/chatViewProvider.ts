@@ -122,6 +122,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return;
       case 'retryLast':
         return this._controller.retryLast();
+      case 'runCommand':
+        await vscode.commands.executeCommand(`piPanel.${msg.command}`);
+        return;
       case 'insertCode':
         return insertAtCursor(msg.text);
       default:

@@ -30,6 +30,7 @@ export type AgentSessionLike = Pick<
   | 'getAvailableThinkingLevels'
   | 'exportToHtml'
   | 'modelRuntime'
+  | 'getContextUsage'
 > & {
   readonly isStreaming: boolean;
   readonly isCompacting: boolean;
@@ -125,6 +126,7 @@ export class SessionController extends Disposable {
       thinkingLevel: s?.thinkingLevel,
       cwd: this._cwd,
       collapseThinking: this._options.collapseThinking ?? true,
+      contextPercent: contextPercent(s),
     };
   }
 
@@ -367,7 +369,8 @@ export class SessionController extends Disposable {
         this._clearSettleTimer();
         if (!event.aborted && this._state.run.outcome?.kind === 'error') this._reportProviderError(this._state.run.outcome.message);
       }
-      if (event.type === 'thinking_level_changed') this._onDidChangeSession.fire(this.sessionInfo);
+      // The model, its thinking level or how full its context is may have changed.
+      if (event.type === 'thinking_level_changed' || event.type === 'agent_settled' || event.type === 'compaction_end') this._onDidChangeSession.fire(this.sessionInfo);
       this._armWatchdog();
     } catch (err) {
       this._log.error(`Pi event "${(event as { type?: string }).type}" could not be shown: ${errorText(err)}`);
@@ -445,6 +448,15 @@ export class SessionController extends Disposable {
   /** When the last Pi event arrived (epoch ms), for "no response for N s". */
   get lastEventAt(): number {
     return this._lastEventAt;
+  }
+}
+
+function contextPercent(s: AgentSessionLike | undefined): number | undefined {
+  try {
+    const p = s?.getContextUsage?.()?.percent;
+    return typeof p === 'number' && Number.isFinite(p) ? Math.round(p) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

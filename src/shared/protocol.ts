@@ -96,7 +96,13 @@ export interface SessionInfoView {
   readonly ready: boolean;
   /** Fold a thinking block once the answer starts (setting `piPanel.collapseThinking`). */
   readonly collapseThinking?: boolean;
+  /** How full the model's context window is, 0–100, when Pi knows. */
+  readonly contextPercent?: number;
 }
+
+/** Palette commands the view may ask for (each is `piPanel.<name>`). */
+export const VIEW_COMMANDS = ['selectModel', 'setThinkingLevel', 'compact', 'resumeSession', 'exportTranscript'] as const;
+export type ViewCommand = (typeof VIEW_COMMANDS)[number];
 
 export type HostToWebview =
   | { readonly type: 'snapshot'; readonly state: TranscriptState; readonly session: SessionInfoView }
@@ -119,7 +125,9 @@ export type WebviewToHost =
   | { readonly type: 'insertCode'; readonly text: string }
   | { readonly type: 'showLog' }
   /** Sends the last prompt again (after a provider error or a stalled run). */
-  | { readonly type: 'retryLast' };
+  | { readonly type: 'retryLast' }
+  /** Runs one of the allow-listed palette commands (the header's model and thinking pickers). */
+  | { readonly type: 'runCommand'; readonly command: ViewCommand };
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
@@ -146,6 +154,9 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `send.text is longer than ${MAX_PROMPT_CHARS} characters` };
       return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode } };
     }
+    case 'runCommand':
+      if (!VIEW_COMMANDS.includes(raw.command as ViewCommand)) return { ok: false, reason: 'runCommand.command is not one the view may run' };
+      return { ok: true, msg: { type: 'runCommand', command: raw.command as ViewCommand } };
     case 'openLink':
       if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
       return { ok: true, msg: { type: 'openLink', href: raw.href } };

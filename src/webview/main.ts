@@ -24,10 +24,17 @@ let announced = 0;
 
 const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
 
-const model = h('span', { class: 'model', title: 'Model' });
-const level = h('span', { class: 'thinking-level', title: 'Thinking level' });
+// The model and thinking level are pickers: they run the palette commands in the host.
+const model = h('button', { type: 'button', class: 'model header-picker', 'data-action': 'select-model', 'aria-label': 'Select model' });
+const level = h('button', { type: 'button', class: 'thinking-level header-picker', 'data-action': 'set-thinking-level', 'aria-label': 'Set thinking level', hidden: true });
+const context = h('span', { class: 'context-usage', title: 'How full the model\'s context window is' });
 const title = h('span', { class: 'session-name' });
-const header = h('header', { class: 'header' }, model, level, title);
+const header = h('header', { class: 'header' }, model, level, context, title);
+header.addEventListener('click', (e) => {
+  const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
+  if (action === 'select-model') post({ type: 'runCommand', command: 'selectModel' });
+  else if (action === 'set-thinking-level') post({ type: 'runCommand', command: 'setThinkingLevel' });
+});
 
 const transcript = new TranscriptView(
   {
@@ -249,9 +256,12 @@ function render(): void {
     renderedSession = session;
     transcript.collapseThinking = session.collapseThinking ?? true;
     setText(model, session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…'));
-    setAttr(model, 'title', session.modelId ?? '');
+    setAttr(model, 'title', session.modelId ? `${session.modelId} (click to change)` : 'Select a model');
+    setText(context, session.contextPercent !== undefined ? `context ${session.contextPercent}%` : '');
   }
-  setText(level, state.thinkingLevel ? `thinking: ${state.thinkingLevel}` : '');
+  const thinking = state.thinkingLevel ?? session.thinkingLevel;
+  setText(level, thinking ? `thinking: ${thinking}` : '');
+  setHidden(level, !thinking);
   setText(title, state.sessionName ?? '');
   if (state.run !== renderedRun) {
     renderedRun = state.run;

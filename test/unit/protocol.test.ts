@@ -14,6 +14,8 @@ describe('messages from the webview', () => {
     { type: 'showLog' },
     { type: 'openLink', href: 'https://example.com' },
     { type: 'insertCode', text: 'const x = 1;' },
+    { type: 'runCommand', command: 'selectModel' },
+    { type: 'runCommand', command: 'setThinkingLevel' },
   ];
   for (const msg of good) {
     it(`accepts ${JSON.stringify(msg)}`, () => {
@@ -36,6 +38,8 @@ describe('messages from the webview', () => {
     ['openLink without href', { type: 'openLink' }],
     ['openLink with a huge href', { type: 'openLink', href: 'h'.repeat(10_000) }],
     ['insertCode with a number', { type: 'insertCode', text: 42 }],
+    ['a command outside the allow-list', { type: 'runCommand', command: 'workbench.action.terminal.sendSequence' }],
+    ['runCommand without a command', { type: 'runCommand' }],
   ];
   for (const [what, msg] of bad) {
     it(`rejects ${what} with a reason`, () => {

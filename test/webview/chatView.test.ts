@@ -353,6 +353,17 @@ describe('chat webview (headless Chromium)', function () {
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
   });
 
+  it('shows the model, thinking level and context use, and opens the pickers from the header', async () => {
+    await deliver(page, { type: 'snapshot', state: initialTranscript, session: { ...session, model: 'Claude Test', modelId: 'anthropic/claude-test', contextPercent: 42 } });
+    const before = (await posted(page)).length;
+    assert.match(await page.locator('header').innerText(), /Claude Test[\s\S]*thinking: medium[\s\S]*context 42%/);
+    await page.locator('header .model').click();
+    await page.locator('header .thinking-level').click();
+    const commands = (await posted(page)).slice(before).filter((m) => m.type === 'runCommand').map((m) => m.command);
+    assert.deepEqual(commands, ['selectModel', 'setThinkingLevel']);
+    await deliver(page, { type: 'session', session });
+  });
+
   it('keeps thinking open when the user turned folding off', async () => {
     const at = T0;
     await deliver(page, { type: 'snapshot', state: initialTranscript, session: { ...session, collapseThinking: false } });
