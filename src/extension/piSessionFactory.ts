@@ -3,7 +3,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readConfig } from './config.ts';
+import { readConfig, type PanelConfig } from './config.ts';
 import { loadPi } from './piLoader.ts';
 import { createPiSession } from './piSessions.ts';
 import type { SessionFactory } from './sessionController.ts';
@@ -13,13 +13,11 @@ function expandHome(p: string): string {
 }
 
 /** The workspace folder Pi works in and the agent directory it reads, from the window and our settings. */
-export function piLocation(distDir: string): { cwd: string; agentDir: string; hasFolder: boolean } {
-  const pi = loadPi(distDir);
-  const config = readConfig();
+export function piLocation(distDir: string, config: PanelConfig = readConfig()): { cwd: string; agentDir: string; hasFolder: boolean } {
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
   return {
     cwd: folder ? folder.uri.fsPath : os.homedir(),
-    agentDir: config.agentDir ? expandHome(config.agentDir) : pi.getAgentDir(),
+    agentDir: config.agentDir ? expandHome(config.agentDir) : loadPi(distDir).getAgentDir(),
     hasFolder: folder !== undefined,
   };
 }
@@ -28,7 +26,7 @@ export function createPiSessionFactory(distDir: string): SessionFactory {
   return async ({ fresh, open }) => {
     const pi = loadPi(distDir);
     const config = readConfig();
-    const { cwd, agentDir, hasFolder } = piLocation(distDir);
+    const { cwd, agentDir, hasFolder } = piLocation(distDir, config);
     return createPiSession(pi, {
       cwd,
       agentDir,

@@ -118,11 +118,13 @@ export class SessionController extends Disposable {
 
   get sessionInfo(): SessionInfoView {
     const s = this._session;
+    const m = this._noModel ? undefined : s?.model;
+    const modelId = m ? `${m.provider}/${m.id}` : undefined;
     return {
       ready: s !== undefined,
       // The model's display name when it has one ("Claude Sonnet 4.5", "Scripted demo model"), else provider/id.
-      model: s?.model && !this._noModel ? (s.model.name && s.model.name !== s.model.id ? s.model.name : `${s.model.provider}/${s.model.id}`) : undefined,
-      modelId: s?.model && !this._noModel ? `${s.model.provider}/${s.model.id}` : undefined,
+      model: m?.name && m.name !== m.id ? m.name : modelId,
+      modelId,
       thinkingLevel: s?.thinkingLevel,
       cwd: this._cwd,
       collapseThinking: this._options.collapseThinking ?? true,
@@ -135,15 +137,10 @@ export class SessionController extends Disposable {
     return r.active || r.compaction !== undefined || (this._session?.isStreaming ?? false);
   }
 
-  /** The text of the last prompt sent while idle, for "Retry". */
-  get lastPrompt(): string | undefined {
-    return this._lastPrompt;
-  }
-
   /** Creates the session on first use (loading Pi); later calls share it. */
   ensureSession(): Promise<AgentSessionLike | undefined> {
     if (this._session) return Promise.resolve(this._session);
-    this._creating ??= this._create(false).finally(() => (this._creating = undefined));
+    this._creating ??= this._create({ fresh: false }).finally(() => (this._creating = undefined));
     return this._creating;
   }
 
@@ -168,7 +165,7 @@ export class SessionController extends Disposable {
     if (this._noModel) {
       // The user may have added a key since: look again before refusing.
       this._disposeSession();
-      ready = await this._create(false, true);
+      ready = await this._create({ fresh: false, quiet: true });
       if (!ready || this._noModel) {
         this._reportNoModel(text);
         return;
@@ -234,19 +231,21 @@ export class SessionController extends Disposable {
   }
 
   /** Starts an empty session for the workspace (the old one stays on disk). */
-  async newSession(): Promise<void> {
-    if (this.isActive) await this.cancel();
-    this._disposeSession();
-    this._apply([{ type: 'reset' }]);
-    await this._create(true);
+  newSession(): Promise<void> {
+    return this._switchSession({ fresh: true });
   }
 
   /** Switches to a saved session file and shows its history. */
-  async resumeSession(file: string): Promise<void> {
+  resumeSession(file: string): Promise<void> {
+    return this._switchSession({ fresh: false, open: file });
+  }
+
+  /** Cancels what runs, clears the transcript and opens another session in its place. */
+  private async _switchSession(options: { fresh: boolean; open?: string }): Promise<void> {
     if (this.isActive) await this.cancel();
     this._disposeSession();
     this._apply([{ type: 'reset' }]);
-    await this._create(false, false, file);
+    await this._create(options);
   }
 
   /**
@@ -256,12 +255,8 @@ export class SessionController extends Disposable {
   async reload(): Promise<boolean> {
     if (!this._session || this.isActive) return false;
     this._disposeSession();
-    if (this._state.messages.length === 0) {
-      await this._create(false);
-      return true;
-    }
-    // The transcript on screen is this session's already: reopen it without replaying history.
-    await this._create(false, true);
+    // A transcript on screen is this session's already: reopen it without replaying history.
+    await this._create({ fresh: false, quiet: this._state.messages.length > 0 });
     return true;
   }
 
@@ -284,7 +279,7 @@ export class SessionController extends Disposable {
     const now = this._clock.now();
     this._disposeSession();
     this._apply([{ type: 'settled', aborted: true, at: now }, { type: 'reset' }]);
-    await this._create(false);
+    await this._create({ fresh: false });
   }
 
   /** Runs manual compaction; its progress arrives as compaction events. */
@@ -309,7 +304,11 @@ export class SessionController extends Disposable {
     super.dispose();
   }
 
-  private async _create(fresh: boolean, quiet = false, open?: string): Promise<AgentSessionLike | undefined> {
+  /**
+   * Creates a session and subscribes to it. `quiet` skips replaying its history and its warnings, for a
+   * session whose transcript is already on screen.
+   */
+  private async _create({ fresh, open, quiet = false }: { fresh: boolean; open?: string; quiet?: boolean }): Promise<AgentSessionLike | undefined> {
     try {
       const created = await this._factory(open ? { fresh, open } : { fresh });
       if (this.isDisposed) {
@@ -443,11 +442,6 @@ export class SessionController extends Disposable {
   private _clearWatchdog(): void {
     this._cancelWatchdog?.();
     this._cancelWatchdog = undefined;
-  }
-
-  /** When the last Pi event arrived (epoch ms), for "no response for N s". */
-  get lastEventAt(): number {
-    return this._lastEventAt;
   }
 }
 
