@@ -24,11 +24,11 @@ if (production) rmSync(join(dirname(fileURLToPath(import.meta.url)), 'dist'), { 
 
 /** Finds an installed package's folder the way Node would, without going through its `exports` map. */
 function packageDir(name, from) {
-	for (let dir = from; ; dir = dirname(dir)) {
-		const candidate = join(dir, 'node_modules', name);
-		if (existsSync(join(candidate, 'package.json'))) return candidate;
-		if (dir === dirname(dir)) throw new Error(`cannot find package ${name} from ${from}`);
-	}
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dir === dirname(dir)) throw new Error(`cannot find package ${name} from ${from}`);
+  }
 }
 
 const piPackageDir = packageDir('@earendil-works/pi-coding-agent', root);
@@ -37,19 +37,19 @@ const piOut = join(root, 'dist', 'pi');
 
 /** Logs each (re)build's outcome; esbuild prints the errors and warnings themselves. */
 function reportPlugin(label) {
-	return {
-		name: 'report',
-		setup(build) {
-			let started = 0;
-			build.onStart(() => {
-				started = Date.now();
-			});
-			build.onEnd((result) => {
-				const status = result.errors.length ? `failed with ${result.errors.length} error(s)` : 'ok';
-				console.log(`[build] ${label}: ${status} in ${Date.now() - started} ms`);
-			});
-		},
-	};
+  return {
+    name: 'report',
+    setup(build) {
+      let started = 0;
+      build.onStart(() => {
+        started = Date.now();
+      });
+      build.onEnd((result) => {
+        const status = result.errors.length ? `failed with ${result.errors.length} error(s)` : 'ok';
+        console.log(`[build] ${label}: ${status} in ${Date.now() - started} ms`);
+      });
+    },
+  };
 }
 
 /**
@@ -60,154 +60,154 @@ function reportPlugin(label) {
  * - dist/core/export-html/ and dist/modes/interactive/theme/: `session.exportToHtml()` templates and colours.
  */
 function copyPiAssets() {
-	mkdirSync(piOut, { recursive: true });
-	cpSync(join(piPackageDir, 'package.json'), join(piOut, 'package.json'));
-	cpSync(join(photonDir, 'photon_rs_bg.wasm'), join(piOut, 'photon_rs_bg.wasm'));
-	const exportDir = join(piPackageDir, 'dist', 'core', 'export-html');
-	const exportOut = join(piOut, 'dist', 'core', 'export-html');
-	mkdirSync(join(exportOut, 'vendor'), { recursive: true });
-	for (const name of ['template.html', 'template.css', 'template.js']) {
-		cpSync(join(exportDir, name), join(exportOut, name));
-	}
-	for (const name of readdirSync(join(exportDir, 'vendor')).filter((n) => n.endsWith('.js'))) {
-		cpSync(join(exportDir, 'vendor', name), join(exportOut, 'vendor', name));
-	}
-	const themeDir = join(piPackageDir, 'dist', 'modes', 'interactive', 'theme');
-	const themeOut = join(piOut, 'dist', 'modes', 'interactive', 'theme');
-	mkdirSync(themeOut, { recursive: true });
-	for (const name of readdirSync(themeDir).filter((n) => n.endsWith('.json'))) {
-		cpSync(join(themeDir, name), join(themeOut, name));
-	}
+  mkdirSync(piOut, { recursive: true });
+  cpSync(join(piPackageDir, 'package.json'), join(piOut, 'package.json'));
+  cpSync(join(photonDir, 'photon_rs_bg.wasm'), join(piOut, 'photon_rs_bg.wasm'));
+  const exportDir = join(piPackageDir, 'dist', 'core', 'export-html');
+  const exportOut = join(piOut, 'dist', 'core', 'export-html');
+  mkdirSync(join(exportOut, 'vendor'), { recursive: true });
+  for (const name of ['template.html', 'template.css', 'template.js']) {
+    cpSync(join(exportDir, name), join(exportOut, name));
+  }
+  for (const name of readdirSync(join(exportDir, 'vendor')).filter((n) => n.endsWith('.js'))) {
+    cpSync(join(exportDir, 'vendor', name), join(exportOut, 'vendor', name));
+  }
+  const themeDir = join(piPackageDir, 'dist', 'modes', 'interactive', 'theme');
+  const themeOut = join(piOut, 'dist', 'modes', 'interactive', 'theme');
+  mkdirSync(themeOut, { recursive: true });
+  for (const name of readdirSync(themeDir).filter((n) => n.endsWith('.json'))) {
+    cpSync(join(themeDir, name), join(themeOut, name));
+  }
 }
 
 function copyPiAssetsPlugin() {
-	return {
-		name: 'pi-assets',
-		setup(build) {
-			build.onEnd((result) => {
-				if (!result.errors.length) copyPiAssets();
-			});
-		},
-	};
+  return {
+    name: 'pi-assets',
+    setup(build) {
+      build.onEnd((result) => {
+        if (!result.errors.length) copyPiAssets();
+      });
+    },
+  };
 }
 
 const common = {
-	bundle: true,
-	minify: production,
-	sourcemap: !production,
-	sourcesContent: false,
-	logLevel: 'warning',
-	legalComments: production ? 'none' : 'inline',
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: production ? 'none' : 'inline',
 };
 
 /** @type {{ label: string, options: import('esbuild').BuildOptions }[]} */
 const builds = [];
 
 builds.push({
-	label: 'dist/pi/pi.cjs',
-	options: {
-		...common,
-		entryPoints: [join(root, 'src', 'pi', 'piEntry.ts')],
-		outfile: join(piOut, 'pi.cjs'),
-		platform: 'node',
-		format: 'cjs',
-		target: 'node22',
-		// Pi derives its own path from import.meta.url, which cjs output would leave undefined.
-		define: { 'import.meta.url': 'import_meta_url', PI_BUNDLED_NODE: 'true' },
-		inject: [join(root, 'src', 'pi', 'importMetaUrlShim.js')],
-		// Optional native/peer modules Pi only loads when present.
-		external: ['electron'],
-		// Pi's source maps would triple the size for little use in the extension host.
-		sourcemap: false,
-		plugins: [reportPlugin('dist/pi/pi.cjs'), copyPiAssetsPlugin()],
-	},
+  label: 'dist/pi/pi.cjs',
+  options: {
+    ...common,
+    entryPoints: [join(root, 'src', 'pi', 'piEntry.ts')],
+    outfile: join(piOut, 'pi.cjs'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    // Pi derives its own path from import.meta.url, which cjs output would leave undefined.
+    define: { 'import.meta.url': 'import_meta_url', PI_BUNDLED_NODE: 'true' },
+    inject: [join(root, 'src', 'pi', 'importMetaUrlShim.js')],
+    // Optional native/peer modules Pi only loads when present.
+    external: ['electron'],
+    // Pi's source maps would triple the size for little use in the extension host.
+    sourcemap: false,
+    plugins: [reportPlugin('dist/pi/pi.cjs'), copyPiAssetsPlugin()],
+  },
 });
 
 // Pi resizes images in a worker loaded from `./image-resize-worker.js` beside the bundle; dist/pi's
 // package.json makes that an ES module. Without it Pi falls back to resizing in the host's thread.
 builds.push({
-	label: 'dist/pi/image-resize-worker.js',
-	options: {
-		...common,
-		entryPoints: [join(piPackageDir, 'dist', 'utils', 'image-resize-worker.js')],
-		outfile: join(piOut, 'image-resize-worker.js'),
-		platform: 'node',
-		format: 'esm',
-		target: 'node22',
-		sourcemap: false,
-		// Photon's CJS loader uses require and __dirname; give the ES module both.
-		banner: {
-			js: [
-				"import { createRequire as __piCreateRequire } from 'node:module';",
-				"import { fileURLToPath as __piFileURLToPath } from 'node:url';",
-				"import { dirname as __piDirname } from 'node:path';",
-				'const require = __piCreateRequire(import.meta.url);',
-				'const __filename = __piFileURLToPath(import.meta.url);',
-				'const __dirname = __piDirname(__filename);',
-			].join(' '),
-		},
-		plugins: [reportPlugin('dist/pi/image-resize-worker.js')],
-	},
+  label: 'dist/pi/image-resize-worker.js',
+  options: {
+    ...common,
+    entryPoints: [join(piPackageDir, 'dist', 'utils', 'image-resize-worker.js')],
+    outfile: join(piOut, 'image-resize-worker.js'),
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: false,
+    // Photon's CJS loader uses require and __dirname; give the ES module both.
+    banner: {
+      js: [
+        "import { createRequire as __piCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __piFileURLToPath } from 'node:url';",
+        "import { dirname as __piDirname } from 'node:path';",
+        'const require = __piCreateRequire(import.meta.url);',
+        'const __filename = __piFileURLToPath(import.meta.url);',
+        'const __dirname = __piDirname(__filename);',
+      ].join(' '),
+    },
+    plugins: [reportPlugin('dist/pi/image-resize-worker.js')],
+  },
 });
 
 const extensionEntry = join(root, 'src', 'extension', 'extension.ts');
 if (existsSync(extensionEntry)) {
-	builds.push({
-		label: 'dist/extension.js',
-		options: {
-			...common,
-			entryPoints: [extensionEntry],
-			outfile: join(root, 'dist', 'extension.js'),
-			platform: 'node',
-			format: 'cjs',
-			target: 'node22',
-			external: ['vscode', './pi/pi.cjs'],
-			plugins: [reportPlugin('dist/extension.js')],
-		},
-	});
+  builds.push({
+    label: 'dist/extension.js',
+    options: {
+      ...common,
+      entryPoints: [extensionEntry],
+      outfile: join(root, 'dist', 'extension.js'),
+      platform: 'node',
+      format: 'cjs',
+      target: 'node22',
+      external: ['vscode', './pi/pi.cjs'],
+      plugins: [reportPlugin('dist/extension.js')],
+    },
+  });
 } else {
-	console.log('[build] skipping dist/extension.js: src/extension/extension.ts does not exist yet');
+  console.log('[build] skipping dist/extension.js: src/extension/extension.ts does not exist yet');
 }
 
 const webviewEntry = join(root, 'src', 'webview', 'main.ts');
 const webviewCss = join(root, 'src', 'webview', 'main.css');
 const webviewEntries = [webviewEntry, webviewCss].filter((p) => existsSync(p));
 if (webviewEntries.length) {
-	builds.push({
-		label: 'dist/webview',
-		options: {
-			...common,
-			entryPoints: webviewEntries,
-			outdir: join(root, 'dist', 'webview'),
-			platform: 'browser',
-			format: 'iife',
-			target: ['chrome120'],
-			plugins: [reportPlugin('dist/webview')],
-		},
-	});
+  builds.push({
+    label: 'dist/webview',
+    options: {
+      ...common,
+      entryPoints: webviewEntries,
+      outdir: join(root, 'dist', 'webview'),
+      platform: 'browser',
+      format: 'iife',
+      target: ['chrome120'],
+      plugins: [reportPlugin('dist/webview')],
+    },
+  });
 } else {
-	console.log('[build] skipping dist/webview: neither src/webview/main.ts nor main.css exists yet');
+  console.log('[build] skipping dist/webview: neither src/webview/main.ts nor main.css exists yet');
 }
 
 async function main() {
-	if (watch) {
-		const contexts = await Promise.all(builds.map((b) => esbuild.context(b.options)));
-		await Promise.all(contexts.map((c) => c.watch()));
-		console.log('[build] watching for changes');
-		const stop = async () => {
-			await Promise.all(contexts.map((c) => c.dispose()));
-			process.exit(0);
-		};
-		process.once('SIGINT', stop);
-		process.once('SIGTERM', stop);
-		return;
-	}
-	const results = await Promise.allSettled(builds.map((b) => esbuild.build(b.options)));
-	const failed = results.filter((r) => r.status === 'rejected');
-	if (failed.length) process.exit(1);
+  if (watch) {
+    const contexts = await Promise.all(builds.map((b) => esbuild.context(b.options)));
+    await Promise.all(contexts.map((c) => c.watch()));
+    console.log('[build] watching for changes');
+    const stop = async () => {
+      await Promise.all(contexts.map((c) => c.dispose()));
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+  const results = await Promise.allSettled(builds.map((b) => esbuild.build(b.options)));
+  const failed = results.filter((r) => r.status === 'rejected');
+  if (failed.length) process.exit(1);
 }
 
 main().catch((error) => {
-	console.error(error);
-	process.exit(1);
+  console.error(error);
+  process.exit(1);
 });

@@ -29,7 +29,13 @@ export default tseslint.config(
   {
     files: ['src/webview/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The webview cannot use the vscode API.' }], patterns: [{ group: ['node:*', '../extension/*'], message: 'The webview is browser code.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'The webview cannot use the vscode API.' }],
+          patterns: [{ group: ['node:*', '../extension/*'], message: 'The webview is browser code.' }],
+        },
+      ],
     },
   },
   // Tests may use any, and the pi types in fixtures.

@@ -60,7 +60,12 @@ async function stream(page: Page, seconds: number): Promise<{ samples: number[];
           'The handler stays the same; only the port comes from the config now. A longer paragraph follows so that text streams for a while inside one block, as replies usually do, with some *emphasis* and a [link](https://example.com/a) here and there.\n\n',
         ].join('');
         const send = (events: unknown[]) => w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events } }));
-        send([{ type: 'userMessage', text: 'Make the port configurable.', images: 0 }, { type: 'runStart' }, { type: 'assistantStart', at: t0 }, { type: 'blockStart', index: 0, kind: 'thinking', at: t0 }]);
+        send([
+          { type: 'userMessage', text: 'Make the port configurable.', images: 0 },
+          { type: 'runStart' },
+          { type: 'assistantStart', at: t0 },
+          { type: 'blockStart', index: 0, kind: 'thinking', at: t0 },
+        ]);
         const start = w.performance.now();
         let sent = 0;
         let chars = 0;
@@ -89,7 +94,11 @@ async function stream(page: Page, seconds: number): Promise<{ samples: number[];
           if (elapsed < seconds) w.setTimeout(step, 16);
           else {
             w.__bench.on = false;
-            send([{ type: 'blockEnd', index, at: t0 + 2000 }, { type: 'assistantEnd', stopReason: 'stop', at: t0 + 2000 }, { type: 'settled', aborted: false, at: t0 + 2000 }]);
+            send([
+              { type: 'blockEnd', index, at: t0 + 2000 },
+              { type: 'assistantEnd', stopReason: 'stop', at: t0 + 2000 },
+              { type: 'settled', aborted: false, at: t0 + 2000 },
+            ]);
             resolve({ samples: w.__bench.samples.slice(), deltas: sent, chars });
           }
         };
@@ -118,7 +127,8 @@ async function run(page: Page, state: TranscriptState): Promise<Result> {
   await deliver(page, { type: 'snapshot', state, session });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  const metrics = async () => Object.fromEntries(((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [m.name, m.value]));
+  const metrics = async () =>
+    Object.fromEntries(((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [m.name, m.value]));
   const before = await metrics();
   const { samples, deltas } = await stream(page, SECONDS);
   const after = await metrics();
@@ -145,7 +155,10 @@ async function main(): Promise<void> {
   const results: Record<'a' | 'b', Result[]> = { a: [], b: [] };
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [key, state] of [['a', initialTranscript], ['b', prior]] as const) {
+      for (const [key, state] of [
+        ['a', initialTranscript],
+        ['b', prior],
+      ] as const) {
         const view = await openViewInstrumented(browser, server.origin);
         const r = await run(view, state);
         results[key].push(r);

@@ -54,7 +54,10 @@ async function main(): Promise<void> {
     agentDir = await makePiAgentDir({ baseUrl: model.url, retry: { maxRetries: 3, baseDelayMs: 1500 } });
     // Name the model so the panel says plainly that this is a scripted demo.
     const modelsFile = path.join(agentDir, 'models.json');
-    const models = fs.readFileSync(modelsFile, 'utf8').replace('"scripted-model"', JSON.stringify(DEMO_MODEL.id)).replace('"Scripted Model"', JSON.stringify(DEMO_MODEL.name));
+    const models = fs
+      .readFileSync(modelsFile, 'utf8')
+      .replace('"scripted-model"', JSON.stringify(DEMO_MODEL.id))
+      .replace('"Scripted Model"', JSON.stringify(DEMO_MODEL.name));
     fs.writeFileSync(modelsFile, models);
     const settingsFile = path.join(agentDir, 'settings.json');
     const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;

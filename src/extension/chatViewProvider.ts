@@ -28,14 +28,18 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._log = log;
     this._batcher = new Batcher((events) => this._post({ type: 'batch', events }), realScheduler);
     this._register(this._batcher);
-    this._register(controller.onDidEmit((events) => {
-      if (!this._ready) return;
-      for (const ev of events) this._batcher.push(ev);
-    }));
-    this._register(controller.onDidRestoreInput((texts) => {
-      if (this._ready) this._post({ type: 'restoreInput', texts });
-      else this._pendingRestore.push(...texts);
-    }));
+    this._register(
+      controller.onDidEmit((events) => {
+        if (!this._ready) return;
+        for (const ev of events) this._batcher.push(ev);
+      }),
+    );
+    this._register(
+      controller.onDidRestoreInput((texts) => {
+        if (this._ready) this._post({ type: 'restoreInput', texts });
+        else this._pendingRestore.push(...texts);
+      }),
+    );
     this._register(controller.onDidChangeSession((session) => this._post({ type: 'session', session })));
   }
 

@@ -38,7 +38,8 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     statusBar,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, view, { webviewOptions: { retainContextWhenHidden: false } }),
     controller.onDidNotify((n) => {
-      const show = n.level === 'error' ? vscode.window.showErrorMessage : n.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+      const show =
+        n.level === 'error' ? vscode.window.showErrorMessage : n.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
       void show(n.message, 'Open Chat', 'Show Log').then((choice) => {
         if (choice === 'Open Chat') void focusChat();
         if (choice === 'Show Log') log.show();

@@ -24,7 +24,10 @@ export interface PiSessionOptions {
  * and the `pi` CLI share sessions, also when the agent directory comes from our setting.
  */
 export function sessionDirFor(cwd: string, agentDir: string): string {
-  const safe = `--${path.resolve(cwd).replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+  const safe = `--${path
+    .resolve(cwd)
+    .replace(/^[/\\]/, '')
+    .replace(/[/\\:]/g, '-')}--`;
   return path.join(path.resolve(agentDir), 'sessions', safe);
 }
 
@@ -32,7 +35,8 @@ export function sessionDirFor(cwd: string, agentDir: string): string {
  * Variables the VS Code extension host sets for itself. Inherited by the agent's shell they change how
  * commands behave (`ELECTRON_RUN_AS_NODE` turns any Electron app, `code` included, into plain Node).
  */
-const HOST_ONLY_ENV = /^(ELECTRON_RUN_AS_NODE|ELECTRON_NO_ATTACH_CONSOLE|VSCODE_(IPC_HOOK|IPC_HOOK_CLI|CWD|PID|NLS_CONFIG|HANDLES_UNCAUGHT_ERRORS|AMD_ENTRYPOINT|CODE_CACHE_PATH|CRASH_REPORTER_PROCESS_TYPE|ESM_ENTRYPOINT|L10N_BUNDLE_LOCATION)|APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL)$/;
+const HOST_ONLY_ENV =
+  /^(ELECTRON_RUN_AS_NODE|ELECTRON_NO_ATTACH_CONSOLE|VSCODE_(IPC_HOOK|IPC_HOOK_CLI|CWD|PID|NLS_CONFIG|HANDLES_UNCAUGHT_ERRORS|AMD_ENTRYPOINT|CODE_CACHE_PATH|CRASH_REPORTER_PROCESS_TYPE|ESM_ENTRYPOINT|L10N_BUNDLE_LOCATION)|APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL)$/;
 
 /** The environment for commands the agent runs: the host's, without what only the extension host needs. */
 export function agentShellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -72,7 +76,11 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
 }
 
 /** The saved sessions of `cwd`, newest first. */
-export async function listPiSessions(pi: PiModule, cwd: string, agentDir: string): Promise<{ path: string; name?: string; firstMessage: string; modified: Date; messageCount: number }[]> {
+export async function listPiSessions(
+  pi: PiModule,
+  cwd: string,
+  agentDir: string,
+): Promise<{ path: string; name?: string; firstMessage: string; modified: Date; messageCount: number }[]> {
   const sessions = await pi.SessionManager.list(cwd, sessionDirFor(cwd, agentDir));
   return [...sessions].sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }

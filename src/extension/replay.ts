@@ -28,7 +28,14 @@ export function replayMessages(messages: readonly unknown[], now: number): WireE
     }
     if (m.role === 'toolResult' && m.toolCallId) {
       emit({ type: 'tool_execution_start', toolCallId: m.toolCallId, toolName: m.toolName ?? '', args: calls.get(m.toolCallId) ?? {} });
-      emit({ type: 'tool_execution_end', toolCallId: m.toolCallId, toolName: m.toolName ?? '', result: { content: m.content }, isError: m.isError === true, durationMs: m.durationMs });
+      emit({
+        type: 'tool_execution_end',
+        toolCallId: m.toolCallId,
+        toolName: m.toolName ?? '',
+        result: { content: m.content },
+        isError: m.isError === true,
+        durationMs: m.durationMs,
+      });
     }
     emit({ type: 'message_start', message });
     emit({ type: 'message_end', message });

@@ -369,7 +369,8 @@ export class SessionController extends Disposable {
         if (!event.aborted && this._state.run.outcome?.kind === 'error') this._reportProviderError(this._state.run.outcome.message);
       }
       // The model, its thinking level or how full its context is may have changed.
-      if (event.type === 'thinking_level_changed' || event.type === 'agent_settled' || event.type === 'compaction_end') this._onDidChangeSession.fire(this.sessionInfo);
+      if (event.type === 'thinking_level_changed' || event.type === 'agent_settled' || event.type === 'compaction_end')
+        this._onDidChangeSession.fire(this.sessionInfo);
       this._armWatchdog();
     } catch (err) {
       this._log.error(`Pi event "${(event as { type?: string }).type}" could not be shown: ${errorText(err)}`);
@@ -418,7 +419,11 @@ export class SessionController extends Disposable {
       this._cancelSettleTimer = undefined;
       if (!this._state.run.active && !this._state.run.compaction) return;
       const secs = Math.round(this._options.settleTimeoutMs / 1000);
-      this._notice('warning', `Pi has not confirmed the cancel after ${secs} s. You can force the panel back to idle; the saved conversation is kept.`, 'settleTimeout');
+      this._notice(
+        'warning',
+        `Pi has not confirmed the cancel after ${secs} s. You can force the panel back to idle; the saved conversation is kept.`,
+        'settleTimeout',
+      );
     }, this._options.settleTimeoutMs);
   }
 

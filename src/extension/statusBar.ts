@@ -49,7 +49,11 @@ export class StatusBar extends Disposable {
       void vscode.commands.executeCommand('setContext', 'piPanel.running', running);
     }
     // Countdowns and transient results need a clock while they show.
-    const transient = run.retry || run.stalled || (run.retryFailure && now - run.retryFailure.at < TRANSIENT_STATUS_MS) || (run.lastCompaction && now - run.lastCompaction.at < TRANSIENT_STATUS_MS);
+    const transient =
+      run.retry ||
+      run.stalled ||
+      (run.retryFailure && now - run.retryFailure.at < TRANSIENT_STATUS_MS) ||
+      (run.lastCompaction && now - run.lastCompaction.at < TRANSIENT_STATUS_MS);
     if (transient && !this._ticker) this._ticker = setInterval(() => this._update(), 1000);
     else if (!transient && this._ticker) {
       this._stopTicker();

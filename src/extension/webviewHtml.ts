@@ -5,13 +5,7 @@ import type * as vscode from 'vscode';
 
 /** The chat's Content-Security-Policy: nothing by default, scripts only by nonce, the rest from the extension. */
 export function chatCsp(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `style-src ${cspSource}`,
-    `font-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  return ["default-src 'none'", `style-src ${cspSource}`, `font-src ${cspSource}`, `img-src ${cspSource} data:`, `script-src 'nonce-${nonce}'`].join('; ');
 }
 
 export function chatHtml(webview: vscode.Webview, uri: (...segments: string[]) => vscode.Uri): string {

@@ -115,7 +115,10 @@ function projectMessageStart(m: Record<string, unknown>, at: number): WireEvent[
   }
 }
 
-function projectUpdate(ame: { type: string; contentIndex?: number; delta?: string; content?: string; partial?: unknown; toolCall?: unknown }, ctx: ProjectionContext): WireEvent[] {
+function projectUpdate(
+  ame: { type: string; contentIndex?: number; delta?: string; content?: string; partial?: unknown; toolCall?: unknown },
+  ctx: ProjectionContext,
+): WireEvent[] {
   const index = ame.contentIndex ?? 0;
   const at = ctx.now;
   const start = (kind: BlockKind, extra: { toolCallId?: string; toolName?: string } = {}): WireEvent[] => [{ type: 'blockStart', index, kind, at, ...extra }];
@@ -155,7 +158,9 @@ function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): 
     const { text } = contentText(m.content);
     const card = ctx.state.tools[toolCallId];
     const same = card !== undefined && card.output === clip(stripAnsi(text));
-    return [{ type: 'toolResult', toolCallId, toolName: String(m.toolName ?? ''), isError: m.isError === true, ...(same ? {} : { text: clip(stripAnsi(text)) }) }];
+    return [
+      { type: 'toolResult', toolCallId, toolName: String(m.toolName ?? ''), isError: m.isError === true, ...(same ? {} : { text: clip(stripAnsi(text)) }) },
+    ];
   }
   if (m.role !== 'assistant') return [];
   const out: WireEvent[] = [];

@@ -38,7 +38,14 @@ export type WireEvent =
   | { readonly type: 'userMessage'; readonly text: string; readonly images: number }
   | { readonly type: 'noticeMessage'; readonly level: NoticeLevel; readonly text: string; readonly code?: NoticeCode }
   | { readonly type: 'assistantStart'; readonly at: number }
-  | { readonly type: 'blockStart'; readonly index: number; readonly kind: BlockKind; readonly at: number; readonly toolCallId?: string; readonly toolName?: string }
+  | {
+      readonly type: 'blockStart';
+      readonly index: number;
+      readonly kind: BlockKind;
+      readonly at: number;
+      readonly toolCallId?: string;
+      readonly toolName?: string;
+    }
   | { readonly type: 'delta'; readonly index: number; readonly text: string }
   | { readonly type: 'blockEnd'; readonly index: number; readonly at: number; readonly final?: BlockFinal }
   | {
@@ -60,7 +67,14 @@ export type WireEvent =
   | { readonly type: 'runEnd'; readonly willRetry: boolean }
   | { readonly type: 'settled'; readonly aborted: boolean; readonly at: number }
   | { readonly type: 'queue'; readonly steering: readonly string[]; readonly followUp: readonly string[] }
-  | { readonly type: 'retryStart'; readonly attempt: number; readonly maxAttempts: number; readonly delayMs: number; readonly errorMessage: string; readonly at: number }
+  | {
+      readonly type: 'retryStart';
+      readonly attempt: number;
+      readonly maxAttempts: number;
+      readonly delayMs: number;
+      readonly errorMessage: string;
+      readonly at: number;
+    }
   | { readonly type: 'retryEnd'; readonly success: boolean; readonly attempt: number; readonly finalError?: string; readonly at: number }
   | { readonly type: 'compactionStart'; readonly reason: CompactionReason; readonly at: number }
   | {
@@ -161,7 +175,8 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
       return { ok: true, msg: { type: 'openLink', href: raw.href } };
     case 'insertCode':
-      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'insertCode.text is not a string of sensible length' };
+      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
+        return { ok: false, reason: 'insertCode.text is not a string of sensible length' };
       return { ok: true, msg: { type: 'insertCode', text: raw.text } };
     default:
       return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };

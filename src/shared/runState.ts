@@ -198,7 +198,10 @@ export function describeStatus(s: RunState, now: number): StatusTexts {
   } else if (s.outcome?.kind === 'error') {
     run = { text: '$(error) Pi: error', tooltip: `Run failed at ${clock(s.outcome.at)}: ${s.outcome.message ?? 'unknown error'}. Click to open the chat.` };
   } else {
-    run = { text: '$(check) Pi: idle', tooltip: s.outcome ? `Last run completed at ${clock(s.outcome.at)}. Click to open the chat.` : 'Pi is ready. Click to open the chat.' };
+    run = {
+      text: '$(check) Pi: idle',
+      tooltip: s.outcome ? `Last run completed at ${clock(s.outcome.at)}. Click to open the chat.` : 'Pi is ready. Click to open the chat.',
+    };
   }
 
   let retry: StatusItemText | undefined;

@@ -131,7 +131,14 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     }
     case 'toolStart': {
       const prev = s.tools[ev.toolCallId];
-      const card: ToolCardView = { toolCallId: ev.toolCallId, toolName: ev.toolName, args: ev.args, status: 'running', output: prev?.output ?? '', startedAt: ev.at };
+      const card: ToolCardView = {
+        toolCallId: ev.toolCallId,
+        toolName: ev.toolName,
+        args: ev.args,
+        status: 'running',
+        output: prev?.output ?? '',
+        startedAt: ev.at,
+      };
       return { ...s, tools: { ...s.tools, [ev.toolCallId]: card } };
     }
     case 'toolUpdate': {

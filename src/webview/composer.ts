@@ -97,7 +97,10 @@ export class Composer {
     if (!text.trim()) return;
     if (text.length > MAX_PROMPT_CHARS) {
       // Kept in the composer: nothing typed or pasted is thrown away.
-      setText(this._error, `This message is ${text.length.toLocaleString('en-US')} characters; Pi takes at most ${MAX_PROMPT_CHARS.toLocaleString('en-US')}. Save it to a file in the workspace and ask Pi to read it.`);
+      setText(
+        this._error,
+        `This message is ${text.length.toLocaleString('en-US')} characters; Pi takes at most ${MAX_PROMPT_CHARS.toLocaleString('en-US')}. Save it to a file in the workspace and ask Pi to read it.`,
+      );
       setHidden(this._error, false);
       return;
     }
@@ -173,9 +176,19 @@ export class QueueStrip {
     this._steering = queue.steering;
     this._followUp = queue.followUp;
     const items: HTMLElement[] = [];
-    for (const [kind, label, texts] of [['steering', 'Steer', queue.steering], ['followUp', 'Follow-up', queue.followUp]] as const) {
+    for (const [kind, label, texts] of [
+      ['steering', 'Steer', queue.steering],
+      ['followUp', 'Follow-up', queue.followUp],
+    ] as const) {
       for (const text of texts) {
-        items.push(h('li', { class: `queue-item queue-${kind}`, 'data-queue': kind, title: text }, h('span', { class: 'queue-kind' }, label), h('span', { class: 'queue-text' }, text)));
+        items.push(
+          h(
+            'li',
+            { class: `queue-item queue-${kind}`, 'data-queue': kind, title: text },
+            h('span', { class: 'queue-kind' }, label),
+            h('span', { class: 'queue-text' }, text),
+          ),
+        );
       }
     }
     this._list.replaceChildren(...items);

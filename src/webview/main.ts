@@ -26,8 +26,14 @@ const app = document.getElementById('app') ?? document.body.appendChild(h('div',
 
 // The model and thinking level are pickers: they run the palette commands in the host.
 const model = h('button', { type: 'button', class: 'model header-picker', 'data-action': 'select-model', 'aria-label': 'Select model' });
-const level = h('button', { type: 'button', class: 'thinking-level header-picker', 'data-action': 'set-thinking-level', 'aria-label': 'Set thinking level', hidden: true });
-const context = h('span', { class: 'context-usage', title: 'How full the model\'s context window is' });
+const level = h('button', {
+  type: 'button',
+  class: 'thinking-level header-picker',
+  'data-action': 'set-thinking-level',
+  'aria-label': 'Set thinking level',
+  hidden: true,
+});
+const context = h('span', { class: 'context-usage', title: "How full the model's context window is" });
 const title = h('span', { class: 'session-name' });
 const header = h('header', { class: 'header' }, model, level, context, title);
 header.addEventListener('click', (e) => {
@@ -284,9 +290,9 @@ function renderStatus(): void {
   } else if (r.stalled && r.active) {
     const secs = Math.max(1, Math.round((Date.now() - (r.stalledSince ?? r.since)) / 1000));
     text = `No response from Pi for ${secs} s. Cancel the run, or cancel and retry.`;
-  }
-  else if (!r.active && r.retryFailure) text = `Retries failed: ${r.retryFailure.message}`;
-  else if (!r.active && r.lastCompaction && !r.lastCompaction.ok) text = r.lastCompaction.aborted ? 'Compaction cancelled.' : `Compaction failed: ${r.lastCompaction.errorMessage ?? 'unknown error'}`;
+  } else if (!r.active && r.retryFailure) text = `Retries failed: ${r.retryFailure.message}`;
+  else if (!r.active && r.lastCompaction && !r.lastCompaction.ok)
+    text = r.lastCompaction.aborted ? 'Compaction cancelled.' : `Compaction failed: ${r.lastCompaction.errorMessage ?? 'unknown error'}`;
   setText(statusText, text);
   setHidden(stalledRetry, !(r.stalled && r.active && !r.cancelling));
   setHidden(statusLine, text === '');
@@ -317,7 +323,11 @@ function announceFinished(messages: readonly MessageView[]): void {
     if (!m.final) break;
     announced = m.id;
     if (m.role === 'assistant') {
-      const text = m.blocks.filter((b) => b?.kind === 'text').map((b) => b!.text).join(' ').trim();
+      const text = m.blocks
+        .filter((b) => b?.kind === 'text')
+        .map((b) => b!.text)
+        .join(' ')
+        .trim();
       const stop = m.stopReason === 'aborted' ? ' (cancelled)' : m.stopReason === 'error' ? ` Error: ${m.errorMessage ?? ''}` : '';
       if (text || stop) parts.push(`Pi: ${text.slice(0, 400)}${stop}`);
     } else if (m.role === 'notice') parts.push(m.blocks[0]?.text.slice(0, 400) ?? '');

@@ -18,7 +18,11 @@ export class ScrollAnchor {
   constructor(scroller: HTMLElement, content: HTMLElement, follow: boolean) {
     this._scroller = scroller;
     this._follow = follow;
-    this.jump = h('button', { type: 'button', class: 'jump-latest', 'data-action': 'jump-latest', hidden: true, 'aria-label': 'Jump to latest message' }, '↓ Jump to latest');
+    this.jump = h(
+      'button',
+      { type: 'button', class: 'jump-latest', 'data-action': 'jump-latest', hidden: true, 'aria-label': 'Jump to latest message' },
+      '↓ Jump to latest',
+    );
     this.jump.addEventListener('click', () => this.toBottom());
     scroller.addEventListener('scroll', () => this._onScroll(), { passive: true });
     new ResizeObserver(() => {

@@ -123,7 +123,9 @@ export class ToolCard {
     this._outputKey = key;
     setHidden(this._output, !card || (output === '' && card.status !== 'error'));
     if (!card) return;
-    const clip = all ? { text: output, hiddenLines: 0, totalLines: 0 } : clipLines(output, OUTPUT_LINES, OUTPUT_CHARS, card.status === 'running' ? 'tail' : 'head');
+    const clip = all
+      ? { text: output, hiddenLines: 0, totalLines: 0 }
+      : clipLines(output, OUTPUT_LINES, OUTPUT_CHARS, card.status === 'running' ? 'tail' : 'head');
     setText(this._outputPre, clip.text || (card.status === 'error' ? '(failed without output)' : ''));
     setAttr(this._outputPre, 'data-clipped', clip.hiddenLines ? (card.status === 'running' ? 'head' : 'tail') : undefined);
     setHidden(this._more, clip.hiddenLines === 0);
@@ -163,7 +165,10 @@ function renderDiff(pairs: readonly { oldText: string; newText: string }[]): HTM
   let lines = 0;
   for (const [i, p] of pairs.entries()) {
     if (i > 0) pre.append(h('span', { class: 'diff-sep' }, '⋯\n'));
-    for (const [prefix, cls, text] of [['-', 'diff-del', p.oldText], ['+', 'diff-ins', p.newText]] as const) {
+    for (const [prefix, cls, text] of [
+      ['-', 'diff-del', p.oldText],
+      ['+', 'diff-ins', p.newText],
+    ] as const) {
       if (text === '') continue;
       for (const line of text.split('\n')) {
         if (lines++ >= 400) {

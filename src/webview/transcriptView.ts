@@ -219,7 +219,7 @@ class MessageRow {
   }
 
   private _render(m: MessageView, prev: MessageView | undefined): void {
-    if (m.role === 'assistant') setAttr(this.el, 'data-stop-reason', m.final ? m.stopReason ?? 'stop' : undefined);
+    if (m.role === 'assistant') setAttr(this.el, 'data-stop-reason', m.final ? (m.stopReason ?? 'stop') : undefined);
     if (m.role === 'toolResult') {
       // The card shows the output; a result row only shows text that differs from it.
       setClass(this.el, 'folded', m.blocks.length === 0);
@@ -326,7 +326,8 @@ class MessageRow {
     const actions: HTMLElement[] = [];
     if (m.code === 'settleTimeout') actions.push(button('Force idle', 'force-idle', 'secondary'));
     if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', 'retry-last', 'secondary'));
-    if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed') actions.push(button('Show Log', 'show-log', 'secondary'));
+    if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed')
+      actions.push(button('Show Log', 'show-log', 'secondary'));
     if (actions.length) this.el.append(h('div', { class: 'notice-actions' }, ...actions));
   }
 }
@@ -403,7 +404,12 @@ class ThinkingPart implements BlockPart {
   constructor(view: TranscriptView) {
     this._view = view;
     this._label = h('span', { class: 'thinking-label' });
-    this._toggle = h('button', { type: 'button', class: 'thinking-toggle', 'data-action': 'toggle-block', 'aria-expanded': 'true' }, h('span', { class: 'chevron', 'aria-hidden': 'true' }), this._label);
+    this._toggle = h(
+      'button',
+      { type: 'button', class: 'thinking-toggle', 'data-action': 'toggle-block', 'aria-expanded': 'true' },
+      h('span', { class: 'chevron', 'aria-hidden': 'true' }),
+      this._label,
+    );
     this._body = h('div', { class: 'thinking-body' });
     this.el = h('div', { class: 'block block-thinking' }, this._toggle, this._body);
   }

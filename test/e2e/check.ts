@@ -43,15 +43,18 @@ export function checkRun(outDir: string, expect: Expect): string[] {
   }
   if (result.ok !== true) problems.push(`result not ok: ${(result.errors ?? []).join('; ').slice(0, 200)}`);
   if (result.runState !== 'idle') problems.push(`ended in run state ${result.runState}`);
-  if (expect.maxElapsedMs !== undefined && !((result.elapsedMs ?? Infinity) <= expect.maxElapsedMs)) problems.push(`took ${result.elapsedMs} ms, over ${expect.maxElapsedMs}`);
+  if (expect.maxElapsedMs !== undefined && !((result.elapsedMs ?? Infinity) <= expect.maxElapsedMs))
+    problems.push(`took ${result.elapsedMs} ms, over ${expect.maxElapsedMs}`);
 
   const html = file('panel.html');
   const text = fold(file('panel.txt'));
   if (!html) problems.push('panel.html is empty or missing');
 
   const stopReasons = Array.from(html.matchAll(/data-stop-reason="([^"]*)"/g), (m) => m[1]);
-  if (expect.stopReasons && stopReasons.join('|') !== expect.stopReasons.join('|')) problems.push(`stop reasons were [${stopReasons}], expected [${expect.stopReasons}]`);
-  if (expect.stopReasonsLast && stopReasons[stopReasons.length - 1] !== expect.stopReasonsLast) problems.push(`last stop reason ${stopReasons[stopReasons.length - 1]}, expected ${expect.stopReasonsLast}`);
+  if (expect.stopReasons && stopReasons.join('|') !== expect.stopReasons.join('|'))
+    problems.push(`stop reasons were [${stopReasons}], expected [${expect.stopReasons}]`);
+  if (expect.stopReasonsLast && stopReasons[stopReasons.length - 1] !== expect.stopReasonsLast)
+    problems.push(`last stop reason ${stopReasons[stopReasons.length - 1]}, expected ${expect.stopReasonsLast}`);
 
   if (expect.toolCards) {
     const cards = new Map<string, string | undefined>();
@@ -91,13 +94,16 @@ export function checkRun(outDir: string, expect: Expect): string[] {
   }
 
   // What Pi persisted must be what the user saw: each finished assistant text is on the panel.
-  const entries = file('session.jsonl').split('\n').filter((l) => l.trim()).flatMap((l) => {
-    try {
-      return [JSON.parse(l) as { message?: unknown; role?: string }];
-    } catch {
-      return [];
-    }
-  });
+  const entries = file('session.jsonl')
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as { message?: unknown; role?: string }];
+      } catch {
+        return [];
+      }
+    });
   type Msg = { role?: string; stopReason?: string; content?: Array<{ type?: string; text?: string }> };
   const assistants = entries.map((e) => (e.message ?? e) as Msg).filter((m) => m.role === 'assistant');
   if (assistants.length === 0) problems.push('session.jsonl holds no assistant message');
@@ -105,7 +111,8 @@ export function checkRun(outDir: string, expect: Expect): string[] {
     for (const m of assistants) {
       if (m.stopReason === 'aborted' || m.stopReason === 'error') continue;
       for (const c of m.content ?? []) {
-        if (c.type === 'text' && c.text?.trim() && !text.includes(fold(c.text).trim())) problems.push(`persisted text not on the panel: ${JSON.stringify(c.text.slice(0, 60))}`);
+        if (c.type === 'text' && c.text?.trim() && !text.includes(fold(c.text).trim()))
+          problems.push(`persisted text not on the panel: ${JSON.stringify(c.text.slice(0, 60))}`);
       }
     }
   }

@@ -110,7 +110,8 @@ let runCounter = 0;
 export async function runScenario(harness: Harness, options: RunOptions): Promise<RunResult> {
   const out = path.resolve(options.out);
   fs.mkdirSync(out, { recursive: true });
-  for (const f of ['panel.html', 'panel.txt', 'status.jsonl', 'session.jsonl', 'requests.jsonl', 'screenshot.png', 'result.json']) fs.rmSync(path.join(out, f), { force: true });
+  for (const f of ['panel.html', 'panel.txt', 'status.jsonl', 'session.jsonl', 'requests.jsonl', 'screenshot.png', 'result.json'])
+    fs.rmSync(path.join(out, f), { force: true });
   fs.writeFileSync(path.join(out, 'requests.jsonl'), '');
   const errors: string[] = [];
   const timeoutMs = options.timeoutMs ?? 60_000;
@@ -184,7 +185,11 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
 }
 
 async function runStateOf(wb: Workbench): Promise<string | null> {
-  return wb.webview().locator('body').getAttribute('data-run-state', { timeout: 2_000 }).catch(() => null);
+  return wb
+    .webview()
+    .locator('body')
+    .getAttribute('data-run-state', { timeout: 2_000 })
+    .catch(() => null);
 }
 
 /**
@@ -218,7 +223,11 @@ async function playAction(wb: Workbench, action: Action, deadline: number, out: 
     await wb.webview().locator(action.waitFor).first().waitFor({ state: 'attached', timeout: remaining() });
   } else if ('waitForText' in action) {
     while (true) {
-      const text = await wb.webview().locator('[data-testid="transcript"]').innerText({ timeout: remaining() }).catch(() => '');
+      const text = await wb
+        .webview()
+        .locator('[data-testid="transcript"]')
+        .innerText({ timeout: remaining() })
+        .catch(() => '');
       if (text.includes(action.waitForText)) return;
       if (Date.now() >= deadline) throw new Error(`text ${JSON.stringify(action.waitForText)} never appeared`);
       await sleep(100);
@@ -279,7 +288,11 @@ async function collect(wb: Workbench, out: string): Promise<void> {
 
 /** Hostile scenarios set `window.__pwned` if any of their markup runs; report it wherever it ran. */
 async function hostileTrace(wb: Workbench): Promise<string | undefined> {
-  const inWebview = await wb.webview().locator('body').evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned, undefined, { timeout: 5_000 }).catch(() => undefined);
+  const inWebview = await wb
+    .webview()
+    .locator('body')
+    .evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned, undefined, { timeout: 5_000 })
+    .catch(() => undefined);
   const inPage = await wb.page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned).catch(() => undefined);
   const hit = inWebview ?? inPage;
   return hit === undefined || hit === null ? undefined : String(hit);
@@ -319,7 +332,9 @@ async function main(): Promise<number> {
       actions,
       timeoutMs: values['timeout-ms'] ? Number(values['timeout-ms']) : undefined,
     });
-    console.log(`${result.ok ? 'ok' : 'FAILED'}: runState=${result.runState} elapsedMs=${result.elapsedMs} (total ${Date.now() - started} ms) -> ${path.resolve(values.out)}`);
+    console.log(
+      `${result.ok ? 'ok' : 'FAILED'}: runState=${result.runState} elapsedMs=${result.elapsedMs} (total ${Date.now() - started} ms) -> ${path.resolve(values.out)}`,
+    );
     for (const e of result.errors) console.log(`  error: ${e}`);
     return result.ok ? 0 : 1;
   } finally {

@@ -18,7 +18,10 @@ const outRoot = path.join(REPO_ROOT, 'test-results', 'screenshots');
 const harness = await startHarness(vsix);
 let failed = 0;
 try {
-  for (const [name, theme] of [['dark', 'Default Dark Modern'], ['light', 'Default Light Modern']] as const) {
+  for (const [name, theme] of [
+    ['dark', 'Default Dark Modern'],
+    ['light', 'Default Light Modern'],
+  ] as const) {
     const out = path.join(outRoot, name);
     const result = await runScenario(harness, {
       scenario,

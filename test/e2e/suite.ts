@@ -38,7 +38,8 @@ function check(outDir: string, caseFile: string): { ok: boolean; output: string 
 function extraChecks(outDir: string, expect: Record<string, unknown>): string[] {
   const fails: string[] = [];
   const composer = fs.existsSync(path.join(outDir, 'composer.txt')) ? fs.readFileSync(path.join(outDir, 'composer.txt'), 'utf8') : '';
-  for (const s of (expect.composerContains as string[] | undefined) ?? []) if (!composer.includes(s)) fails.push(`FAIL: composer lacks ${JSON.stringify(s)} (has ${JSON.stringify(composer.slice(0, 120))})`);
+  for (const s of (expect.composerContains as string[] | undefined) ?? [])
+    if (!composer.includes(s)) fails.push(`FAIL: composer lacks ${JSON.stringify(s)} (has ${JSON.stringify(composer.slice(0, 120))})`);
   return fails;
 }
 
@@ -72,7 +73,14 @@ async function main(): Promise<number> {
         const spec = JSON.parse(fs.readFileSync(caseFile, 'utf8')) as CaseFile;
         const scenario = await resolveScenario(spec.scenario, path.dirname(caseFile));
         harness ??= await startHarness(vsix);
-        const result = await runScenario(harness, { scenario, prompt: spec.prompt, out, actions: spec.actions ?? [], timeoutMs: spec.timeoutMs, piSettings: spec.piSettings });
+        const result = await runScenario(harness, {
+          scenario,
+          prompt: spec.prompt,
+          out,
+          actions: spec.actions ?? [],
+          timeoutMs: spec.timeoutMs,
+          piSettings: spec.piSettings,
+        });
         const verdict = check(out, caseFile);
         const extra = extraChecks(out, spec.expect);
         ok = verdict.ok && extra.length === 0;

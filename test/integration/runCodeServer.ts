@@ -23,7 +23,9 @@ function step(cmd: string, args: string[]): void {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { 'no-build': { type: 'boolean' }, 'timeout-ms': { type: 'string' }, grep: { type: 'string' }, extension: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { 'no-build': { type: 'boolean' }, 'timeout-ms': { type: 'string' }, grep: { type: 'string' }, extension: { type: 'string' } },
+  });
   const extensionPath = path.resolve(values.extension ?? REPO_ROOT);
   const timeoutMs = Number(values['timeout-ms'] ?? 240_000);
   if (!values['no-build']) step('npm', ['run', '--silent', 'build']);

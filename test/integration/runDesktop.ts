@@ -33,8 +33,10 @@ async function main(): Promise<number> {
         '--disable-workspace-trust',
         '--skip-welcome',
         '--skip-release-notes',
-        '--user-data-dir', path.join(temp, 'user-data'),
-        '--extensions-dir', path.join(temp, 'extensions'),
+        '--user-data-dir',
+        path.join(temp, 'user-data'),
+        '--extensions-dir',
+        path.join(temp, 'extensions'),
       ],
     });
     console.log('integration (desktop): passed');

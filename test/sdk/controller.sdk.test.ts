@@ -28,7 +28,11 @@ describe('SessionController on the real Pi SDK', function () {
       .map((m) => ({
         stopReason: String(m.stopReason),
         blocks: (m.content as Record<string, unknown>[]).map((c) =>
-          c.type === 'thinking' ? { kind: 'thinking', text: String(c.thinking) } : c.type === 'toolCall' ? { kind: 'toolCall', text: JSON.stringify(c.arguments) } : { kind: 'text', text: String(c.text) },
+          c.type === 'thinking'
+            ? { kind: 'thinking', text: String(c.thinking) }
+            : c.type === 'toolCall'
+              ? { kind: 'toolCall', text: JSON.stringify(c.arguments) }
+              : { kind: 'text', text: String(c.text) },
         ),
       }));
   }
@@ -36,15 +40,21 @@ describe('SessionController on the real Pi SDK', function () {
   function ourAssistants(state: TranscriptState) {
     return state.messages
       .filter((m) => m.role === 'assistant')
-      .map((m) => ({ stopReason: String(m.stopReason), blocks: m.blocks.map((b) => ({ kind: b!.kind, text: b!.kind === 'toolCall' ? JSON.stringify(JSON.parse(b!.text)) : b!.text })) }));
+      .map((m) => ({
+        stopReason: String(m.stopReason),
+        blocks: m.blocks.map((b) => ({ kind: b!.kind, text: b!.kind === 'toolCall' ? JSON.stringify(JSON.parse(b!.text)) : b!.text })),
+      }));
   }
 
-  it('streams a reply into the host store equal to Pi\'s final message', async () => {
+  it("streams a reply into the host store equal to Pi's final message", async () => {
     h = await startHarness(pi, scenarioFile('thinking-then-text'));
     await h.controller.send('Think, then answer.', 'prompt');
     await h.settled();
     assert.deepEqual(ourAssistants(h.controller.state), piAssistants());
-    assert.ok(h.emitted.some((e) => e.type === 'delta'), 'text arrived as deltas');
+    assert.ok(
+      h.emitted.some((e) => e.type === 'delta'),
+      'text arrived as deltas',
+    );
     assert.ok(ourAssistants(h.controller.state)[0]!.blocks.some((b) => b.kind === 'thinking'));
   });
 
@@ -131,7 +141,18 @@ describe('SessionController on the real Pi SDK', function () {
       h = await startHarness(pi, {
         name: 'env',
         steps: [
-          { chunks: [{ toolCall: { id: 'call_env', name: 'bash', arguments: { command: 'echo "E=${ELECTRON_RUN_AS_NODE:-unset} I=${VSCODE_IPC_HOOK_CLI:-unset} K=${PI_PANEL_TEST_KEEP:-unset}"' } } }], finish: 'tool_calls' },
+          {
+            chunks: [
+              {
+                toolCall: {
+                  id: 'call_env',
+                  name: 'bash',
+                  arguments: { command: 'echo "E=${ELECTRON_RUN_AS_NODE:-unset} I=${VSCODE_IPC_HOOK_CLI:-unset} K=${PI_PANEL_TEST_KEEP:-unset}"' },
+                },
+              },
+            ],
+            finish: 'tool_calls',
+          },
           { chunks: [{ text: 'Done.' }], finish: 'stop' },
         ],
       });
@@ -158,7 +179,17 @@ describe('SessionController on the real Pi SDK', function () {
   });
 
   it('cancels during a retry wait: "Retry cancelled", idle, no further request', async () => {
-    h = await startHarness(pi, { name: 'slow-retry', steps: [{ status: 500, body: 'overloaded' }, { chunks: [{ text: 'late' }], finish: 'stop' }] }, { retry: { enabled: true, maxRetries: 3, baseDelayMs: 3000 } });
+    h = await startHarness(
+      pi,
+      {
+        name: 'slow-retry',
+        steps: [
+          { status: 500, body: 'overloaded' },
+          { chunks: [{ text: 'late' }], finish: 'stop' },
+        ],
+      },
+      { retry: { enabled: true, maxRetries: 3, baseDelayMs: 3000 } },
+    );
     void h.controller.send('Try.', 'prompt');
     await h.until(() => h!.controller.state.run.retry?.waiting === true, 20_000, 'the retry wait');
     await h.controller.cancel();
@@ -170,7 +201,10 @@ describe('SessionController on the real Pi SDK', function () {
   });
 
   it('cancels while the model is thinking', async () => {
-    h = await startHarness(pi, { name: 'slow-thinking', steps: [{ chunks: [{ thinking: 'Considering every option very carefully. '.repeat(40), split: 5, delayMs: 20 }, { text: 'Answer.' }], finish: 'stop' }] });
+    h = await startHarness(pi, {
+      name: 'slow-thinking',
+      steps: [{ chunks: [{ thinking: 'Considering every option very carefully. '.repeat(40), split: 5, delayMs: 20 }, { text: 'Answer.' }], finish: 'stop' }],
+    });
     void h.controller.send('Think hard.', 'prompt');
     await h.until(() => (h!.controller.state.messages.at(-1)?.blocks[0]?.text.length ?? 0) > 20, 20_000, 'thinking to stream');
     await h.controller.cancel();
@@ -182,21 +216,29 @@ describe('SessionController on the real Pi SDK', function () {
   });
 
   it('compacts on request, and cancels a compaction in progress', async () => {
-    h = await startHarness(pi, {
-      name: 'compaction',
-      steps: [
-        { chunks: [{ text: 'First answer, with enough words to be worth summarizing later on.' }], finish: 'stop' },
-        { chunks: [{ text: 'Second answer, also long enough to matter for a summary.' }], finish: 'stop' },
-        { hang: true },
-      ],
-    }, { compaction: { enabled: true, keepRecentTokens: 1, reserveTokens: 16384 } });
+    h = await startHarness(
+      pi,
+      {
+        name: 'compaction',
+        steps: [
+          { chunks: [{ text: 'First answer, with enough words to be worth summarizing later on.' }], finish: 'stop' },
+          { chunks: [{ text: 'Second answer, also long enough to matter for a summary.' }], finish: 'stop' },
+          { hang: true },
+        ],
+      },
+      { compaction: { enabled: true, keepRecentTokens: 1, reserveTokens: 16384 } },
+    );
     await h.controller.send('First question?', 'prompt');
     await h.settled();
     h.emitted.length = 0;
     await h.controller.send('Second question?', 'prompt');
     await h.settled();
     const compacting = h.controller.compact();
-    await h.until(() => h!.controller.state.run.compaction !== undefined || h!.controller.state.messages.at(-1)?.role === 'notice', 10_000, 'compaction to start');
+    await h.until(
+      () => h!.controller.state.run.compaction !== undefined || h!.controller.state.messages.at(-1)?.role === 'notice',
+      10_000,
+      'compaction to start',
+    );
     assert.ok(h.controller.state.run.compaction, `compaction started (last row: ${JSON.stringify(h.controller.state.messages.at(-1)?.blocks[0]?.text)})`);
     assert.equal(h.controller.isActive, true);
     await h.controller.cancel();

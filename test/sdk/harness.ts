@@ -31,9 +31,15 @@ export function scenarioFile(name: string): Scenario {
 
 export class MemoryLog implements Logger {
   readonly lines: string[] = [];
-  info(m: string) { this.lines.push(`info ${m}`); }
-  warn(m: string) { this.lines.push(`warn ${m}`); }
-  error(m: string) { this.lines.push(`error ${m}`); }
+  info(m: string) {
+    this.lines.push(`info ${m}`);
+  }
+  warn(m: string) {
+    this.lines.push(`warn ${m}`);
+  }
+  error(m: string) {
+    this.lines.push(`error ${m}`);
+  }
 }
 
 export interface Harness {
@@ -51,7 +57,12 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
-export async function startHarness(pi: PiModule, scenario: Scenario, settings?: Record<string, unknown>, options: { trusted?: boolean } = {}): Promise<Harness> {
+export async function startHarness(
+  pi: PiModule,
+  scenario: Scenario,
+  settings?: Record<string, unknown>,
+  options: { trusted?: boolean } = {},
+): Promise<Harness> {
   const model = await startScriptedModel({ scenario });
   const agentDir = await makePiAgentDir({ baseUrl: model.url, settings });
   const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
@@ -85,7 +96,8 @@ export async function startHarness(pi: PiModule, scenario: Scenario, settings?: 
     agentDir,
     cwd,
     until,
-    settled: (timeoutMs = 20_000) => until(() => emitted.some((e) => e.type === 'settled') && runPhase(controller.state.run) === 'idle', timeoutMs, 'agent_settled'),
+    settled: (timeoutMs = 20_000) =>
+      until(() => emitted.some((e) => e.type === 'settled') && runPhase(controller.state.run) === 'idle', timeoutMs, 'agent_settled'),
     async dispose() {
       controller.dispose();
       await model.close();

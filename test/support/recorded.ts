@@ -14,7 +14,10 @@ export function loadRecorded(name: string): AgentSessionEvent[] {
 }
 
 /** Projects and reduces a recorded stream the way the host does; returns the wire events and the state. */
-export function runThrough(events: readonly AgentSessionEvent[], start: TranscriptState = initialTranscript): { wire: WireEvent[]; state: TranscriptState; unknown: string[] } {
+export function runThrough(
+  events: readonly AgentSessionEvent[],
+  start: TranscriptState = initialTranscript,
+): { wire: WireEvent[]; state: TranscriptState; unknown: string[] } {
   let state = start;
   const wire: WireEvent[] = [];
   const unknown: string[] = [];

@@ -12,7 +12,12 @@ import { TestClock } from './testClock.ts';
  * in place as Pi does, so raw forwarding grows with the square of the reply.
  */
 export function* piReply(reply: string, deltaChars: number): Generator<AgentSessionEvent> {
-  const partial = { role: 'assistant', content: [{ type: 'text', text: '' }], stopReason: 'stop', usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 30, cost: { total: 0.001 } } };
+  const partial = {
+    role: 'assistant',
+    content: [{ type: 'text', text: '' }],
+    stopReason: 'stop',
+    usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 30, cost: { total: 0.001 } },
+  };
   const ev = (e: unknown) => e as AgentSessionEvent;
   yield ev({ type: 'agent_start' });
   yield ev({ type: 'message_start', message: partial });
@@ -59,4 +64,3 @@ export function lorem(n: number): string {
   for (let i = 0; s.length < n; i++) s += words[i % words.length] + (i % 17 === 16 ? '.\n\n' : ' ');
   return s.slice(0, n);
 }
-

@@ -31,7 +31,10 @@ describe('Batcher', () => {
       if (i % 7 === 0) clock.advance(5);
     }
     clock.advance(100);
-    assert.deepEqual(posts.flat().map((e) => (e as { toolCallId: string }).toolCallId), sent);
+    assert.deepEqual(
+      posts.flat().map((e) => (e as { toolCallId: string }).toolCallId),
+      sent,
+    );
   });
 
   it('merges adjacent deltas of the same block and keeps other blocks apart', () => {
@@ -77,7 +80,10 @@ describe('Batcher', () => {
     batcher.push({ type: 'toolEnd', toolCallId: 'a', isError: false, output: 'final' });
     batcher.push({ type: 'toolUpdate', toolCallId: 'a', output: 'late' });
     clock.advance(FRAME_MS);
-    assert.deepEqual(posts[0]!.map((e) => e.type), ['toolUpdate', 'toolEnd', 'toolUpdate']);
+    assert.deepEqual(
+      posts[0]!.map((e) => e.type),
+      ['toolUpdate', 'toolEnd', 'toolUpdate'],
+    );
   });
 
   it('sends the first event of a quiet period without waiting a frame', () => {

@@ -19,8 +19,16 @@ const T = 1_000_000;
 
 describe('run-state machine', () => {
   it('normal run: running until settled, then idle with a completed outcome', () => {
-    const { seen, state } = walk([{ type: 'runStart' }, { type: 'turnStart' }, { type: 'runEnd', willRetry: false }, { type: 'settled', aborted: false, at: T }]);
-    assert.deepEqual(seen.map((x) => x.run), ['$(sync~spin) Pi: running', '$(sync~spin) Pi: running', '$(sync~spin) Pi: running', '$(check) Pi: idle']);
+    const { seen, state } = walk([
+      { type: 'runStart' },
+      { type: 'turnStart' },
+      { type: 'runEnd', willRetry: false },
+      { type: 'settled', aborted: false, at: T },
+    ]);
+    assert.deepEqual(
+      seen.map((x) => x.run),
+      ['$(sync~spin) Pi: running', '$(sync~spin) Pi: running', '$(sync~spin) Pi: running', '$(check) Pi: idle'],
+    );
     assert.equal(state.outcome?.kind, 'completed');
   });
 
@@ -104,7 +112,10 @@ describe('run-state machine', () => {
       { type: 'compactionStart', reason: 'manual', at: T },
       { type: 'compactionEnd', reason: 'manual', aborted: false, willRetry: false, tokensBefore: 12000, tokensAfter: 3000, at: T + 2000 },
     ]);
-    assert.deepEqual(seen.map((x) => x.phase), ['compacting', 'idle']);
+    assert.deepEqual(
+      seen.map((x) => x.phase),
+      ['compacting', 'idle'],
+    );
     assert.equal(seen[0]!.compaction, '$(fold) Compacting (manual)');
     assert.equal(seen[1]!.compaction, '$(fold) Compacted 12,000 → 3,000 tokens');
     assert.equal(describeStatus(state, T + 60_000).compaction, undefined);
@@ -116,7 +127,10 @@ describe('run-state machine', () => {
       { type: 'cancelRequested', at: T + 10 },
       { type: 'compactionEnd', reason: 'manual', aborted: true, willRetry: false, at: T + 20 },
     ]);
-    assert.deepEqual(seen.map((x) => x.phase), ['compacting', 'cancelling', 'idle']);
+    assert.deepEqual(
+      seen.map((x) => x.phase),
+      ['compacting', 'cancelling', 'idle'],
+    );
     assert.equal(seen[2]!.compaction, '$(fold) Compaction cancelled');
   });
 
@@ -132,7 +146,10 @@ describe('run-state machine', () => {
       { type: 'runEnd', willRetry: false },
       { type: 'settled', aborted: false, at: T + 30 },
     ]);
-    assert.deepEqual(seen.map((x) => x.phase), ['running', 'running', 'running', 'compacting', 'running', 'running', 'running', 'running', 'idle']);
+    assert.deepEqual(
+      seen.map((x) => x.phase),
+      ['running', 'running', 'running', 'compacting', 'running', 'running', 'running', 'running', 'idle'],
+    );
     assert.equal(seen.at(-1)!.run, '$(check) Pi: idle');
   });
 

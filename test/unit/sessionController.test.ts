@@ -7,9 +7,15 @@ import { TestClock } from '../support/testClock.ts';
 
 class MemoryLog implements Logger {
   readonly lines: string[] = [];
-  info(m: string) { this.lines.push(`info ${m}`); }
-  warn(m: string) { this.lines.push(`warn ${m}`); }
-  error(m: string) { this.lines.push(`error ${m}`); }
+  info(m: string) {
+    this.lines.push(`info ${m}`);
+  }
+  warn(m: string) {
+    this.lines.push(`warn ${m}`);
+  }
+  error(m: string) {
+    this.lines.push(`error ${m}`);
+  }
 }
 
 function setup(options: { noModel?: boolean; sessions?: FakeSession[] } = {}) {
@@ -189,10 +195,13 @@ describe('SessionController', () => {
     ];
     const { controller } = setup({ sessions: [s] });
     await controller.ensureSession();
-    assert.deepEqual(controller.state.messages.map((m) => [m.role, m.blocks[0]!.text]), [
-      ['user', 'earlier question'],
-      ['assistant', 'earlier answer'],
-    ]);
+    assert.deepEqual(
+      controller.state.messages.map((m) => [m.role, m.blocks[0]!.text]),
+      [
+        ['user', 'earlier question'],
+        ['assistant', 'earlier answer'],
+      ],
+    );
   });
 
   it('says "no response" after a silent minute, but not while a tool runs quietly', async () => {
@@ -219,7 +228,10 @@ describe('SessionController', () => {
     await tick();
     void controller.retryLast();
     await tick();
-    assert.deepEqual(fake.calls.filter((c) => c.startsWith('prompt')), ['prompt:do it', 'prompt:do it']);
+    assert.deepEqual(
+      fake.calls.filter((c) => c.startsWith('prompt')),
+      ['prompt:do it', 'prompt:do it'],
+    );
   });
 
   it('offers Retry after a run ends on a provider error, and says how to fix a bad key', async () => {

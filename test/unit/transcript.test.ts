@@ -6,12 +6,30 @@ import { runPhase } from '../../src/shared/runState.ts';
 import { initialTranscript, reduce, type MessageView, type TranscriptState } from '../../src/shared/transcript.ts';
 import { finalMessages, loadRecorded, runThrough } from '../support/recorded.ts';
 
-const RECORDED = ['plain-text', 'thinking-then-text', 'tool-then-answer', 'parallel-tools', 'blocked-tool', 'retry-500-twice', 'retries-exhausted', 'retry-cancelled', 'long-stream-cancel', 'long-stream-followup-cancel', 'bash-sleep-cancel', 'hostile-markdown', 'demo'];
+const RECORDED = [
+  'plain-text',
+  'thinking-then-text',
+  'tool-then-answer',
+  'parallel-tools',
+  'blocked-tool',
+  'retry-500-twice',
+  'retries-exhausted',
+  'retry-cancelled',
+  'long-stream-cancel',
+  'long-stream-followup-cancel',
+  'bash-sleep-cancel',
+  'hostile-markdown',
+  'demo',
+];
 
 /** The content of a Pi message as (kind, text) pairs, the way the panel shows it. */
 function piBlocks(m: Record<string, unknown>): { kind: string; text: string }[] {
   return ((m.content ?? []) as Record<string, unknown>[]).map((c) =>
-    c.type === 'thinking' ? { kind: 'thinking', text: String(c.thinking) } : c.type === 'toolCall' ? { kind: 'toolCall', text: JSON.stringify(c.arguments) } : { kind: 'text', text: String(c.text ?? '') },
+    c.type === 'thinking'
+      ? { kind: 'thinking', text: String(c.thinking) }
+      : c.type === 'toolCall'
+        ? { kind: 'toolCall', text: JSON.stringify(c.arguments) }
+        : { kind: 'text', text: String(c.text ?? '') },
   );
 }
 
@@ -44,7 +62,10 @@ describe('transcript reducer with real Pi event streams', () => {
     const events = loadRecorded('plain-text');
     assert.ok(events.some((e) => e.type === 'message_start' && (e.message as { role: string }).role === 'system'));
     const { state } = runThrough(events);
-    assert.deepEqual(state.messages.map((m) => m.role), ['user', 'assistant']);
+    assert.deepEqual(
+      state.messages.map((m) => m.role),
+      ['user', 'assistant'],
+    );
   });
 
   it('keys parallel tool cards by toolCallId and keeps results in source order', () => {
@@ -108,9 +129,16 @@ describe('transcript reducer rules', () => {
   });
 
   it('lets text_end replace the streamed block', () => {
-    let state: TranscriptState = reduce(initialTranscript, [...start, { type: 'blockStart', index: 0, kind: 'text', at: 1 }, { type: 'delta', index: 0, text: 'Helo' }]);
+    let state: TranscriptState = reduce(initialTranscript, [
+      ...start,
+      { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+      { type: 'delta', index: 0, text: 'Helo' },
+    ]);
     const partial = { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] };
-    const wire = project(ev({ type: 'message_update', message: partial, assistantMessageEvent: { type: 'text_end', contentIndex: 0, content: 'Hello', partial } }), { state, now: 2 });
+    const wire = project(
+      ev({ type: 'message_update', message: partial, assistantMessageEvent: { type: 'text_end', contentIndex: 0, content: 'Hello', partial } }),
+      { state, now: 2 },
+    );
     assert.deepEqual(wire, [{ type: 'blockEnd', index: 0, at: 2, final: { index: 0, kind: 'text', text: 'Hello' } }]);
     state = reduce(state, wire);
     assert.equal(state.messages[0]!.blocks[0]!.text, 'Hello');
@@ -120,13 +148,26 @@ describe('transcript reducer rules', () => {
   it('sends nothing but the end marker when text_end matches what streamed', () => {
     const state = reduce(initialTranscript, [...start, { type: 'blockStart', index: 0, kind: 'text', at: 1 }, { type: 'delta', index: 0, text: 'Hello' }]);
     const partial = { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] };
-    const wire = project(ev({ type: 'message_update', message: partial, assistantMessageEvent: { type: 'text_end', contentIndex: 0, content: 'Hello', partial } }), { state, now: 2 });
+    const wire = project(
+      ev({ type: 'message_update', message: partial, assistantMessageEvent: { type: 'text_end', contentIndex: 0, content: 'Hello', partial } }),
+      { state, now: 2 },
+    );
     assert.deepEqual(wire, [{ type: 'blockEnd', index: 0, at: 2 }]);
   });
 
   it('lets message_end replace the whole streamed message', () => {
-    let state = reduce(initialTranscript, [...start, { type: 'blockStart', index: 0, kind: 'text', at: 1 }, { type: 'delta', index: 0, text: 'draft' }, { type: 'blockStart', index: 1, kind: 'text', at: 1 }]);
-    const final = { role: 'assistant', content: [{ type: 'text', text: 'final' }], stopReason: 'length', usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, cost: { total: 0.5 } } };
+    let state = reduce(initialTranscript, [
+      ...start,
+      { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+      { type: 'delta', index: 0, text: 'draft' },
+      { type: 'blockStart', index: 1, kind: 'text', at: 1 },
+    ]);
+    const final = {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'final' }],
+      stopReason: 'length',
+      usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, cost: { total: 0.5 } },
+    };
     state = reduce(state, project(ev({ type: 'message_end', message: final }), { state, now: 3 }));
     const m = state.messages[0]!;
     assert.deepEqual(viewBlocks(m), [{ kind: 'text', text: 'final' }]);
@@ -172,11 +213,23 @@ describe('transcript reducer rules', () => {
   it('marks an errored attempt as retried when Pi retries it', () => {
     const { state } = runThrough(loadRecorded('retry-500-twice'));
     const assistants = state.messages.filter((m) => m.role === 'assistant');
-    assert.deepEqual(assistants.map((m) => [m.stopReason, m.retried === true]), [['error', true], ['error', true], ['stop', false]]);
+    assert.deepEqual(
+      assistants.map((m) => [m.stopReason, m.retried === true]),
+      [
+        ['error', true],
+        ['error', true],
+        ['stop', false],
+      ],
+    );
   });
 
   it('closes a message left streaming when the run settles without its end', () => {
-    const state = reduce(initialTranscript, [...start, { type: 'blockStart', index: 0, kind: 'text', at: 1 }, { type: 'delta', index: 0, text: 'half' }, { type: 'settled', aborted: true, at: 5 }]);
+    const state = reduce(initialTranscript, [
+      ...start,
+      { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+      { type: 'delta', index: 0, text: 'half' },
+      { type: 'settled', aborted: true, at: 5 },
+    ]);
     assert.equal(state.messages[0]!.final, true);
     assert.equal(state.messages[0]!.stopReason, 'aborted');
     assert.equal(state.messages[0]!.blocks[0]!.text, 'half');
@@ -186,7 +239,7 @@ describe('transcript reducer rules', () => {
 describe('delivery orders', () => {
   /** Deterministic pseudo-random numbers so a failure can be replayed. */
   function rng(seed: number) {
-    return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   }
 
   it('converges to the same state for any allowed interleaving of parallel tool events', () => {
@@ -202,7 +255,15 @@ describe('delivery orders', () => {
       byCall.set(id, [...(byCall.get(id) ?? []), e]);
     }
     const reference = runThrough(events).state;
-    const strip = (s: TranscriptState) => JSON.stringify({ messages: s.messages.map((m) => ({ ...m, startedAt: 0, endedAt: 0, blocks: m.blocks.map((b) => b && { ...b, startedAt: 0, endedAt: 0 }) })), tools: Object.fromEntries(Object.entries(s.tools).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, { ...v, startedAt: 0 }])) });
+    const strip = (s: TranscriptState) =>
+      JSON.stringify({
+        messages: s.messages.map((m) => ({ ...m, startedAt: 0, endedAt: 0, blocks: m.blocks.map((b) => b && { ...b, startedAt: 0, endedAt: 0 }) })),
+        tools: Object.fromEntries(
+          Object.entries(s.tools)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, v]) => [k, { ...v, startedAt: 0 }]),
+        ),
+      });
     const random = rng(7);
     for (let trial = 0; trial < 50; trial++) {
       // Each call's own events keep their order; calls interleave at random.

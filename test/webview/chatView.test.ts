@@ -5,7 +5,18 @@ import type { Browser, Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
 import { build, exchange, longTranscript, T0 } from './builders.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, posted, projectFixture, session, startServer, type PageWindow, type TestServer } from './harness.ts';
+import {
+  assertBundleFresh,
+  deliver,
+  launchBrowser,
+  openView,
+  posted,
+  projectFixture,
+  session,
+  startServer,
+  type PageWindow,
+  type TestServer,
+} from './harness.ts';
 
 async function snapshot(page: Page, state: TranscriptState): Promise<void> {
   await deliver(page, { type: 'snapshot', state, session });
@@ -21,18 +32,27 @@ async function mutationsDuring(page: Page, action: () => Promise<void>): Promise
     const w = globalThis as unknown as { __records: unknown[]; __observer: { disconnect(): void } } & Record<string, unknown>;
     const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
     w.__records = [];
-    const Observer = (globalThis as unknown as { MutationObserver: new (cb: (r: unknown[]) => void) => { observe(n: unknown, o: unknown): void; disconnect(): void } }).MutationObserver;
+    const Observer = (
+      globalThis as unknown as { MutationObserver: new (cb: (r: unknown[]) => void) => { observe(n: unknown, o: unknown): void; disconnect(): void } }
+    ).MutationObserver;
     const observer = new Observer((records) => w.__records.push(...records));
     w.__observer = observer;
     observer.observe(doc.querySelector('[data-testid="transcript"]'), { subtree: true, childList: true, attributes: true, characterData: true });
   });
   await action();
   const paths = await page.evaluate(() => {
-    const w = globalThis as unknown as { __records: { target: { nodeType: number; parentElement: unknown } & Record<string, unknown> }[]; __observer: { disconnect(): void } };
+    const w = globalThis as unknown as {
+      __records: { target: { nodeType: number; parentElement: unknown } & Record<string, unknown> }[];
+      __observer: { disconnect(): void };
+    };
     w.__observer.disconnect();
     return w.__records.map((r) => {
       // The closest element of the target and the path of block/row ids up to the transcript.
-      let el = (r.target.nodeType === 1 ? r.target : r.target.parentElement) as { getAttribute(n: string): string | null; parentElement: unknown; tagName: string } | null;
+      let el = (r.target.nodeType === 1 ? r.target : r.target.parentElement) as {
+        getAttribute(n: string): string | null;
+        parentElement: unknown;
+        tagName: string;
+      } | null;
       const chain: string[] = [];
       while (el && el.getAttribute('data-testid') !== 'transcript') {
         const id = el.getAttribute('data-msg-id');
@@ -91,7 +111,9 @@ describe('chat webview (headless Chromium)', function () {
     assert.deepEqual(roles, ['user', 'assistant', 'toolResult', 'assistant']);
     const stops = await page.$$eval('[data-role="assistant"]', (els) => els.map((e) => e.getAttribute('data-stop-reason')));
     assert.deepEqual(stops, ['toolUse', 'stop']);
-    const blocks = await page.$$eval('[data-role="assistant"] [data-block]', (els) => els.map((e) => `${e.getAttribute('data-block')}@${e.getAttribute('data-content-index')}`));
+    const blocks = await page.$$eval('[data-role="assistant"] [data-block]', (els) =>
+      els.map((e) => `${e.getAttribute('data-block')}@${e.getAttribute('data-content-index')}`),
+    );
     assert.deepEqual(blocks, ['thinking@0', 'text@1', 'toolCall@2', 'text@0']);
     const card = page.locator('[data-tool-call-id="call_1"]');
     assert.equal(await card.getAttribute('data-tool-name'), 'bash');
@@ -113,10 +135,17 @@ describe('chat webview (headless Chromium)', function () {
     const card = page.locator('[data-tool-call-id="c1"]');
     assert.equal(await card.getAttribute('data-status'), 'pending');
     assert.equal(await card.getAttribute('data-duration-ms'), null);
-    await batch(page, [{ type: 'delta', index: 0, text: '.ts"}' }, { type: 'blockEnd', index: 0, at }, { type: 'assistantEnd', stopReason: 'toolUse', at }]);
+    await batch(page, [
+      { type: 'delta', index: 0, text: '.ts"}' },
+      { type: 'blockEnd', index: 0, at },
+      { type: 'assistantEnd', stopReason: 'toolUse', at },
+    ]);
     assert.equal(await card.getAttribute('data-status'), 'pending');
     assert.match(await card.innerText(), /src\/a\.ts/);
-    await batch(page, [{ type: 'toolStart', toolCallId: 'c1', toolName: 'read', args: '{"path":"src/a.ts"}', at }, { type: 'toolUpdate', toolCallId: 'c1', output: 'partial 1' }]);
+    await batch(page, [
+      { type: 'toolStart', toolCallId: 'c1', toolName: 'read', args: '{"path":"src/a.ts"}', at },
+      { type: 'toolUpdate', toolCallId: 'c1', output: 'partial 1' },
+    ]);
     assert.equal(await card.getAttribute('data-status'), 'running');
     await batch(page, [{ type: 'toolUpdate', toolCallId: 'c1', output: 'partial 2' }]);
     const text = await card.innerText();
@@ -160,7 +189,12 @@ describe('chat webview (headless Chromium)', function () {
     );
     await snapshot(page, open);
     const rowId = open.messages[open.openIndex]!.id;
-    const text = await mutationsDuring(page, () => batch(page, [{ type: 'delta', index: 1, text: 'graph goes on' }, { type: 'delta', index: 1, text: ' and on.' }]));
+    const text = await mutationsDuring(page, () =>
+      batch(page, [
+        { type: 'delta', index: 1, text: 'graph goes on' },
+        { type: 'delta', index: 1, text: ' and on.' },
+      ]),
+    );
     assert.ok(text.count > 0, 'the delta changed the DOM');
     assert.ok(text.inside(`row:${rowId}/block:1`), `mutations outside block 1: ${text.describe.join(', ')}`);
     // Finished top-level blocks of the streaming text are not rebuilt.
@@ -169,10 +203,19 @@ describe('chat webview (headless Chromium)', function () {
     assert.equal(await heading!.evaluate((e) => e.isConnected), true, 'the committed heading node stays');
 
     // A streaming tool call touches only its block; a tool update touches only its card.
-    await batch(page, [{ type: 'blockEnd', index: 1, at }, { type: 'blockStart', index: 2, kind: 'toolCall', at, toolCallId: 'tc', toolName: 'bash' }, { type: 'delta', index: 2, text: '{"command":"ec' }]);
+    await batch(page, [
+      { type: 'blockEnd', index: 1, at },
+      { type: 'blockStart', index: 2, kind: 'toolCall', at, toolCallId: 'tc', toolName: 'bash' },
+      { type: 'delta', index: 2, text: '{"command":"ec' },
+    ]);
     const args = await mutationsDuring(page, () => batch(page, [{ type: 'delta', index: 2, text: 'ho hi"' }]));
     assert.ok(args.count > 0 && args.inside(`row:${rowId}/block:2`), `mutations outside block 2: ${args.describe.join(', ')}`);
-    await batch(page, [{ type: 'delta', index: 2, text: '}' }, { type: 'blockEnd', index: 2, at }, { type: 'assistantEnd', stopReason: 'toolUse', at }, { type: 'toolStart', toolCallId: 'tc', toolName: 'bash', args: '{"command":"echo hi"}', at }]);
+    await batch(page, [
+      { type: 'delta', index: 2, text: '}' },
+      { type: 'blockEnd', index: 2, at },
+      { type: 'assistantEnd', stopReason: 'toolUse', at },
+      { type: 'toolStart', toolCallId: 'tc', toolName: 'bash', args: '{"command":"echo hi"}', at },
+    ]);
     const out = await mutationsDuring(page, () => batch(page, [{ type: 'toolUpdate', toolCallId: 'tc', output: 'hi\n' }]));
     assert.ok(out.count > 0 && out.inside(`row:${rowId}/block:2/card:tc`), `mutations outside the card: ${out.describe.join(', ')}`);
   });
@@ -196,7 +239,10 @@ describe('chat webview (headless Chromium)', function () {
     assert.deepEqual(q, ['steering:steer me', 'followUp:later 1', 'followUp:later 2']);
     await batch(page, [{ type: 'cancelRequested', at: T0 }]);
     assert.equal(await page.getAttribute('body', 'data-run-state'), 'cancelling');
-    await batch(page, [{ type: 'queue', steering: [], followUp: [] }, { type: 'settled', aborted: true, at: T0 }]);
+    await batch(page, [
+      { type: 'queue', steering: [], followUp: [] },
+      { type: 'settled', aborted: true, at: T0 },
+    ]);
     assert.equal(await page.getAttribute('body', 'data-run-state'), 'idle');
     assert.equal(await page.locator('[data-queue]').count(), 0);
     assert.equal(await page.locator('[data-testid="send"]').count(), 1);
@@ -273,7 +319,12 @@ describe('chat webview (headless Chromium)', function () {
     await deliver(page, { type: 'restoreInput', texts: ['steer text', 'follow text'] });
     assert.equal(await page.locator('[data-testid="composer"]').inputValue(), 'typed\n\nsteer text\n\nfollow text');
     await deliver(page, { type: 'focusComposer' });
-    assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string } } }).document.activeElement.getAttribute('data-testid')), 'composer');
+    assert.equal(
+      await page.evaluate(() =>
+        (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string } } }).document.activeElement.getAttribute('data-testid'),
+      ),
+      'composer',
+    );
   });
 
   it('keeps partial text on cancel, shows errors and length stops, and offers notice actions', async () => {
@@ -318,12 +369,16 @@ describe('chat webview (headless Chromium)', function () {
     await batch(page, [
       { type: 'assistantStart', at },
       { type: 'blockStart', index: 0, kind: 'text', at },
-      { type: 'delta', index: 0, text: 'See [docs](https://example.com/a) and [file](src/app.ts) and [bad](javascript:alert(1)).\n\n```ts\nconst x: number = 1;\n```\n' },
+      {
+        type: 'delta',
+        index: 0,
+        text: 'See [docs](https://example.com/a) and [file](src/app.ts) and [bad](javascript:alert(1)).\n\n```ts\nconst x: number = 1;\n```\n',
+      },
       { type: 'blockEnd', index: 0, at },
       { type: 'assistantEnd', stopReason: 'stop', at },
     ]);
     const md = page.locator('[data-block="text"] .md');
-    assert.equal(await md.locator('.hljs-keyword').count() > 0, true, 'code is highlighted');
+    assert.equal((await md.locator('.hljs-keyword').count()) > 0, true, 'code is highlighted');
     assert.equal(await md.locator('a[href]').count(), 0, 'no link keeps a navigable href');
     await md.getByText('docs').click();
     await md.getByText('file').click();
@@ -337,29 +392,47 @@ describe('chat webview (headless Chromium)', function () {
     ]);
   });
 
-  it('collapses thinking once the answer starts and remembers the user\'s choice', async () => {
+  it("collapses thinking once the answer starts and remembers the user's choice", async () => {
     const at = T0;
     await snapshot(page, initialTranscript);
-    await batch(page, [{ type: 'assistantStart', at }, { type: 'blockStart', index: 0, kind: 'thinking', at }, { type: 'delta', index: 0, text: 'pondering' }]);
+    await batch(page, [
+      { type: 'assistantStart', at },
+      { type: 'blockStart', index: 0, kind: 'thinking', at },
+      { type: 'delta', index: 0, text: 'pondering' },
+    ]);
     const toggle = page.locator('[data-block="thinking"] .thinking-toggle');
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
     assert.match(await toggle.innerText(), /Thinking/);
-    await batch(page, [{ type: 'blockEnd', index: 0, at: at + 3000 }, { type: 'blockStart', index: 1, kind: 'text', at }, { type: 'delta', index: 1, text: 'Answer' }]);
+    await batch(page, [
+      { type: 'blockEnd', index: 0, at: at + 3000 },
+      { type: 'blockStart', index: 1, kind: 'text', at },
+      { type: 'delta', index: 1, text: 'Answer' },
+    ]);
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
     assert.match(await toggle.innerText(), /Thought for 3 s/);
     await toggle.click();
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
-    await batch(page, [{ type: 'delta', index: 1, text: ' more' }, { type: 'assistantEnd', stopReason: 'stop', at }]);
+    await batch(page, [
+      { type: 'delta', index: 1, text: ' more' },
+      { type: 'assistantEnd', stopReason: 'stop', at },
+    ]);
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
   });
 
   it('shows the model, thinking level and context use, and opens the pickers from the header', async () => {
-    await deliver(page, { type: 'snapshot', state: initialTranscript, session: { ...session, model: 'Claude Test', modelId: 'anthropic/claude-test', contextPercent: 42 } });
+    await deliver(page, {
+      type: 'snapshot',
+      state: initialTranscript,
+      session: { ...session, model: 'Claude Test', modelId: 'anthropic/claude-test', contextPercent: 42 },
+    });
     const before = (await posted(page)).length;
     assert.match(await page.locator('header').innerText(), /Claude Test[\s\S]*thinking: medium[\s\S]*context 42%/);
     await page.locator('header .model').click();
     await page.locator('header .thinking-level').click();
-    const commands = (await posted(page)).slice(before).filter((m) => m.type === 'runCommand').map((m) => m.command);
+    const commands = (await posted(page))
+      .slice(before)
+      .filter((m) => m.type === 'runCommand')
+      .map((m) => m.command);
     assert.deepEqual(commands, ['selectModel', 'setThinkingLevel']);
     await deliver(page, { type: 'session', session });
   });
@@ -367,8 +440,16 @@ describe('chat webview (headless Chromium)', function () {
   it('keeps thinking open when the user turned folding off', async () => {
     const at = T0;
     await deliver(page, { type: 'snapshot', state: initialTranscript, session: { ...session, collapseThinking: false } });
-    await batch(page, [{ type: 'assistantStart', at }, { type: 'blockStart', index: 0, kind: 'thinking', at }, { type: 'delta', index: 0, text: 'pondering' }]);
-    await batch(page, [{ type: 'blockEnd', index: 0, at: at + 1000 }, { type: 'blockStart', index: 1, kind: 'text', at }, { type: 'delta', index: 1, text: 'Answer' }]);
+    await batch(page, [
+      { type: 'assistantStart', at },
+      { type: 'blockStart', index: 0, kind: 'thinking', at },
+      { type: 'delta', index: 0, text: 'pondering' },
+    ]);
+    await batch(page, [
+      { type: 'blockEnd', index: 0, at: at + 1000 },
+      { type: 'blockStart', index: 1, kind: 'text', at },
+      { type: 'delta', index: 1, text: 'Answer' },
+    ]);
     const toggle = page.locator('[data-block="thinking"] .thinking-toggle');
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
     await deliver(page, { type: 'session', session });
@@ -385,7 +466,7 @@ describe('chat webview (headless Chromium)', function () {
     assert.equal(await page.locator('[data-testid="transcript"] [data-role]').count(), rows + 100);
   });
 
-  it('keeps rendered rows that are scrolled out of view in the transcript\'s innerText', async () => {
+  it("keeps rendered rows that are scrolled out of view in the transcript's innerText", async () => {
     // The e2e runner's panel.txt is the root's innerText; content-visibility would drop off-screen rows from it.
     await snapshot(page, longTranscript(60));
     const text = await page.locator('[data-testid="transcript"]').innerText();
@@ -397,7 +478,11 @@ describe('chat webview (headless Chromium)', function () {
     const at = T0;
     await snapshot(page, initialTranscript);
     const live = page.locator('[role="status"][aria-live="polite"]');
-    await batch(page, [{ type: 'assistantStart', at }, { type: 'blockStart', index: 0, kind: 'text', at }, { type: 'delta', index: 0, text: 'Hello' }]);
+    await batch(page, [
+      { type: 'assistantStart', at },
+      { type: 'blockStart', index: 0, kind: 'text', at },
+      { type: 'delta', index: 0, text: 'Hello' },
+    ]);
     assert.equal(await live.textContent(), '');
     await batch(page, [{ type: 'assistantEnd', stopReason: 'stop', at }]);
     assert.match((await live.textContent()) ?? '', /Hello/);
@@ -409,7 +494,9 @@ describe('chat webview (headless Chromium)', function () {
     await page.evaluate(() => {
       const w = globalThis as unknown as PageWindow;
       w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'fromTheFuture' } }));
-      w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events: [{ type: 'newEvent' }, { type: 'userMessage', text: 'still here', images: 0 }] } }));
+      w.dispatchEvent(
+        new w.MessageEvent('message', { data: { type: 'batch', events: [{ type: 'newEvent' }, { type: 'userMessage', text: 'still here', images: 0 }] } }),
+      );
     });
     await page.locator('[data-role="user"]').waitFor();
     assert.match(await page.locator('[data-role="user"]').innerText(), /still here/);
@@ -431,8 +518,7 @@ describe('chat webview (headless Chromium)', function () {
   it('follows the bottom while streaming, stays put when scrolled up, and jumps to latest on request', async () => {
     const at = T0;
     await snapshot(page, build([{ type: 'runStart' }, { type: 'assistantStart', at }, { type: 'blockStart', index: 0, kind: 'text', at }], longTranscript(40)));
-    const metrics = () =>
-      page.locator('.scroller').evaluate((e) => ({ top: e.scrollTop, gap: e.scrollHeight - e.scrollTop - e.clientHeight }));
+    const metrics = () => page.locator('.scroller').evaluate((e) => ({ top: e.scrollTop, gap: e.scrollHeight - e.scrollTop - e.clientHeight }));
     const jump = page.locator('.jump-latest');
     assert.ok((await metrics()).gap <= 2, 'starts at the bottom');
     for (let i = 0; i < 5; i++) await batch(page, [{ type: 'delta', index: 0, text: `Paragraph ${i} ${'word '.repeat(60)}\n\n` }]);

@@ -44,7 +44,12 @@ export async function startServer(): Promise<TestServer> {
       res.end(pageHtml(origin, url.searchParams.get('theme') ?? 'vscode-dark'));
       return;
     }
-    const file = url.pathname === '/dist/webview/main.js' ? join(root, 'dist', 'webview', 'main.js') : url.pathname.startsWith('/media/') ? join(root, 'media', url.pathname.slice(7).replace(/\.\./g, '')) : undefined;
+    const file =
+      url.pathname === '/dist/webview/main.js'
+        ? join(root, 'dist', 'webview', 'main.js')
+        : url.pathname.startsWith('/media/')
+          ? join(root, 'media', url.pathname.slice(7).replace(/\.\./g, ''))
+          : undefined;
     if (!file) {
       res.writeHead(404).end();
       return;
@@ -64,8 +69,10 @@ export async function startServer(): Promise<TestServer> {
 
 /** A small set of theme variables, so screenshots of the test page look like a VS Code sidebar. */
 const THEMES: Record<string, string> = {
-  'vscode-dark': '--vscode-foreground:#cccccc;--vscode-sideBar-background:#181818;--vscode-editor-background:#1f1f1f;--vscode-descriptionForeground:#9d9d9d;--vscode-input-background:#313131;--vscode-input-foreground:#cccccc;--vscode-input-border:#3c3c3c;--vscode-button-background:#0078d4;--vscode-button-foreground:#ffffff;--vscode-button-secondaryBackground:#313131;--vscode-button-secondaryForeground:#cccccc;--vscode-focusBorder:#0078d4;--vscode-panel-border:#2b2b2b;--vscode-textLink-foreground:#4daafc;--vscode-textCodeBlock-background:#2b2b2b;--vscode-errorForeground:#f85149;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:monospace;--vscode-badge-background:#616161;--vscode-badge-foreground:#f8f8f8;',
-  'vscode-light': '--vscode-foreground:#3b3b3b;--vscode-sideBar-background:#f8f8f8;--vscode-editor-background:#ffffff;--vscode-descriptionForeground:#717171;--vscode-input-background:#ffffff;--vscode-input-foreground:#3b3b3b;--vscode-input-border:#cecece;--vscode-button-background:#005fb8;--vscode-button-foreground:#ffffff;--vscode-button-secondaryBackground:#e5e5e5;--vscode-button-secondaryForeground:#3b3b3b;--vscode-focusBorder:#005fb8;--vscode-panel-border:#e5e5e5;--vscode-textLink-foreground:#005fb8;--vscode-textCodeBlock-background:#f0f0f0;--vscode-errorForeground:#f85149;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:monospace;--vscode-badge-background:#cccccc;--vscode-badge-foreground:#3b3b3b;',
+  'vscode-dark':
+    '--vscode-foreground:#cccccc;--vscode-sideBar-background:#181818;--vscode-editor-background:#1f1f1f;--vscode-descriptionForeground:#9d9d9d;--vscode-input-background:#313131;--vscode-input-foreground:#cccccc;--vscode-input-border:#3c3c3c;--vscode-button-background:#0078d4;--vscode-button-foreground:#ffffff;--vscode-button-secondaryBackground:#313131;--vscode-button-secondaryForeground:#cccccc;--vscode-focusBorder:#0078d4;--vscode-panel-border:#2b2b2b;--vscode-textLink-foreground:#4daafc;--vscode-textCodeBlock-background:#2b2b2b;--vscode-errorForeground:#f85149;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:monospace;--vscode-badge-background:#616161;--vscode-badge-foreground:#f8f8f8;',
+  'vscode-light':
+    '--vscode-foreground:#3b3b3b;--vscode-sideBar-background:#f8f8f8;--vscode-editor-background:#ffffff;--vscode-descriptionForeground:#717171;--vscode-input-background:#ffffff;--vscode-input-foreground:#3b3b3b;--vscode-input-border:#cecece;--vscode-button-background:#005fb8;--vscode-button-foreground:#ffffff;--vscode-button-secondaryBackground:#e5e5e5;--vscode-button-secondaryForeground:#3b3b3b;--vscode-focusBorder:#005fb8;--vscode-panel-border:#e5e5e5;--vscode-textLink-foreground:#005fb8;--vscode-textCodeBlock-background:#f0f0f0;--vscode-errorForeground:#f85149;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:monospace;--vscode-badge-background:#cccccc;--vscode-badge-foreground:#3b3b3b;',
 };
 
 export const NONCE = 'testnonce0123456789abcdef';
@@ -109,7 +116,16 @@ export function pageHtml(origin: string, theme: string): string {
 </html>`;
 }
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -163,7 +179,8 @@ export function assertBundleFresh(): void {
   const bundle = statSync(join(root, 'dist', 'webview', 'main.js')).mtimeMs;
   for (const dir of ['src/webview', 'src/shared']) {
     for (const f of readdirSync(join(root, dir))) {
-      if (f.endsWith('.ts') && statSync(join(root, dir, f)).mtimeMs > bundle) throw new Error(`dist/webview/main.js is older than ${dir}/${f}: run \`npm run build\` first`);
+      if (f.endsWith('.ts') && statSync(join(root, dir, f)).mtimeMs > bundle)
+        throw new Error(`dist/webview/main.js is older than ${dir}/${f}: run \`npm run build\` first`);
     }
   }
 }

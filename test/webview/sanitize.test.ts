@@ -13,15 +13,22 @@ import { T0 } from './builders.ts';
 import { assertBundleFresh, deliver, launchBrowser, openView, posted, session, startServer, type PageWindow, type TestServer } from './harness.ts';
 import { HOSTILE } from './hostile.ts';
 
-const DANGEROUS_TAGS = 'script,iframe,frame,object,embed,img,svg,math,style,link,meta,base,form,input,button:not([data-action]),video,audio,source,template,noscript,xmp,marquee,details,textarea:not([data-testid])';
+const DANGEROUS_TAGS =
+  'script,iframe,frame,object,embed,img,svg,math,style,link,meta,base,form,input,button:not([data-action]),video,audio,source,template,noscript,xmp,marquee,details,textarea:not([data-testid])';
 
 /** Every place untrusted text reaches the view, as wire events. */
 function hostileEvents(payload: string, n: number, streamed: boolean): WireEvent[] {
   const at = T0 + n;
   const id = `call_${n}`;
-  const chunks = (text: string): string[] => (streamed ? text.match(/[\s\S]{1,5}/g) ?? [] : [text]);
+  const chunks = (text: string): string[] => (streamed ? (text.match(/[\s\S]{1,5}/g) ?? []) : [text]);
   const toolName = n % 5 === 0 ? payload.slice(0, 60) : ['bash', 'read', 'edit', 'write', 'grep'][n % 5]!;
-  const args = JSON.stringify({ command: payload, path: payload, content: payload, pattern: payload, edits: [{ oldText: payload, newText: `${payload}\n${payload}` }] });
+  const args = JSON.stringify({
+    command: payload,
+    path: payload,
+    content: payload,
+    pattern: payload,
+    edits: [{ oldText: payload, newText: `${payload}\n${payload}` }],
+  });
   return [
     { type: 'userMessage', text: payload, images: 0 },
     { type: 'runStart' },
@@ -49,7 +56,10 @@ function hostileEvents(payload: string, n: number, streamed: boolean): WireEvent
 /** Clicks every element matching `selector` from inside the page (a real click event each); returns how many. */
 async function clickAll(page: Page, selector: string): Promise<number> {
   const n = await page.evaluate((sel) => {
-    const g = globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ dispatchEvent(e: unknown): boolean }> }; MouseEvent: new (t: string, i: object) => unknown };
+    const g = globalThis as unknown as {
+      document: { querySelectorAll(s: string): ArrayLike<{ dispatchEvent(e: unknown): boolean }> };
+      MouseEvent: new (t: string, i: object) => unknown;
+    };
     const els = Array.from(g.document.querySelectorAll(sel));
     for (const el of els) el.dispatchEvent(new g.MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
     return els.length;
@@ -63,12 +73,26 @@ async function inspect(page: Page): Promise<{ pwned: number; violations: PageWin
   await page.waitForTimeout(300);
   return page.evaluate((tags) => {
     const w = globalThis as unknown as PageWindow;
-    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ tagName: string; attributes: ArrayLike<{ name: string; value: string }> }> } }).document;
+    const doc = (
+      globalThis as unknown as {
+        document: { querySelectorAll(s: string): ArrayLike<{ tagName: string; attributes: ArrayLike<{ name: string; value: string }> }> };
+      }
+    ).document;
     const dangerous: string[] = [];
     for (const el of Array.from(doc.querySelectorAll(`#app ${tags.split(',').join(', #app ')}`))) dangerous.push(`<${el.tagName.toLowerCase()}>`);
     for (const el of Array.from(doc.querySelectorAll('#app *'))) {
       for (const a of Array.from(el.attributes)) {
-        if (/^on/i.test(a.name) || a.name === 'style' || a.name === 'src' || a.name === 'srcset' || a.name === 'href' || a.name === 'xlink:href' || a.name === 'background' || a.name === 'action' || a.name === 'formaction') {
+        if (
+          /^on/i.test(a.name) ||
+          a.name === 'style' ||
+          a.name === 'src' ||
+          a.name === 'srcset' ||
+          a.name === 'href' ||
+          a.name === 'xlink:href' ||
+          a.name === 'background' ||
+          a.name === 'action' ||
+          a.name === 'formaction'
+        ) {
           dangerous.push(`<${el.tagName.toLowerCase()} ${a.name}="${a.value.slice(0, 60)}">`);
         }
       }
@@ -117,7 +141,12 @@ describe('sanitization (headless Chromium, the real CSP)', function () {
       // Everything on screen, not only the newest page of rows.
       while (await page.locator('.load-earlier:not([hidden])').count()) await clickAll(page, '.load-earlier');
       // Open everything that is collapsed or clipped, so hidden content is rendered too.
-      for (const sel of ['.thinking-toggle[aria-expanded="false"]', '[data-action="tool-show-all"]:not([hidden])', '[data-action="result-show-all"]:not([hidden])']) await clickAll(page, sel);
+      for (const sel of [
+        '.thinking-toggle[aria-expanded="false"]',
+        '[data-action="tool-show-all"]:not([hidden])',
+        '[data-action="result-show-all"]:not([hidden])',
+      ])
+        await clickAll(page, sel);
       const rows = await page.locator('[data-testid="transcript"] [data-role]').count();
       assert.ok(rows >= HOSTILE.length * 4, `${rows} rows rendered`);
 

@@ -85,7 +85,9 @@ export class Workbench {
   }
 
   private containerIcon() {
-    return this.page.locator(`.activitybar a.action-label[aria-label="${CONTAINER_TITLE}"], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE} ("]`).first();
+    return this.page
+      .locator(`.activitybar a.action-label[aria-label="${CONTAINER_TITLE}"], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE} ("]`)
+      .first();
   }
 
   /** Opens the Pi view container from the activity bar (no-op when it is already showing). */
@@ -93,7 +95,9 @@ export class Workbench {
     const icon = this.containerIcon();
     await icon.waitFor({ state: 'visible', timeout: 30_000 });
     // The item's <li> is "checked" while its container is showing; clicking it then would hide it.
-    const checked = await icon.evaluate((a) => (a as unknown as { closest(s: string): PageElement | null }).closest('li')?.classList.contains('checked') ?? false);
+    const checked = await icon.evaluate(
+      (a) => (a as unknown as { closest(s: string): PageElement | null }).closest('li')?.classList.contains('checked') ?? false,
+    );
     const sidebarVisible = await this.page.locator('.part.sidebar').isVisible();
     if (!checked || !sidebarVisible) await icon.click();
   }
@@ -101,7 +105,11 @@ export class Workbench {
   /** Shows another container (Explorer) in the sidebar, which hides the Pi view. */
   async hidePiView(): Promise<void> {
     await this.page.locator('.activitybar a.action-label[aria-label^="Explorer"]').first().click();
-    await this.page.locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await this.page
+      .locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`)
+      .first()
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
   }
 
   /** The Pi chat webview's content frame (outer `iframe.webview`, then `iframe#active-frame`). */
@@ -124,7 +132,10 @@ export class Workbench {
   async runCommand(title: string): Promise<void> {
     const page = this.page;
     // Focus the workbench outside the webview so F1 reaches the workbench, not the iframe.
-    await page.locator('.part.editor').click({ position: { x: 20, y: 20 } }).catch(() => undefined);
+    await page
+      .locator('.part.editor')
+      .click({ position: { x: 20, y: 20 } })
+      .catch(() => undefined);
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
@@ -132,7 +143,10 @@ export class Workbench {
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     await row.waitFor({ state: 'visible', timeout: 10_000 });
     await row.click();
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => undefined);
   }
 
   /** Texts of this extension's status-bar items, keyed by item id (`piPanel.runState`, …). */

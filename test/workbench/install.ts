@@ -47,7 +47,9 @@ const APT_PACKAGES: Readonly<Record<string, string>> = { chromium: '/usr/bin/chr
 
 /** Installs Debian `chromium` and `libkrb5-dev` with apt when missing (root only; otherwise says what to run). */
 export function ensureSystemPackages(): void {
-  const missing = Object.entries(APT_PACKAGES).filter(([, probe]) => !fs.existsSync(probe)).map(([pkg]) => pkg);
+  const missing = Object.entries(APT_PACKAGES)
+    .filter(([, probe]) => !fs.existsSync(probe))
+    .map(([pkg]) => pkg);
   if (!missing.length) return;
   if (process.getuid?.() !== 0) {
     throw new Error(`missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);

@@ -40,7 +40,11 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: MarkedReporter as unknown as typeof Mocha.reporters.Base });
   const grep = process.env.PI_PANEL_TEST_GREP;
   if (grep) mocha.grep(grep);
-  for (const f of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(__dirname, f));
+  for (const f of fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(path.join(__dirname, f));
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} integration test(s) failed`);
 }

@@ -41,7 +41,9 @@ describe('Pi Agent Panel in VS Code', () => {
 
   it('registers every command it contributes', async () => {
     const { extension } = await activatePanel();
-    const contributed = ((extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command);
+    const contributed = ((extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map(
+      (c) => c.command,
+    );
     assert.ok(contributed.length >= 3, `only ${contributed.length} commands contributed`);
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.filter((c) => !registered.has(c));
@@ -74,7 +76,16 @@ describe('Pi Agent Panel in VS Code', () => {
     pi = await useScriptedPi(SLOW);
     const settled = nextSettle(controller);
     const prompting = controller.prompt('Count slowly');
-    await waitUntil(() => textOf(controller.snapshot().messages.filter((m) => m.role === 'assistant').at(-1) ?? { role: '', blocks: [] }).length > 10, 'some streamed text');
+    await waitUntil(
+      () =>
+        textOf(
+          controller
+            .snapshot()
+            .messages.filter((m) => m.role === 'assistant')
+            .at(-1) ?? { role: '', blocks: [] },
+        ).length > 10,
+      'some streamed text',
+    );
     await vscode.commands.executeCommand('piPanel.cancel');
     await settled;
     await prompting;

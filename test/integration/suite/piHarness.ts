@@ -9,7 +9,11 @@ export const EXTENSION_ID = 'pi-agent-panel.pi-agent-panel';
 
 /** A transcript as `controller.snapshot()` returns it. */
 export interface Snapshot {
-  readonly messages: ReadonlyArray<{ readonly role: string; readonly blocks: ReadonlyArray<{ readonly kind: string; readonly text?: string }>; readonly stopReason?: string }>;
+  readonly messages: ReadonlyArray<{
+    readonly role: string;
+    readonly blocks: ReadonlyArray<{ readonly kind: string; readonly text?: string }>;
+    readonly stopReason?: string;
+  }>;
   readonly runState: string;
 }
 
@@ -26,7 +30,11 @@ interface HostController {
   send(text: string, mode: 'steer' | 'followUp'): Promise<void>;
   cancel(): Promise<void>;
   readonly state: {
-    readonly messages: ReadonlyArray<{ readonly role: string; readonly blocks: ReadonlyArray<{ readonly kind: string; readonly text: string } | undefined>; readonly stopReason?: string }>;
+    readonly messages: ReadonlyArray<{
+      readonly role: string;
+      readonly blocks: ReadonlyArray<{ readonly kind: string; readonly text: string } | undefined>;
+      readonly stopReason?: string;
+    }>;
     readonly run: { readonly active: boolean; readonly cancelling: boolean; readonly retry?: unknown; readonly compaction?: unknown };
   };
   onDidEmit(listener: (events: ReadonlyArray<{ readonly type: string }>) => void): vscode.Disposable;
@@ -39,7 +47,11 @@ function adapt(host: HostController): PanelController {
     snapshot() {
       const { messages, run } = host.state;
       return {
-        messages: messages.map((m) => ({ role: m.role, stopReason: m.stopReason, blocks: m.blocks.filter((b) => b !== undefined).map((b) => ({ kind: b.kind, text: b.text })) })),
+        messages: messages.map((m) => ({
+          role: m.role,
+          stopReason: m.stopReason,
+          blocks: m.blocks.filter((b) => b !== undefined).map((b) => ({ kind: b.kind, text: b.text })),
+        })),
         runState: run.cancelling ? 'cancelling' : run.compaction ? 'compacting' : run.retry ? 'retrying' : run.active ? 'running' : 'idle',
       };
     },
@@ -108,5 +120,8 @@ export async function waitUntil(predicate: () => boolean, what: string, timeoutM
 
 /** Concatenated text blocks of a message. */
 export function textOf(message: Snapshot['messages'][number]): string {
-  return message.blocks.filter((b) => b.kind === 'text').map((b) => b.text ?? '').join('');
+  return message.blocks
+    .filter((b) => b.kind === 'text')
+    .map((b) => b.text ?? '')
+    .join('');
 }
