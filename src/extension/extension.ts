@@ -2,6 +2,7 @@
 
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
+import { plainNotificationText } from '../shared/notificationText.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { readConfig } from './config.ts';
 import { createPiSessionFactory } from './piSessionFactory.ts';
@@ -40,7 +41,8 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     controller.onDidNotify((n) => {
       const show =
         n.level === 'error' ? vscode.window.showErrorMessage : n.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-      void show(n.message, 'Open Chat', 'Show Log').then((choice) => {
+      // The message may carry a provider's or tool's text: never let it become a link.
+      void show(plainNotificationText(n.message), 'Open Chat', 'Show Log').then((choice) => {
         if (choice === 'Open Chat') void focusChat();
         if (choice === 'Show Log') log.show();
       });

@@ -1,6 +1,7 @@
 /** Palette commands that act on the session: model, thinking level, resume, export. Each says why when it cannot. */
 
 import * as vscode from 'vscode';
+import { plainNotificationText } from '../shared/notificationText.ts';
 import { loadPi } from './piLoader.ts';
 import { piLocation } from './piSessionFactory.ts';
 import { listPiSessions } from './piSessions.ts';
@@ -13,7 +14,8 @@ export function registerSessionCommands(controller: SessionController, distDir: 
     return s;
   };
 
-  const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(`Pi: ${what}: ${errorText(err)}`);
+  // Error text comes from Pi, a provider or the file system: shown as plain text, never as links.
+  const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(`Pi: ${what}: ${errorText(err)}`));
 
   return [
     vscode.commands.registerCommand('piPanel.selectModel', async () => {
@@ -81,7 +83,7 @@ export function registerSessionCommands(controller: SessionController, distDir: 
       if (!s) return;
       try {
         const file = await s.exportToHtml();
-        const choice = await vscode.window.showInformationMessage(`Pi: transcript exported to ${file}`, 'Open');
+        const choice = await vscode.window.showInformationMessage(plainNotificationText(`Pi: transcript exported to ${file}`), 'Open');
         if (choice === 'Open') await vscode.env.openExternal(vscode.Uri.file(file));
       } catch (err) {
         fail('could not export the transcript', err);
