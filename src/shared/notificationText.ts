@@ -19,7 +19,6 @@ export function plainNotificationText(text: string): string {
   });
   // Whatever link syntax is left (nested brackets, an unclosed label) cannot close a link once `](` is broken.
   out = out.replace(/\]\s*\(/g, '] (');
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   out = out.replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ');
   out = showBidiControls(out);
   return out.length > MAX_LENGTH ? `${out.slice(0, MAX_LENGTH - 1)}…` : out;
