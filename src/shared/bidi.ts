@@ -21,3 +21,14 @@ export function stripBidiControls(text: string): { readonly text: string; readon
   });
   return { text: out, removed };
 }
+
+/** Code to insert into an editor, without bidi controls, and what to tell the user when some were removed. */
+export function codeForInsert(code: string): { readonly text: string; readonly notice?: string } {
+  const { text, removed } = stripBidiControls(code);
+  if (!removed) return { text };
+  const what = removed === 1 ? 'character' : 'characters';
+  return {
+    text,
+    notice: `Pi: removed ${removed} bidirectional control ${what} (U+202A–U+202E, U+2066–U+2069) from the inserted code: they can make code read differently from what it does.`,
+  };
+}

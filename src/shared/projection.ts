@@ -5,6 +5,7 @@
  */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import { own } from './ownKey.ts';
 import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from './protocol.ts';
 import { openMessage, type BlockView, type TranscriptState } from './transcript.ts';
 
@@ -156,7 +157,7 @@ function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): 
   if (m.role === 'toolResult') {
     const toolCallId = String(m.toolCallId ?? '');
     const { text } = contentText(m.content);
-    const card = ctx.state.tools[toolCallId];
+    const card = own(ctx.state.tools, toolCallId);
     const same = card !== undefined && card.output === clip(stripAnsi(text));
     return [
       { type: 'toolResult', toolCallId, toolName: String(m.toolName ?? ''), isError: m.isError === true, ...(same ? {} : { text: clip(stripAnsi(text)) }) },

@@ -5,6 +5,7 @@
  * in the DOM until the user asks for more.
  */
 
+import { own } from '../shared/ownKey.ts';
 import type { BlockView, MessageView, ToolCardView, TranscriptState } from '../shared/transcript.ts';
 import { button, srOnly } from './components.ts';
 import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
@@ -94,7 +95,7 @@ export class TranscriptView {
     }
     if (toolsChanged) {
       for (const [id, card] of Object.entries(state.tools)) {
-        if (prevTools[id] === card) continue;
+        if (own(prevTools, id) === card) continue;
         const parts = this._cards.get(id);
         if (parts) for (const p of parts) p.updateTool(card);
       }
@@ -458,7 +459,8 @@ class ToolCallPart implements BlockPart {
       this._id = b.toolCallId;
       if (this._id !== undefined) this._view.registerCard(this._id, this);
     }
-    this._card.update(b, this._id !== undefined ? this._view.tools[this._id] : undefined);
+    // Tool-call ids are chosen by the endpoint: `constructor` must not find Object's.
+    this._card.update(b, this._id !== undefined ? own(this._view.tools, this._id) : undefined);
   }
 
   updateTool(card: ToolCardView): void {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { hasBidiControls, showBidiControls, stripBidiControls } from '../../src/shared/bidi.ts';
+import { codeForInsert, hasBidiControls, showBidiControls, stripBidiControls } from '../../src/shared/bidi.ts';
 import { plainNotificationText } from '../../src/shared/notificationText.ts';
 
 /** The link syntax VS Code's notifications turn into clickable links (its `parseLinkedText`). */
@@ -64,5 +64,17 @@ describe('bidirectional-override characters', () => {
   it('detects them', () => {
     assert.equal(hasBidiControls('safe'), false);
     assert.equal(hasBidiControls('ev\u2067il'), true);
+  });
+});
+
+describe('code inserted into the editor', () => {
+  it('is inserted as is when it has no bidi controls, without a notice', () => {
+    assert.deepEqual(codeForInsert('const a = 1;\n'), { text: 'const a = 1;\n' });
+  });
+
+  it('loses its bidi controls, and the user is told how many', () => {
+    const r = codeForInsert('if (isAdmin) {\u202E } \u2066// check later\u2069 {\n');
+    assert.equal(r.text, 'if (isAdmin) { } // check later {\n');
+    assert.match(r.notice ?? '', /removed 3 bidirectional control characters/);
   });
 });
