@@ -343,16 +343,19 @@ describe('accessibility (axe-core, keyboard, focus, themes)', function () {
         { type: 'runStart' },
         { type: 'assistantStart', at },
         { type: 'blockStart', index: 0, kind: 'text', at },
-        { type: 'delta', index: 0, text: 'Intro.\n\n```js\nconst a = 1;\n```\n\nSee [docs](https://example.com/d) and' },
+        { type: 'delta', index: 0, text: 'Intro.\n\n```js\nconst a = 1;\n' },
       ]),
     );
     const block = page.locator('[data-content-index="0"]');
+    // The open fence is the streaming tail: its Copy button is replaced when the fence closes and the
+    // next block begins (the fence is then rendered as finished markdown), and again when the answer ends.
     await block.getByRole('button', { name: 'Copy code' }).focus();
-    // The tail paragraph re-renders on each delta; a new block commits the fence and the paragraph.
+    await deliver(page, { type: 'batch', events: [{ type: 'delta', index: 0, text: 'const b = 2;\n' }] });
+    const copy = await page.evaluateHandle(() => (globalThis as unknown as G).document.activeElement);
+    await deliver(page, { type: 'batch', events: [{ type: 'delta', index: 0, text: '```\n\nSee [docs](https://example.com/d) and' }] });
+    assert.equal(await copy.evaluate((el) => (el as unknown as El).isConnected), false, 'the focused Copy button was replaced');
+    assert.match(await focused(page), /^button\[copy-code\]/, 'focus moved to its replacement, not to the body');
     await deliver(page, { type: 'batch', events: [{ type: 'delta', index: 0, text: ' more words' }] });
-    await deliver(page, { type: 'batch', events: [{ type: 'delta', index: 0, text: '.\n\n```py\nprint(1)\n```\n' }] });
-    assert.match(await focused(page), /^button\[copy-code\]/, 'focus stays on a Copy button while streaming');
-    await deliver(page, { type: 'batch', events: [{ type: 'delta', index: 0, text: '\n\nEven more, see [docs](https://example.com/d) again' }] });
     assert.match(await focused(page), /^button\[copy-code\]/);
 
     await block.getByRole('link', { name: 'docs' }).last().focus();
