@@ -308,7 +308,10 @@ function renderStatus(): void {
   else if (!r.active && r.lastCompaction && !r.lastCompaction.ok)
     text = r.lastCompaction.aborted ? 'Compaction cancelled.' : `Compaction failed: ${r.lastCompaction.errorMessage ?? 'unknown error'}`;
   setText(statusText, text);
+  const retryHad = document.activeElement === stalledRetry;
   setHidden(stalledRetry, !(r.stalled && r.active && !r.cancelling));
+  // "Cancel and retry" hides once used: focus goes to the composer rather than the page body.
+  if (retryHad && stalledRetry.hidden) composer.focus();
   setHidden(statusLine, text === '');
   // Announced when the state changes (a new attempt, a stall, compaction), never on a countdown tick.
   const kind = statusKind(r);

@@ -311,6 +311,10 @@ describe('accessibility (axe-core, keyboard, focus, themes)', function () {
     await page.getByRole('button', { name: 'Cancel and retry' }).click();
     assert.deepEqual((await posted(page)).slice(-1), [{ type: 'retryLast' }]);
     assert.deepEqual(await page.evaluate(() => (globalThis as unknown as PageWindow).__hostOpened), []);
+    // Once the host cancels, the button hides: focus moves to the composer, not to the page body.
+    await page.getByRole('button', { name: 'Cancel and retry' }).focus();
+    await deliver(page, { type: 'batch', events: [{ type: 'cancelRequested', at: Date.now() }] });
+    assert.match(await focused(page), /^textarea\[composer\]/);
   });
 
   it('operates the thinking toggle and notice actions from the keyboard', async () => {
