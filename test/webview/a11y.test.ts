@@ -185,8 +185,13 @@ function notices(): TranscriptState {
   ]);
 }
 
+/** A run that has just started (the "Working…" indicator), then compacting. */
+function starting(): TranscriptState {
+  return build([{ type: 'userMessage', text: 'Go.', images: 0 }, { type: 'runStart' }, { type: 'compactionStart', reason: 'threshold', at: Date.now() }]);
+}
+
 /** States the audit covers. A dialog card state (`[data-testid="dialog"]`) joins this table once dialog cards exist. */
-const STATES: Record<string, () => TranscriptState> = { finished, running, retrying, notices };
+const STATES: Record<string, () => TranscriptState> = { finished, running, retrying, starting, notices };
 
 const richSession = { ...session, model: 'Claude Test', modelId: 'anthropic/claude-test', contextPercent: 42 };
 
