@@ -26,3 +26,15 @@ export function iconButton(glyph: string, label: string, action: string, extra: 
 export function srOnly(text: string): HTMLSpanElement {
   return h('span', { class: 'sr-only' }, text);
 }
+
+/**
+ * Marks an element that may scroll (code, tool output, thinking) as a named region the keyboard can
+ * focus, so it can be scrolled without a mouse and a screen reader says what it is.
+ */
+export function scrollRegion<E extends HTMLElement>(el: E, label: string): E {
+  el.setAttribute('tabindex', '0');
+  el.setAttribute('role', 'region');
+  el.setAttribute('aria-label', label);
+  el.classList.add('scroll-region');
+  return el;
+}

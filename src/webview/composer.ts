@@ -168,7 +168,8 @@ export class QueueStrip {
 
   constructor() {
     this._list = h('ul', { class: 'queue-list' });
-    this.el = h('div', { class: 'queue-strip', 'aria-label': 'Queued messages', role: 'region', hidden: true }, this._list);
+    // Queued texts wrap in full; a long queue scrolls, so the strip takes focus for the keyboard.
+    this.el = h('div', { class: 'queue-strip', 'aria-label': 'Queued messages', role: 'region', tabindex: 0, hidden: true }, this._list);
   }
 
   update(queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] }): void {

@@ -7,9 +7,10 @@ import { showBidiControls } from '../shared/bidi.ts';
 import type { HostToWebview, SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import { runPhase, type RunState } from '../shared/runState.ts';
 import { initialTranscript, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
+import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { Composer, QueueStrip } from './composer.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
-import { markdownBody } from './markdown.ts';
+import { markdownBody, renderMarkdown, safeHref } from './markdown.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { TranscriptView } from './transcriptView.ts';
 import { loadUiState, post, saveUiState } from './vscodeApi.ts';
@@ -26,13 +27,14 @@ let announced = 0;
 
 const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
 
-// The model and thinking level are pickers: they run the palette commands in the host.
-const model = h('button', { type: 'button', class: 'model header-picker', 'data-action': 'select-model', 'aria-label': 'Select model' });
+// The model and thinking level are pickers: they run the palette commands in the host. Their visible
+// text (the model name, the level) is their accessible name; what they do is their description (title).
+const model = h('button', { type: 'button', class: 'model header-picker', 'data-action': 'select-model', title: 'Select a model' });
 const level = h('button', {
   type: 'button',
   class: 'thinking-level header-picker',
   'data-action': 'set-thinking-level',
-  'aria-label': 'Set thinking level',
+  title: 'Set the thinking level',
   hidden: true,
 });
 const context = h('span', { class: 'context-usage', title: "How full the model's context window is" });
@@ -61,8 +63,10 @@ const anchor = new ScrollAnchor(scroller, content, saved.follow);
 const statusText = h('span', { class: 'status-text' });
 // Offered when a run has gone quiet: cancel it and send the last prompt again.
 const stalledRetry = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'retry-last', hidden: true }, 'Cancel and retry');
-const statusLine = h('div', { class: 'status-line', role: 'status', hidden: true }, statusText, stalledRetry);
-const announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+// Not a live region itself: its countdown ticks every second. Changes of state are told by `statusAnnouncer`.
+const statusLine = h('div', { class: 'status-line', hidden: true }, statusText, stalledRetry);
+const announcer = new Announcer('announce-replies');
+const statusAnnouncer = new Announcer('announce-status');
 const queue = new QueueStrip();
 
 const composer = new Composer(
@@ -78,20 +82,24 @@ const composer = new Composer(
   saved.history,
 );
 
-app.replaceChildren(header, h('div', { class: 'scroll-area' }, scroller, anchor.jump), statusLine, queue.el, composer.el, announcer);
+app.replaceChildren(header, h('div', { class: 'scroll-area' }, scroller, anchor.jump), statusLine, queue.el, composer.el, announcer.el, statusAnnouncer.el);
 anchor.onChange = () => persist();
 
 function persist(): void {
   saveUiState({ draft: composer.draft, history: composer.history, toggled, follow: anchor.following, fromBottom: anchor.fromBottom });
 }
 
-// One delegated handler for everything clickable inside the transcript.
-content.addEventListener('click', (e) => {
+// One delegated handler for everything clickable inside the transcript and the status line. A link's
+// click (mouse, or Enter on a focused link) stops here: VS Code's webview would otherwise open any
+// `<a href>` itself from its window listener, and only the host decides what opens.
+for (const area of [content, statusLine]) area.addEventListener('click', onClick);
+function onClick(e: MouseEvent): void {
   const target = e.target as Element;
   const link = target.closest('a');
   if (link) {
     e.preventDefault();
-    const href = link.getAttribute('data-href');
+    e.stopPropagation();
+    const href = safeHref(link.getAttribute('href') ?? '');
     if (href) post({ type: 'openLink', href });
     return;
   }
@@ -146,16 +154,12 @@ content.addEventListener('click', (e) => {
     default:
       return;
   }
-});
-// Links are activated by keyboard too; middle clicks never open anything.
+}
+// Middle clicks never open anything.
 content.addEventListener('auxclick', (e) => {
-  if ((e.target as Element).closest('a')) e.preventDefault();
-});
-content.addEventListener('keydown', (e) => {
-  const link = (e.target as Element).closest?.('a[data-href]');
-  if (link && e.key === 'Enter') {
+  if ((e.target as Element).closest('a')) {
     e.preventDefault();
-    post({ type: 'openLink', href: link.getAttribute('data-href')! });
+    e.stopPropagation();
   }
 });
 
@@ -167,14 +171,21 @@ document.addEventListener('keydown', (e) => {
 });
 
 async function copyText(text: string, button: Element): Promise<void> {
+  const label = button.getAttribute('aria-label');
+  let said: string;
   try {
     await navigator.clipboard.writeText(text);
-    button.textContent = 'Copied';
+    said = 'Copied';
   } catch {
-    button.textContent = 'Copy failed';
+    said = 'Copy failed';
   }
+  // The name changes with the visible text, and the change is announced (a name change alone is not).
+  button.textContent = said;
+  button.setAttribute('aria-label', said);
+  statusAnnouncer.say(said === 'Copied' ? 'Copied to the clipboard' : 'Copy failed');
   setTimeout(() => {
     button.textContent = 'Copy';
+    if (label !== null) button.setAttribute('aria-label', label);
   }, 1500);
 }
 
@@ -256,7 +267,10 @@ function render(): void {
   frame = 0;
   const phase = runPhase(state.run);
   setAttr(document.body, 'data-run-state', phase);
+  // A streaming block re-renders its tail: a focused link or Copy button there is replaced by its twin.
+  const focus = markFocus(content);
   transcript.render(state, anchor.following);
+  restoreFocus(content, focus);
   composer.setRunning(phase !== 'idle');
   queue.update(state.queue);
   setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running'));
@@ -264,7 +278,7 @@ function render(): void {
     renderedSession = session;
     transcript.collapseThinking = session.collapseThinking ?? true;
     setText(model, showBidiControls(session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…')));
-    setAttr(model, 'title', session.modelId ? `${session.modelId} (click to change)` : 'Select a model');
+    setAttr(model, 'title', session.modelId ? `${session.modelId}: select a model` : 'Select a model');
     setText(context, session.contextPercent !== undefined ? `context ${session.contextPercent}%` : '');
   }
   const thinking = state.thinkingLevel ?? session.thinkingLevel;
@@ -296,14 +310,36 @@ function renderStatus(): void {
   else if (!r.active && r.lastCompaction && !r.lastCompaction.ok)
     text = r.lastCompaction.aborted ? 'Compaction cancelled.' : `Compaction failed: ${r.lastCompaction.errorMessage ?? 'unknown error'}`;
   setText(statusText, text);
+  const retryHad = document.activeElement === stalledRetry;
   setHidden(stalledRetry, !(r.stalled && r.active && !r.cancelling));
+  // "Cancel and retry" hides once used: focus goes to the composer rather than the page body.
+  if (retryHad && stalledRetry.hidden) composer.focus();
   setHidden(statusLine, text === '');
+  // Announced when the state changes (a new attempt, a stall, compaction), never on a countdown tick.
+  const kind = statusKind(r);
+  if (kind !== announcedStatus) {
+    announcedStatus = kind;
+    if (text) statusAnnouncer.say(text);
+  }
   const ticking = r.retry?.waiting === true || (r.stalled && r.active);
   if (ticking && retryTimer === undefined) retryTimer = setInterval(renderStatus, 1000);
   else if (!ticking && retryTimer !== undefined) {
     clearInterval(retryTimer);
     retryTimer = undefined;
   }
+}
+
+let announcedStatus = '';
+
+/** What the status line says, without its clock: the same while only the seconds change. */
+function statusKind(r: RunState): string {
+  if (r.cancelling && (r.active || r.compaction)) return 'cancelling';
+  if (r.compaction) return `compacting:${r.compaction.reason}`;
+  if (r.retry) return `retry:${r.retry.waiting}:${r.retry.attempt}:${r.retry.errorMessage}`;
+  if (r.stalled && r.active) return 'stalled';
+  if (!r.active && r.retryFailure) return `retryFailed:${r.retryFailure.message}`;
+  if (!r.active && r.lastCompaction && !r.lastCompaction.ok) return `compactionFailed:${String(r.lastCompaction.aborted)}:${r.lastCompaction.errorMessage}`;
+  return '';
 }
 
 function lastFinalId(messages: readonly MessageView[]): number {
@@ -315,7 +351,7 @@ function lastFinalId(messages: readonly MessageView[]): number {
   return id;
 }
 
-/** Tells screen readers about finished replies and notices, once each, never about every delta. */
+/** Tells screen readers about finished replies (as rendered, not as markdown) and notices, once each, never about every delta. */
 function announceFinished(messages: readonly MessageView[]): void {
   let i = messages.length;
   while (i > 0 && messages[i - 1]!.id > announced) i--;
@@ -327,14 +363,14 @@ function announceFinished(messages: readonly MessageView[]): void {
     if (m.role === 'assistant') {
       const text = m.blocks
         .filter((b) => b?.kind === 'text')
-        .map((b) => b!.text)
-        .join(' ')
+        .map((b) => spokenText(renderMarkdown(b!.text, false)))
+        .join('\n')
         .trim();
       const stop = m.stopReason === 'aborted' ? ' (cancelled)' : m.stopReason === 'error' ? ` Error: ${m.errorMessage ?? ''}` : '';
       if (text || stop) parts.push(`Pi: ${text.slice(0, 400)}${stop}`);
     } else if (m.role === 'notice') parts.push(m.blocks[0]?.text.slice(0, 400) ?? '');
   }
-  if (parts.length) announcer.textContent = parts.join('\n');
+  if (parts.length) announcer.say(parts.join('\n'));
 }
 
 window.addEventListener('message', (e: MessageEvent) => onMessage(e.data));

@@ -1,7 +1,7 @@
 /**
  * Assistant text as markdown: markdown-it (raw HTML off) renders, DOMPurify sanitizes with an allow-list,
- * highlight.js colours finished code blocks. Links keep their target only in `data-href` (http(s) or a
- * relative path) and open through the host on click. While a block streams, finished top-level markdown
+ * highlight.js colours finished code blocks. Links keep a real `href` only when it is http(s) or a
+ * relative path (so assistive technology sees a link), and open through the host on click (main.ts). While a block streams, finished top-level markdown
  * blocks stay rendered and only the open tail (the last paragraph, list or fence) is rendered again;
  * an open code fence only has its new characters appended.
  */
@@ -10,7 +10,7 @@ import DOMPurify, { type Config } from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import MarkdownIt from 'markdown-it';
 import { showBidiControls } from '../shared/bidi.ts';
-import { button } from './components.ts';
+import { button, scrollRegion } from './components.ts';
 import { h, setText } from './dom.ts';
 import type { TextBody } from './transcriptView.ts';
 
@@ -40,6 +40,17 @@ md.renderer.rules.image = (tokens, idx, _options, _env, self) => {
   const alt = String(self.renderInlineAsText(token.children ?? [], md.options, {}) || src);
   return `<a href="${md.utils.escapeHtml(src)}" class="image-link">${md.utils.escapeHtml(alt)}</a>`;
 };
+
+// Table column alignment becomes a class: the inline `style` markdown-it writes is blocked by the CSP.
+md.core.ruler.push('align_classes', (state) => {
+  for (const token of state.tokens) {
+    if (token.type !== 'th_open' && token.type !== 'td_open') continue;
+    const align = /^text-align:(left|center|right)$/.exec(String(token.attrGet('style') ?? ''))?.[1];
+    if (!align || !token.attrs) continue;
+    token.attrs = token.attrs.filter(([name]) => name !== 'style');
+    token.attrJoin('class', `align-${align}`);
+  }
+});
 
 const PURIFY: Config & { RETURN_DOM_FRAGMENT: true } = {
   ALLOWED_TAGS: [
@@ -80,7 +91,7 @@ const PURIFY: Config & { RETURN_DOM_FRAGMENT: true } = {
 // Only classes markdown-it and highlight.js produce survive.
 DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
   if (data.attrName === 'class') {
-    const kept = data.attrValue.split(/\s+/).filter((c) => /^(hljs[\w-]*|language-[\w+#.-]+|image-link|[\w]+_)$/.test(c));
+    const kept = data.attrValue.split(/\s+/).filter((c) => /^(hljs[\w-]*|language-[\w+#.-]+|image-link|align-(?:left|center|right)|[\w]+_)$/.test(c));
     data.attrValue = kept.join(' ');
     if (!kept.length) data.keepAttr = false;
   }
@@ -99,7 +110,7 @@ export function safeHref(raw: string): string | undefined {
   }
 }
 
-/** Renders markdown source to a sanitized fragment with links neutralized and code blocks decorated. */
+/** Renders markdown source to a sanitized fragment with links checked and code blocks decorated. */
 export function renderMarkdown(src: string, highlight = true): DocumentFragment {
   return fragmentFrom(renderHtml(src, highlight));
 }
@@ -117,23 +128,25 @@ function fragmentFrom(html: string): DocumentFragment {
   const frag = DOMPurify.sanitize(html, PURIFY) as unknown as DocumentFragment;
   for (const a of Array.from(frag.querySelectorAll('a'))) {
     const href = safeHref(a.getAttribute('href') ?? '');
-    a.removeAttribute('href');
     if (href) {
-      a.setAttribute('data-href', href);
+      // A real link for assistive technology and the keyboard; the click handler asks the host to open it.
+      a.setAttribute('href', href);
       a.setAttribute('title', href);
-      a.setAttribute('tabindex', '0');
     } else {
+      a.removeAttribute('href');
       a.classList.add('link-refused');
     }
   }
   // A tooltip is read as the truth about a link: bidi overrides in any title show instead of reordering it.
   for (const el of Array.from(frag.querySelectorAll('[title]'))) el.setAttribute('title', showBidiControls(el.getAttribute('title') ?? ''));
+  // A wide table scrolls sideways in a narrow view: the keyboard can scroll it once it takes focus.
+  for (const table of Array.from(frag.querySelectorAll('table'))) table.setAttribute('tabindex', '0');
   for (const pre of Array.from(frag.querySelectorAll('pre'))) {
     const code = pre.querySelector('code');
     const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(code?.className ?? '')?.[1] ?? '';
     const block = codeBlock(lang);
     pre.replaceWith(block);
-    block.append(pre);
+    block.append(scrollRegion(pre, lang ? `${lang} code` : 'Code'));
   }
   return frag;
 }
@@ -150,7 +163,7 @@ function codeBlock(lang: string, pre?: HTMLElement): HTMLElement {
       button('Copy', 'copy-code', 'link', { 'aria-label': 'Copy code' }),
       button('Insert', 'insert-code', 'link', { 'aria-label': 'Insert code at cursor', title: 'Insert at the cursor in the active editor' }),
     ),
-    ...(pre ? [pre] : []),
+    ...(pre ? [scrollRegion(pre, lang ? `${lang} code` : 'Code')] : []),
   );
 }
 

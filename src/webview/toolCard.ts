@@ -6,7 +6,7 @@
 
 import { showBidiControls } from '../shared/bidi.ts';
 import type { BlockView, ToolCardView, ToolStatus } from '../shared/transcript.ts';
-import { button, srOnly } from './components.ts';
+import { button, scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { clipLines, cleanTerminalText, editPairs, formatDuration, parseArgs, str, toolSummary } from './format.ts';
 
@@ -46,7 +46,7 @@ export class ToolCard {
     this._summary = h('span', { class: 'tool-summary' });
     this._duration = h('span', { class: 'tool-duration' });
     this._args = h('div', { class: 'tool-args' });
-    this._outputPre = h('pre', { class: 'tool-output-text' });
+    this._outputPre = scrollRegion(h('pre', { class: 'tool-output-text' }), 'Tool output');
     this._more = button('Show all', 'tool-show-all', 'link');
     this._output = h('div', { class: 'tool-output', hidden: true }, this._outputPre, this._more);
     this.el = h(
@@ -104,7 +104,7 @@ export class ToolCard {
       // Still streaming (or not JSON): the raw text, appended in place as it grows.
       let pre = this._args.firstElementChild;
       if (!pre || !pre.classList.contains('tool-args-raw')) {
-        pre = h('pre', { class: 'tool-args-raw' });
+        pre = scrollRegion(h('pre', { class: 'tool-args-raw' }), 'Arguments');
         this._args.replaceChildren(pre);
       }
       setText(pre, text);
@@ -140,7 +140,7 @@ function renderArgs(name: string, args: Record<string, unknown>): Node[] {
     case 'bash': {
       // A short one-line command is already in the header.
       const command = str(args.command) ?? '';
-      return command.includes('\n') || command.length > 60 ? [h('pre', { class: 'tool-command' }, command)] : [];
+      return command.includes('\n') || command.length > 60 ? [scrollRegion(h('pre', { class: 'tool-command' }, command), 'Command')] : [];
     }
     case 'read': {
       const parts: string[] = [];
@@ -151,19 +151,19 @@ function renderArgs(name: string, args: Record<string, unknown>): Node[] {
     case 'write': {
       const content = str(args.content) ?? '';
       const clip = clipLines(content, ARG_LINES, 8000, 'head');
-      const nodes: Node[] = [h('pre', { class: 'tool-file-content' }, clip.text)];
+      const nodes: Node[] = [scrollRegion(h('pre', { class: 'tool-file-content' }, clip.text), 'File content')];
       if (clip.hiddenLines) nodes.push(h('div', { class: 'tool-detail' }, `… ${clip.hiddenLines} more lines`));
       return nodes;
     }
     case 'edit':
       return [renderDiff(editPairs(args))];
     default:
-      return [h('pre', { class: 'tool-args-json' }, JSON.stringify(args, null, 2))];
+      return [scrollRegion(h('pre', { class: 'tool-args-json' }, JSON.stringify(args, null, 2)), 'Arguments')];
   }
 }
 
 function renderDiff(pairs: readonly { oldText: string; newText: string }[]): HTMLElement {
-  const pre = h('pre', { class: 'tool-diff' });
+  const pre = scrollRegion(h('pre', { class: 'tool-diff' }), 'Changes');
   let lines = 0;
   for (const [i, p] of pairs.entries()) {
     if (i > 0) pre.append(h('span', { class: 'diff-sep' }, '⋯\n'));

@@ -7,7 +7,7 @@
 
 import { own } from '../shared/ownKey.ts';
 import type { BlockView, MessageView, ToolCardView, TranscriptState } from '../shared/transcript.ts';
-import { button, srOnly } from './components.ts';
+import { button, scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
 import { clipLines, thoughtFor } from './format.ts';
 import { ToolCard } from './toolCard.ts';
@@ -365,7 +365,7 @@ class ResultPart implements BlockPart {
 
   constructor(view: TranscriptView) {
     this._view = view;
-    this._pre = h('pre', { class: 'tool-output-text' });
+    this._pre = scrollRegion(h('pre', { class: 'tool-output-text' }), 'Tool result');
     this._more = button('Show all', 'result-show-all', 'link');
     this.el = h('div', { class: 'block block-result' }, this._pre, this._more);
   }
@@ -411,7 +411,7 @@ class ThinkingPart implements BlockPart {
       h('span', { class: 'chevron', 'aria-hidden': 'true' }),
       this._label,
     );
-    this._body = h('div', { class: 'thinking-body' });
+    this._body = scrollRegion(h('div', { class: 'thinking-body' }), 'Thinking');
     this.el = h('div', { class: 'block block-thinking' }, this._toggle, this._body);
   }
 

@@ -379,9 +379,15 @@ describe('chat webview (headless Chromium)', function () {
     ]);
     const md = page.locator('[data-block="text"] .md');
     assert.equal((await md.locator('.hljs-keyword').count()) > 0, true, 'code is highlighted');
-    assert.equal(await md.locator('a[href]').count(), 0, 'no link keeps a navigable href');
+    // Real links for assistive technology, with only safe targets; the refused one is no link at all.
+    assert.equal(await md.getByRole('link', { name: 'docs' }).getAttribute('href'), 'https://example.com/a');
+    assert.equal(await md.getByRole('link', { name: 'file' }).getAttribute('href'), 'src/app.ts');
+    assert.equal(await md.getByRole('link', { name: 'bad' }).count(), 0);
+    assert.equal(await md.locator('a[href^="javascript"]').count(), 0);
     await md.getByText('docs').click();
-    await md.getByText('file').click();
+    // By keyboard: focus the link and press Enter.
+    await md.getByRole('link', { name: 'file' }).focus();
+    await page.keyboard.press('Enter');
     await md.getByText('bad').click();
     await md.getByRole('button', { name: 'Insert code at cursor' }).click();
     const sent = (await posted(page)).filter((m) => m.type !== 'ready');
@@ -390,6 +396,7 @@ describe('chat webview (headless Chromium)', function () {
       { type: 'openLink', href: 'src/app.ts' },
       { type: 'insertCode', text: 'const x: number = 1;\n' },
     ]);
+    assert.deepEqual(await page.evaluate(() => (globalThis as unknown as PageWindow).__hostOpened), [], "VS Code's own link handler saw a click");
   });
 
   it("collapses thinking once the answer starts and remembers the user's choice", async () => {
@@ -477,15 +484,21 @@ describe('chat webview (headless Chromium)', function () {
   it('announces finished replies in a polite live region, not every delta', async () => {
     const at = T0;
     await snapshot(page, initialTranscript);
-    const live = page.locator('[role="status"][aria-live="polite"]');
+    const live = page.locator('#announce-replies[role="status"][aria-live="polite"]');
     await batch(page, [
       { type: 'assistantStart', at },
       { type: 'blockStart', index: 0, kind: 'text', at },
       { type: 'delta', index: 0, text: 'Hello' },
     ]);
     assert.equal(await live.textContent(), '');
-    await batch(page, [{ type: 'assistantEnd', stopReason: 'stop', at }]);
-    assert.match((await live.textContent()) ?? '', /Hello/);
+    await batch(page, [
+      { type: 'delta', index: 0, text: ' **world**\n\n## Next\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\nSee [docs](https://example.com) and `code`.' },
+      { type: 'assistantEnd', stopReason: 'stop', at },
+    ]);
+    // As rendered: no markdown characters, table cells apart, blocks on their own lines.
+    assert.equal(await live.textContent(), 'Pi: Hello world\nNext\na b\n1 2\nSee docs and code.');
+    await batch(page, [{ type: 'noticeMessage', level: 'info', text: 'Another thing.' }]);
+    assert.equal(await live.textContent(), 'Another thing.', 'the reply is not announced again');
     assert.equal(await page.locator('[data-testid="transcript"]').getAttribute('role'), 'log');
   });
 

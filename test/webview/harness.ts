@@ -15,6 +15,7 @@ import { project } from '../../src/shared/projection.ts';
 import type { HostToWebview, WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
 import { chatCsp } from '../../src/extension/webviewHtml.ts';
+import type { CapturedThemes } from './captureThemes.ts';
 
 /** What tests read and call on the test page's window (the test tsconfig has no DOM types). */
 export interface PageWindow {
@@ -22,6 +23,8 @@ export interface PageWindow {
   __uiState: unknown;
   __pwned: number;
   __violations: { directive: string; blocked: string; sample: string }[];
+  /** Links VS Code's own webview click handler would have opened (it must see none: the host decides). */
+  __hostOpened: string[];
   dispatchEvent(e: unknown): boolean;
   requestAnimationFrame(cb: () => void): number;
   MessageEvent: new (type: string, init: { data: unknown }) => unknown;
@@ -41,7 +44,10 @@ export async function startServer(): Promise<TestServer> {
     const url = new URL(req.url ?? '/', origin);
     if (url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(pageHtml(origin, url.searchParams.get('theme') ?? 'vscode-dark'));
+      const flag = (name: string) => url.searchParams.get(name) === '1';
+      res.end(
+        pageHtml(origin, { theme: url.searchParams.get('theme') ?? 'dark-modern', underlineLinks: flag('underlineLinks'), reduceMotion: flag('reduceMotion') }),
+      );
       return;
     }
     const file =
@@ -67,24 +73,37 @@ export async function startServer(): Promise<TestServer> {
   return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** A small set of theme variables, so screenshots of the test page look like a VS Code sidebar. */
-const THEMES: Record<string, string> = {
-  'vscode-dark':
-    '--vscode-foreground:#cccccc;--vscode-sideBar-background:#181818;--vscode-editor-background:#1f1f1f;--vscode-descriptionForeground:#9d9d9d;--vscode-input-background:#313131;--vscode-input-foreground:#cccccc;--vscode-input-border:#3c3c3c;--vscode-button-background:#0078d4;--vscode-button-foreground:#ffffff;--vscode-button-secondaryBackground:#313131;--vscode-button-secondaryForeground:#cccccc;--vscode-focusBorder:#0078d4;--vscode-panel-border:#2b2b2b;--vscode-textLink-foreground:#4daafc;--vscode-textCodeBlock-background:#2b2b2b;--vscode-errorForeground:#f85149;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:monospace;--vscode-badge-background:#616161;--vscode-badge-foreground:#f8f8f8;',
-  'vscode-light':
-    '--vscode-foreground:#3b3b3b;--vscode-sideBar-background:#f8f8f8;--vscode-editor-background:#ffffff;--vscode-descriptionForeground:#717171;--vscode-input-background:#ffffff;--vscode-input-foreground:#3b3b3b;--vscode-input-border:#cecece;--vscode-button-background:#005fb8;--vscode-button-foreground:#ffffff;--vscode-button-secondaryBackground:#e5e5e5;--vscode-button-secondaryForeground:#3b3b3b;--vscode-focusBorder:#005fb8;--vscode-panel-border:#e5e5e5;--vscode-textLink-foreground:#005fb8;--vscode-textCodeBlock-background:#f0f0f0;--vscode-errorForeground:#f85149;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:monospace;--vscode-badge-background:#cccccc;--vscode-badge-foreground:#3b3b3b;',
-};
+/** VS Code's real theme variables, body classes and default webview stylesheet (see captureThemes.ts). */
+const CAPTURED = JSON.parse(readFileSync(join(root, 'test', 'webview', 'vscodeThemes.json'), 'utf8')) as CapturedThemes;
+
+/** Test page themes: the two historical names plus the four default themes by their captured keys. */
+export const THEME_KEYS = ['dark-modern', 'light-modern', 'dark-hc', 'light-hc'] as const;
+export type ThemeKey = (typeof THEME_KEYS)[number];
+const ALIASES: Record<string, ThemeKey> = { 'vscode-dark': 'dark-modern', 'vscode-light': 'light-modern' };
+
+/** How the test page is dressed: a theme, and VS Code's accessibility options. */
+export interface PageOptions {
+  readonly theme?: string;
+  /** `accessibility.underlineLinks`. */
+  readonly underlineLinks?: boolean;
+  /** The `vscode-reduce-motion` body class (VS Code's `workbench.reduceMotion`). */
+  readonly reduceMotion?: boolean;
+}
 
 export const NONCE = 'testnonce0123456789abcdef';
 
-export function pageHtml(origin: string, theme: string): string {
+export function pageHtml(origin: string, options: PageOptions = {}): string {
   // The real shell's policy; `cspSource` is the test server's origin.
   const csp = chatCsp(origin, NONCE);
-  const vars = THEMES[theme] ?? THEMES['vscode-dark'];
+  const theme = CAPTURED.themes[ALIASES[options.theme ?? ''] ?? options.theme ?? ''] ?? CAPTURED.themes['dark-modern']!;
+  const vars: Record<string, string> = { ...theme.vars };
+  if (options.underlineLinks) vars['--text-link-decoration'] = CAPTURED.underlineLinksDecoration;
+  const bodyClass = `${theme.bodyClass}${options.reduceMotion ? ' vscode-reduce-motion' : ''}`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
+<style id="_defaultStyles">${CAPTURED.defaultStyles}</style>
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <link rel="stylesheet" href="${origin}/media/chat.css">
 <title>Pi test</title>
@@ -94,6 +113,17 @@ export function pageHtml(origin: string, theme: string): string {
   if (!('__uiState' in window)) window.__uiState = undefined;
   window.__pwned = 0;
   window.__violations = [];
+  // What VS Code's webview host does with a click on a link it sees (pre/index.html): it opens it itself.
+  window.__hostOpened = [];
+  window.addEventListener('click', (e) => {
+    for (const node of e.composedPath()) {
+      if (node.tagName && node.tagName.toLowerCase() === 'a' && node.href) {
+        window.__hostOpened.push(node.href);
+        e.preventDefault();
+        return;
+      }
+    }
+  });
   document.addEventListener('securitypolicyviolation', (e) => {
     window.__violations.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample });
   });
@@ -103,13 +133,10 @@ export function pageHtml(origin: string, theme: string): string {
     setState: (s) => { window.__uiState = s; },
   });
   // Theme variables arrive on the <html> element in VS Code; set them from script (styles need a nonce-less sheet).
-  for (const decl of ${JSON.stringify(vars)}.split(';')) {
-    const i = decl.indexOf(':');
-    if (i > 0) document.documentElement.style.setProperty(decl.slice(0, i), decl.slice(i + 1));
-  }
+  for (const [name, value] of Object.entries(${JSON.stringify(vars)})) document.documentElement.style.setProperty(name, value);
 </script>
 </head>
-<body data-run-state="idle" class="${theme}">
+<body data-run-state="idle" class="${bodyClass}">
 <div id="app"></div>
 <script nonce="${NONCE}" src="${origin}/dist/webview/main.js"></script>
 </body>
@@ -132,9 +159,16 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** Opens the test page and waits until the webview said `ready`. */
-export async function openView(browser: Browser, origin: string, theme = 'vscode-dark', size = { width: 420, height: 800 }): Promise<Page> {
+export async function openView(
+  browser: Browser,
+  origin: string,
+  theme = 'vscode-dark',
+  size = { width: 420, height: 800 },
+  options: Omit<PageOptions, 'theme'> = {},
+): Promise<Page> {
   const page = await browser.newPage({ viewport: size });
-  await page.goto(`${origin}/?theme=${theme}`);
+  const flags = `${options.underlineLinks ? '&underlineLinks=1' : ''}${options.reduceMotion ? '&reduceMotion=1' : ''}`;
+  await page.goto(`${origin}/?theme=${theme}${flags}`);
   await page.waitForFunction(() => (globalThis as unknown as PageWindow).__posted.some((m) => m.type === 'ready'));
   return page;
 }

@@ -1,8 +1,9 @@
 /**
  * A corpus of hostile payloads in assistant text, thinking, tool arguments, tool output, prompts and
  * notices, streamed and final, executes nothing: a canary global stays unset, the page's CSP (the same
- * as the real shell's) reports no violation, no active element or attribute reaches the DOM, and
- * clicking every link posts only http(s) or relative targets.
+ * as the real shell's) reports no violation, no active element or attribute reaches the DOM, the only
+ * `href`s are http(s) or relative ones on links, and clicking every link posts only such targets and
+ * lets nothing reach VS Code's own webview link handler.
  */
 
 import * as assert from 'node:assert/strict';
@@ -69,7 +70,7 @@ async function clickAll(page: Page, selector: string): Promise<number> {
   return n;
 }
 
-async function inspect(page: Page): Promise<{ pwned: number; violations: PageWindow['__violations']; dangerous: string[] }> {
+async function inspect(page: Page): Promise<{ pwned: number; violations: PageWindow['__violations']; dangerous: string[]; hostOpened: string[] }> {
   // Give error handlers, loads and timers a chance to fire.
   await page.waitForTimeout(300);
   return page.evaluate((tags) => {
@@ -80,6 +81,8 @@ async function inspect(page: Page): Promise<{ pwned: number; violations: PageWin
       }
     ).document;
     const dangerous: string[] = [];
+    const safe = (href: string): boolean =>
+      /^https?:\/\/[^\s]+$/i.test(href) || (href.trim() !== '' && !/^[a-z][a-z0-9+.-]*:|^\/\/|^#|[\u0000-\u001f]/i.test(href.trim()));
     for (const el of Array.from(doc.querySelectorAll(`#app ${tags.split(',').join(', #app ')}`))) dangerous.push(`<${el.tagName.toLowerCase()}>`);
     for (const el of Array.from(doc.querySelectorAll('#app *'))) {
       for (const a of Array.from(el.attributes)) {
@@ -88,7 +91,8 @@ async function inspect(page: Page): Promise<{ pwned: number; violations: PageWin
           a.name === 'style' ||
           a.name === 'src' ||
           a.name === 'srcset' ||
-          a.name === 'href' ||
+          // Links keep a real href for assistive technology: only on <a>, and only http(s) or relative.
+          (a.name === 'href' && !(el.tagName === 'A' && safe(a.value))) ||
           a.name === 'xlink:href' ||
           a.name === 'background' ||
           a.name === 'action' ||
@@ -98,7 +102,7 @@ async function inspect(page: Page): Promise<{ pwned: number; violations: PageWin
         }
       }
     }
-    return { pwned: w.__pwned, violations: w.__violations, dangerous };
+    return { pwned: w.__pwned, violations: w.__violations, dangerous, hostOpened: w.__hostOpened };
   }, DANGEROUS_TAGS);
 }
 
@@ -164,6 +168,7 @@ describe('sanitization (headless Chromium, the real CSP)', function () {
       assert.equal(result.pwned, 0, 'the canary was set');
       assert.deepEqual(result.violations, [], 'the CSP reported a violation');
       assert.deepEqual(result.dangerous, [], 'active markup reached the DOM');
+      assert.deepEqual(result.hostOpened, [], "a click reached VS Code's own link handler");
       assert.deepEqual(errors, []);
       // The payloads are shown, as text.
       assert.ok(((await page.locator('[data-testid="transcript"]').textContent()) ?? '').includes('<script>window.__pwned=1</script>'));
