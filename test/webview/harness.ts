@@ -15,6 +15,7 @@ import { project } from '../../src/shared/projection.ts';
 import type { HostToWebview, WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
 import { chatCsp } from '../../src/extension/webviewHtml.ts';
+import { ensureSystemPackages } from '../workbench/install.ts';
 
 /** What tests read and call on the test page's window (the test tsconfig has no DOM types). */
 export interface PageWindow {
@@ -128,6 +129,8 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function launchBrowser(): Promise<Browser> {
+  // A fresh machine has no chromium yet: install it (root) or stop with the command to run.
+  if (!process.env.CHROMIUM_PATH) ensureSystemPackages(['chromium']);
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
