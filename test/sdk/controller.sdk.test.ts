@@ -198,7 +198,8 @@ describe('SessionController on the real Pi SDK', function () {
           { chunks: [{ text: 'late' }], finish: 'stop' },
         ],
       },
-      { retry: { enabled: true, maxRetries: 3, baseDelayMs: 3000 } },
+      // A wait far longer than the cancel takes, however busy the machine.
+      { retry: { enabled: true, maxRetries: 3, baseDelayMs: 30_000 } },
     );
     void h.controller.send('Try.', 'prompt');
     await h.until(() => h!.controller.state.run.retry?.waiting === true, 20_000, 'the retry wait');
