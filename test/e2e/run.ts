@@ -16,6 +16,7 @@ import { makePiAgentDir } from '../support/piConfig.ts';
 import { loadScenario, validateScenario } from '../scriptedModel/scenario.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { startScriptedModel } from '../scriptedModel/server.ts';
+import type { ScriptedModel } from '../scriptedModel/server.ts';
 import { launchBrowser, Workbench } from '../workbench/browser.ts';
 import type { Browser } from '../workbench/browser.ts';
 import { startCodeServer } from '../workbench/codeServer.ts';
@@ -30,7 +31,9 @@ export type Action =
   | { readonly do: 'cancel' | 'cancelButton' | 'hideView' | 'showView' | 'reloadWindow' }
   | { readonly do: 'steer' | 'followUp' | 'send' | 'type'; readonly text: string }
   | { readonly do: 'command'; readonly id: string }
-  | { readonly do: 'screenshot'; readonly name: string };
+  | { readonly do: 'screenshot'; readonly name: string }
+  // Beyond SPEC §7: open the scripted model's gate (a `{ "hold": name }` chunk) so the held stream goes on.
+  | { readonly do: 'release'; readonly gate: string };
 
 export interface RunOptions {
   readonly scenario: Scenario;
@@ -177,7 +180,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     await wb.webview().locator('[data-testid="send"]').click();
     for (const [i, action] of (options.actions ?? []).entries()) {
       try {
-        await playAction(wb, action, deadline, out);
+        await playAction(wb, action, deadline, out, model);
       } catch (err) {
         errors.push(`action ${i} ${JSON.stringify(action)}: ${(err as Error).message.split('\n')[0]}`);
         break;
@@ -261,7 +264,7 @@ async function waitIdle(wb: Workbench, deadline: number): Promise<string | null>
   return state;
 }
 
-async function playAction(wb: Workbench, action: Action, deadline: number, out: string): Promise<void> {
+async function playAction(wb: Workbench, action: Action, deadline: number, out: string, model: ScriptedModel): Promise<void> {
   const remaining = (): number => Math.max(1, deadline - Date.now());
   if ('waitFor' in action) {
     await wb.webview().locator(action.waitFor).first().waitFor({ state: 'attached', timeout: remaining() });
@@ -312,6 +315,9 @@ async function playAction(wb: Workbench, action: Action, deadline: number, out: 
         await wb.waitReady(remaining());
         await wb.openPiView();
         await wb.waitForWebview(undefined, remaining());
+        return;
+      case 'release':
+        model.release(action.gate);
         return;
       case 'screenshot':
         await wb.screenshot(path.join(out, `${action.name.replace(/[^\w.-]/g, '_')}.png`));

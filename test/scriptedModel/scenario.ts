@@ -1,4 +1,13 @@
-/** Scenario format for the scripted model (SPEC §6): types, validation and loading. */
+/**
+ * Scenario format for the scripted model (SPEC §6): types, validation and loading.
+ *
+ * Beyond SPEC §6, a stream step may hold: `{ "hold": "name" }` among its chunks pauses the stream there,
+ * after everything before it was sent, until the test releases gate `name` (`model.release(name)` in
+ * process, or `POST /control/release/name`), or the client goes away (a cancel). `model.held(name)`
+ * (`GET /control/held/name`) says when the stream has reached it, which only the current request can make
+ * true, so a test can cancel, steer or hide mid-stream without racing the stream's timing. A gate released
+ * before the stream reaches it does not stop it.
+ */
 import { readFile } from 'node:fs/promises';
 
 /** A streamed piece of text (`content`) or thinking (`reasoning_content`). */
@@ -29,7 +38,12 @@ export interface ToolCallChunk {
   readonly delayMs?: number;
 }
 
-export type Chunk = TextChunk | ThinkingChunk | ToolCallChunk;
+/** Pause the stream here until the test releases the gate `hold` (or the client goes away). */
+export interface HoldChunk {
+  readonly hold: string;
+}
+
+export type Chunk = TextChunk | ThinkingChunk | ToolCallChunk | HoldChunk;
 
 export interface Usage {
   readonly prompt_tokens: number;
@@ -114,11 +128,14 @@ function validateChunk(chunk: unknown, where: string): void {
   if (!isObject(chunk)) fail(where, 'a chunk must be an object');
   checkPositiveInt(chunk.split, `${where}.split`);
   checkDelay(chunk.delayMs, `${where}.delayMs`);
-  const kinds = ['text', 'thinking', 'toolCall'].filter((k) => k in chunk);
+  const kinds = ['text', 'thinking', 'toolCall', 'hold'].filter((k) => k in chunk);
   if (kinds.length !== 1) {
-    fail(where, `a chunk needs exactly one of "text", "thinking", "toolCall" (found ${kinds.length ? kinds.join(', ') : 'none'})`);
+    fail(where, `a chunk needs exactly one of "text", "thinking", "toolCall", "hold" (found ${kinds.length ? kinds.join(', ') : 'none'})`);
   }
-  if ('text' in chunk) {
+  if ('hold' in chunk) {
+    checkKeys(chunk, ['hold'], where);
+    if (typeof chunk.hold !== 'string' || !/^[\w.-]+$/.test(chunk.hold)) fail(`${where}.hold`, 'must be a gate name (letters, digits, _ . -)');
+  } else if ('text' in chunk) {
     checkKeys(chunk, ['text', 'split', 'delayMs'], where);
     if (typeof chunk.text !== 'string') fail(`${where}.text`, 'must be a string');
   } else if ('thinking' in chunk) {

@@ -26,6 +26,12 @@ export interface ScriptedModel {
   readonly requests: unknown[];
   /** Called with each request body as it arrives, with the index of the step it consumes. */
   onRequest?: (body: unknown, stepIndex: number) => void;
+  /** Opens gate `name`: a stream held at `{ "hold": name }` goes on, and later holds of that name pass. */
+  release(name: string): void;
+  /** Resolves once a stream has reached `{ "hold": name }` and is waiting there (or passed it, released). */
+  held(name: string): Promise<void>;
+  /** Whether a stream has reached `{ "hold": name }`. */
+  hasHeld(name: string): boolean;
   /** Stops listening and drops every open connection, hanging ones included. */
   close(): Promise<void>;
 }
@@ -75,8 +81,53 @@ function sendText(res: ServerResponse, status: number, body: string): void {
   res.end(body);
 }
 
+/** One named gate: reached by a stream's hold, opened by the test. */
+class Gate {
+  private _reached = false;
+  private _open = false;
+  private readonly _onReached: (() => void)[] = [];
+  private readonly _onOpen: (() => void)[] = [];
+
+  get reached(): boolean {
+    return this._reached;
+  }
+
+  reach(): void {
+    this._reached = true;
+    this._onReached.splice(0).forEach((f) => f());
+  }
+
+  open(): void {
+    this._open = true;
+    this._onOpen.splice(0).forEach((f) => f());
+  }
+
+  whenReached(): Promise<void> {
+    return this._reached ? Promise.resolve() : new Promise((r) => this._onReached.push(r));
+  }
+
+  /** Resolves when opened or when `gone` aborts. */
+  whenOpen(gone: AbortSignal): Promise<void> {
+    if (this._open || gone.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      this._onOpen.push(resolve);
+      gone.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+}
+
+/** Gates by name, created on first mention (by a hold or by the test). */
+class Gates {
+  private readonly _gates = new Map<string, Gate>();
+  get(name: string): Gate {
+    let gate = this._gates.get(name);
+    if (!gate) this._gates.set(name, (gate = new Gate()));
+    return gate;
+  }
+}
+
 /** Writes the SSE frames for one stream step; stops early if the client goes away. */
-async function streamStep(res: ServerResponse, step: StreamStep, stepIndex: number, gone: AbortSignal): Promise<void> {
+async function streamStep(res: ServerResponse, step: StreamStep, stepIndex: number, gone: AbortSignal, gates: Gates): Promise<void> {
   const id = `chatcmpl-scripted-${stepIndex}`;
   const created = Math.floor(Date.now() / 1000);
   const frame = (choices: unknown[], extra: Record<string, unknown> = {}): void => {
@@ -90,6 +141,13 @@ async function streamStep(res: ServerResponse, step: StreamStep, stepIndex: numb
 
   let toolIndex = 0;
   for (const chunk of step.chunks as readonly Chunk[]) {
+    if ('hold' in chunk) {
+      const gate = gates.get(chunk.hold);
+      gate.reach();
+      await gate.whenOpen(gone);
+      if (gone.aborted) return;
+      continue;
+    }
     const delayMs = chunk.delayMs ?? 0;
     if ('text' in chunk) {
       for (const piece of splitText(chunk.text, chunk.split)) {
@@ -131,10 +189,22 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const { scenario } = options;
   const requests: unknown[] = [];
   const sockets = new Set<Socket>();
+  const gates = new Gates();
   let next = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0];
+    // Test control: open a gate, or ask whether a stream waits at one (for tests in another process).
+    const control = /^\/(?:v1\/)?control\/(release|held)\/([\w.-]+)$/.exec(path);
+    if (control) {
+      const [, verb, name] = control as unknown as [string, string, string];
+      if (verb === 'release' && req.method === 'POST') {
+        gates.get(name).open();
+        sendJson(res, 200, { released: name });
+      } else if (verb === 'held' && req.method === 'GET') sendJson(res, 200, { held: gates.get(name).reached });
+      else sendJson(res, 405, { error: { message: `scripted model: ${req.method} not allowed on ${path}` } });
+      return;
+    }
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
       sendJson(res, 200, { object: 'list', data: [{ id: MODEL_ID, object: 'model', created: 0, owned_by: 'scripted' }] });
       return;
@@ -171,7 +241,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       return;
     }
     if (isStreamStep(step)) {
-      await streamStep(res, step, stepIndex, gone);
+      await streamStep(res, step, stepIndex, gone, gates);
       if (step.hang && !gone.aborted) await new Promise((resolve) => gone.addEventListener('abort', resolve, { once: true }));
       return;
     }
@@ -203,6 +273,9 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     url: `http://${urlHost}:${port}/v1`,
     port,
     requests,
+    release: (name) => gates.get(name).open(),
+    held: (name) => gates.get(name).whenReached(),
+    hasHeld: (name) => gates.get(name).reached,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -538,12 +538,25 @@ describe('chat webview (headless Chromium)', function () {
     assert.ok((await metrics()).gap <= 2, 'still at the bottom after streaming');
     assert.equal(await jump.isVisible(), false);
     await page.locator('.scroller').evaluate((e) => e.scrollTo({ top: 200 }));
-    await page.waitForTimeout(50);
+    // The scroll event is dispatched before the next frame's callbacks: after two frames the view has seen it.
+    await page.evaluate(
+      () =>
+        new Promise<void>((r) =>
+          (globalThis as unknown as PageWindow).requestAnimationFrame(() => (globalThis as unknown as PageWindow).requestAnimationFrame(() => r())),
+        ),
+    );
     for (let i = 0; i < 5; i++) await batch(page, [{ type: 'delta', index: 0, text: `More ${i} ${'word '.repeat(60)}\n\n` }]);
     assert.equal((await metrics()).top, 200, 'stays where the user scrolled');
     assert.equal(await jump.isVisible(), true);
     await jump.click();
-    await page.waitForTimeout(50);
+    await page.locator('.scroller').evaluate(
+      (e) =>
+        new Promise<void>((resolve) => {
+          const check = (): void =>
+            e.scrollHeight - e.scrollTop - e.clientHeight <= 2 ? resolve() : void (globalThis as unknown as PageWindow).requestAnimationFrame(check);
+          check();
+        }),
+    );
     assert.ok((await metrics()).gap <= 2, 'back at the bottom');
     assert.equal(await jump.isVisible(), false);
   });
@@ -562,7 +575,11 @@ describe('chat webview (headless Chromium)', function () {
     await snapshot(page, state);
     await page.locator('[data-testid="composer"]').fill('half-written thought');
     await page.locator('.thinking-toggle').click();
-    await page.waitForTimeout(400);
+    // Saving is coalesced: wait for the save that holds both the draft and the opened block.
+    await page.waitForFunction(() => {
+      const s = (globalThis as unknown as PageWindow).__uiState as { draft?: string; toggled?: object } | undefined;
+      return s?.draft === 'half-written thought' && Object.keys(s.toggled ?? {}).length > 0;
+    });
     const saved = await page.evaluate(() => (globalThis as unknown as PageWindow).__uiState);
     assert.equal(JSON.stringify(saved).includes('deep thought'), false, 'UI state holds no transcript content');
     const again = await browser.newPage({ viewport: { width: 420, height: 800 } });

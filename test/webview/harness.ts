@@ -16,6 +16,7 @@ import type { HostToWebview, WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
 import { chatCsp } from '../../src/extension/webviewHtml.ts';
 import type { CapturedThemes } from './captureThemes.ts';
+import { ensureSystemPackages } from '../workbench/install.ts';
 
 /** What tests read and call on the test page's window (the test tsconfig has no DOM types). */
 export interface PageWindow {
@@ -155,6 +156,8 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function launchBrowser(): Promise<Browser> {
+  // A fresh machine has no chromium yet: install it (root) or stop with the command to run.
+  if (!process.env.CHROMIUM_PATH) ensureSystemPackages(['chromium']);
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { onExitCleanup } from './cleanup.ts';
+import { ensureSystemPackages } from './install.ts';
 
 /** Extension id of the panel under test; its webviews and status-bar items are found by it. */
 export const EXTENSION_ID = 'pi-agent-panel.pi-agent-panel';
@@ -36,6 +37,7 @@ export interface Browser {
 
 /** Launches Debian chromium headless with a throwaway profile; `close()` removes it. */
 export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
+  if (!options.executablePath && !process.env.CHROMIUM_PATH) ensureSystemPackages(['chromium']);
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pi-panel-chromium-'));
   const unregister = onExitCleanup(() => fs.rmSync(tempDir, { recursive: true, force: true }));
   const home = path.join(tempDir, 'home');

@@ -10,9 +10,13 @@ const PLAIN: Scenario = {
   steps: [{ chunks: [{ text: 'Hello from the scripted model.', split: 6 }], finish: 'stop' }],
 } as Scenario;
 
-const SLOW: Scenario = {
-  name: 'integration-slow',
-  steps: [{ chunks: [{ text: 'one two three four five six seven eight nine ten '.repeat(20), split: 5, delayMs: 40 }], finish: 'stop' }],
+/** What the model says before it holds at gate "mid" until the test cancels; the rest never streams. */
+const BEFORE_HOLD = 'one two three four five six seven eight nine ten '.repeat(3);
+const AFTER_HOLD = 'eleven twelve thirteen.';
+
+const HELD: Scenario = {
+  name: 'integration-held',
+  steps: [{ chunks: [{ text: BEFORE_HOLD, split: 5 }, { hold: 'mid' }, { text: AFTER_HOLD }], finish: 'stop' }],
 } as Scenario;
 
 describe('Pi Agent Panel in VS Code', () => {
@@ -73,19 +77,19 @@ describe('Pi Agent Panel in VS Code', () => {
   });
 
   it('keeps partial text when Cancel Run stops a run mid-stream', async () => {
-    pi = await useScriptedPi(SLOW);
+    pi = await useScriptedPi(HELD);
     const settled = nextSettle(controller);
     const prompting = controller.prompt('Count slowly');
-    await waitUntil(
-      () =>
-        textOf(
-          controller
-            .snapshot()
-            .messages.filter((m) => m.role === 'assistant')
-            .at(-1) ?? { role: '', blocks: [] },
-        ).length > 10,
-      'some streamed text',
-    );
+    // Only this run can make both true: the model holds this stream mid-reply, and the panel shows what came before.
+    await pi.model.held('mid');
+    const lastText = (): string =>
+      textOf(
+        controller
+          .snapshot()
+          .messages.filter((m) => m.role === 'assistant')
+          .at(-1) ?? { role: '', blocks: [] },
+      );
+    await waitUntil(() => lastText() === BEFORE_HOLD, 'the text streamed before the hold');
     await vscode.commands.executeCommand('piPanel.cancel');
     await settled;
     await prompting;
@@ -94,10 +98,7 @@ describe('Pi Agent Panel in VS Code', () => {
     const last = snap.messages.filter((m) => m.role === 'assistant').at(-1);
     assert.ok(last, 'no assistant message');
     assert.equal(last.stopReason, 'aborted');
-    const text = textOf(last);
-    const full = 'one two three four five six seven eight nine ten '.repeat(20);
-    assert.ok(text.length > 10 && text.length < full.length, `partial text kept (${text.length} of ${full.length} chars)`);
-    assert.ok(full.startsWith(text), 'the partial text is a prefix of the reply');
+    assert.equal(textOf(last), BEFORE_HOLD, 'the partial text is kept, and nothing after the cancel');
   });
 
   it('clears the transcript on New Session', async () => {
