@@ -124,7 +124,7 @@ export function ensureCodeServer(): CodeServerInstall {
   if (isInstalled()) return install;
   ensureSystemPackages();
   const started = Date.now();
-  log(`installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${dir} (2–5 minutes, about 800 MB, once)`);
+  log(`installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${dir} (5–15 minutes, about 800 MB, once)`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   // A package.json of its own stops npm from walking up into the project.
