@@ -3,9 +3,9 @@
 import * as vscode from 'vscode';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
-import { Disposable } from './disposable.ts';
+import { Disposable } from '../shared/disposable.ts';
 import { insertAtCursor, openLink } from './links.ts';
-import type { Logger, SessionController } from './sessionController.ts';
+import type { Logger, PiClient } from './piClient.ts';
 import { chatHtml } from './webviewHtml.ts';
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -18,10 +18,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private _pendingRestore: string[] = [];
   private _ready = false;
   private readonly _extensionUri: vscode.Uri;
-  private readonly _controller: SessionController;
+  private readonly _controller: PiClient;
   private readonly _log: Logger;
 
-  constructor(extensionUri: vscode.Uri, controller: SessionController, log: Logger) {
+  constructor(extensionUri: vscode.Uri, controller: PiClient, log: Logger) {
     super();
     this._extensionUri = extensionUri;
     this._controller = controller;

@@ -1,27 +1,29 @@
-/** Entry point: wires the session controller, the chat view, the status bar and the commands. */
+/** Entry point: wires the Pi worker's client, the chat view, the status bar and the commands. */
 
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
-import { readConfig } from './config.ts';
-import { createPiSessionFactory } from './piSessionFactory.ts';
+import { PiClient } from './piClient.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
-import { SessionController } from './sessionController.ts';
 import { StatusBar } from './statusBar.ts';
+import { workerConfig } from './workerConfig.ts';
 
-/** What `activate` returns: the controller, for the integration tests. */
+/** What `activate` returns: the worker's client, for the integration tests. */
 export interface PiPanelApi {
-  readonly controller: SessionController;
+  readonly controller: PiClient;
 }
 
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const log = vscode.window.createOutputChannel('Pi Agent Panel', { log: true });
-  const config = readConfig();
   const distDir = vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath;
-  const controller = new SessionController(createPiSessionFactory(distDir), log, realScheduler, {
-    settleTimeoutMs: config.settleTimeoutMs,
-    noResponseMs: config.noResponseMs,
-    collapseThinking: config.collapseThinking,
+  // Pi runs in a worker thread started when the view first opens: loading it, its tools and its extensions
+  // never block or take down the extension host that every extension shares.
+  const controller = new PiClient(() => new Worker(path.join(distDir, 'worker.js'), { name: 'Pi' }), workerConfig, log, realScheduler, {
+    requestTimeoutMs: 10_000,
+    pingMs: 2_000,
+    hangMs: 10_000,
   });
   const view = new ChatViewProvider(context.extensionUri, controller, log);
   const statusBar = new StatusBar(controller);
@@ -40,7 +42,9 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     controller.onDidNotify((n) => {
       const show =
         n.level === 'error' ? vscode.window.showErrorMessage : n.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-      void show(n.message, 'Open Chat', 'Show Log').then((choice) => {
+      const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
+      void show(n.message, ...actions).then((choice) => {
+        if (choice === 'Restart') controller.restart();
         if (choice === 'Open Chat') void focusChat();
         if (choice === 'Show Log') log.show();
       });
@@ -51,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
     vscode.commands.registerCommand('piPanel.compact', () => controller.compact()),
     vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive ? controller.cancel() : focusChat())),
-    ...registerSessionCommands(controller, distDir),
+    ...registerSessionCommands(controller),
     // Trust granted or Pi settings changed: reopen the session so its tools and directory follow.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void controller.reload()),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -65,7 +65,8 @@ export type WireEvent =
   | { readonly type: 'toolEnd'; readonly toolCallId: string; readonly isError: boolean; readonly output: string; readonly durationMs?: number }
   | { readonly type: 'turnEnd' }
   | { readonly type: 'runEnd'; readonly willRetry: boolean }
-  | { readonly type: 'settled'; readonly aborted: boolean; readonly at: number }
+  /** The run is over; `error` says why it failed when Pi could not say so itself (its worker stopped). */
+  | { readonly type: 'settled'; readonly aborted: boolean; readonly at: number; readonly error?: string }
   | { readonly type: 'queue'; readonly steering: readonly string[]; readonly followUp: readonly string[] }
   | {
       readonly type: 'retryStart';
@@ -97,7 +98,7 @@ export type WireEvent =
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
 /** Notices the webview offers an action for. */
-export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed' | 'providerError';
+export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed' | 'providerError' | 'workerStopped';
 
 /** Facts about the session the webview shows around the transcript. */
 export interface SessionInfoView {

@@ -124,8 +124,8 @@ function step(s: RunState, ev: WireEvent): RunState {
         },
       };
     case 'settled': {
-      const kind = ev.aborted ? 'cancelled' : live.lastError || live.retryFailure ? 'error' : 'completed';
-      const message = kind === 'error' ? (live.retryFailure?.message ?? live.lastError) : undefined;
+      const kind = ev.aborted ? 'cancelled' : ev.error || live.lastError || live.retryFailure ? 'error' : 'completed';
+      const message = kind === 'error' ? (ev.error ?? live.retryFailure?.message ?? live.lastError) : undefined;
       return {
         ...live,
         active: false,

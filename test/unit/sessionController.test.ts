@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
-import { SessionController, type CreatedSession, type Logger } from '../../src/extension/sessionController.ts';
+import { SessionController, type CreatedSession, type Logger } from '../../src/worker/sessionController.ts';
 import { FakeSession } from '../support/fakeSession.ts';
 import { TestClock } from '../support/testClock.ts';
 

@@ -1,7 +1,7 @@
 /**
- * Owns the Pi session for the workspace: creates it on first use, subscribes before any prompt, keeps the
- * host's reduced transcript, and runs prompt, steer, follow-up, cancel and new-session. No `vscode` here,
- * so unit tests drive it with a `FakeSession`.
+ * Owns the Pi session in the worker thread: creates it on first use, subscribes before any prompt, keeps the
+ * reduced transcript the projection reads, and runs prompt, steer, follow-up, cancel and new-session. No
+ * `vscode` here, so unit tests drive it with a `FakeSession`.
  */
 
 import type { AgentSession, AgentSessionEvent } from '@earendil-works/pi-coding-agent';
@@ -9,7 +9,8 @@ import type { Scheduler } from '../shared/batcher.ts';
 import { project } from '../shared/projection.ts';
 import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
-import { Disposable, Emitter } from './disposable.ts';
+import { Disposable, Emitter } from '../shared/disposable.ts';
+import type { Logger, UserNotification } from '../shared/workerProtocol.ts';
 import { describeSessionError } from './piErrors.ts';
 import { replayMessages } from './replay.ts';
 
@@ -32,6 +33,7 @@ export type AgentSessionLike = Pick<
   | 'modelRuntime'
   | 'getContextUsage'
 > & {
+  readonly sessionFile?: string | undefined;
   readonly isStreaming: boolean;
   readonly isCompacting: boolean;
   readonly model: { readonly provider: string; readonly id: string; readonly name?: string } | undefined;
@@ -54,11 +56,7 @@ export interface CreatedSession {
  */
 export type SessionFactory = (options: { fresh: boolean; open?: string }) => Promise<CreatedSession>;
 
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
+export type { Logger, UserNotification };
 
 export interface ControllerOptions {
   /** How long to wait for `agent_settled` after a cancel before offering "Force idle". */
@@ -66,13 +64,6 @@ export interface ControllerOptions {
   /** How long a run may go without any event before the user is told (0 = never). */
   readonly noResponseMs: number;
   readonly collapseThinking?: boolean;
-}
-
-/** A message for a VS Code notification; the UI layer shows it. */
-export interface UserNotification {
-  readonly level: NoticeLevel;
-  readonly message: string;
-  readonly code?: NoticeCode;
 }
 
 export class SessionController extends Disposable {
@@ -87,6 +78,8 @@ export class SessionController extends Disposable {
   private _lastEventAt = 0;
   private _lastPrompt: string | undefined;
   private _noModel = false;
+  /** A reload asked for during a run (its note, possibly empty), done when the run settles. */
+  private _reloadWhenIdle: string | undefined;
   private readonly _factory: SessionFactory;
   private readonly _log: Logger;
   private readonly _clock: Scheduler;
@@ -137,10 +130,13 @@ export class SessionController extends Disposable {
     return r.active || r.compaction !== undefined || (this._session?.isStreaming ?? false);
   }
 
-  /** Creates the session on first use (loading Pi); later calls share it. */
-  ensureSession(): Promise<AgentSessionLike | undefined> {
+  /**
+   * Creates the session on first use (loading Pi); later calls share it. `resume` reopens that session file
+   * without replaying it: its transcript is on screen already (a fresh worker after a fault).
+   */
+  ensureSession(resume?: string): Promise<AgentSessionLike | undefined> {
     if (this._session) return Promise.resolve(this._session);
-    this._creating ??= this._create({ fresh: false }).finally(() => (this._creating = undefined));
+    this._creating ??= this._create(resume ? { fresh: false, open: resume, quiet: true } : { fresh: false }).finally(() => (this._creating = undefined));
     return this._creating;
   }
 
@@ -250,14 +246,32 @@ export class SessionController extends Disposable {
 
   /**
    * Re-opens the same session so new settings or workspace trust apply (tools, agent directory). A run in
-   * progress is left alone; the change then applies from the next session.
+   * progress is left alone: the reload happens when it settles, and `note` then tells the user.
    */
-  async reload(): Promise<boolean> {
-    if (!this._session || this.isActive) return false;
+  async reload(note?: string): Promise<boolean> {
+    if (!this._session) return false;
+    if (this.isActive) {
+      this._reloadWhenIdle = note ?? '';
+      return false;
+    }
+    return this._reopen(note);
+  }
+
+  private async _reopen(note: string | undefined): Promise<boolean> {
+    this._reloadWhenIdle = undefined;
+    if (!this._session) return false;
+    const file = this._session.sessionFile;
     this._disposeSession();
     // A transcript on screen is this session's already: reopen it without replaying history.
-    await this._create({ fresh: false, quiet: this._state.messages.length > 0 });
+    const quiet = this._state.messages.length > 0;
+    await this._create(file ? { fresh: false, open: file, quiet } : { fresh: false, quiet });
+    if (note) this._notice('info', note);
     return true;
+  }
+
+  /** The file the session is saved in, so a fresh worker can resume it. */
+  get sessionFile(): string | undefined {
+    return this._session?.sessionFile;
   }
 
   /** The live session, for commands that act on it directly (model, thinking level, export). */
@@ -366,6 +380,10 @@ export class SessionController extends Disposable {
       if (wire.length) this._apply(wire);
       if (event.type === 'agent_settled') {
         this._clearSettleTimer();
+        if (this._reloadWhenIdle !== undefined) {
+          const note = this._reloadWhenIdle;
+          this._clock.setTimer(() => void this._reopen(note), 0);
+        }
         if (!event.aborted && this._state.run.outcome?.kind === 'error') this._reportProviderError(this._state.run.outcome.message);
       }
       // The model, its thinking level or how full its context is may have changed.
