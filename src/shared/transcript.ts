@@ -57,7 +57,12 @@ export interface ToolCardView {
 }
 
 export interface TranscriptState {
+  /**
+   * Every row in order. Built on first read and cached: the reducer keeps finished rows in an append-only
+   * store and the streaming one apart, so a delta costs the same at 50,000 rows as at none.
+   */
   readonly messages: readonly MessageView[];
+  /** Keyed by tool-call ids, which the endpoint chooses: a null-prototype object, read with `toolOf`. */
   readonly tools: Readonly<Record<string, ToolCardView>>;
   readonly run: RunState;
   readonly queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] };
@@ -68,14 +73,82 @@ export interface TranscriptState {
   readonly sessionName?: string;
 }
 
-export const initialTranscript: TranscriptState = {
-  messages: [],
-  tools: {},
-  run: initialRunState,
-  queue: { steering: [], followUp: [] },
-  openIndex: -1,
-  nextId: 1,
-};
+/**
+ * How a state holds its rows: `store[0..length)` are the rows before the open one (the store is shared
+ * between successive states and only ever appended to past `length`), then the open row, then the few rows
+ * that arrived while it streamed.
+ */
+interface Rows {
+  readonly store: MessageView[];
+  readonly length: number;
+  readonly open: MessageView | undefined;
+  readonly after: readonly MessageView[];
+}
+
+type Fields = Omit<TranscriptState, 'messages' | 'openIndex'>;
+
+const rowsOf = new WeakMap<TranscriptState, Rows>();
+
+function make(fields: Fields, rows: Rows): TranscriptState {
+  let cached: readonly MessageView[] | undefined;
+  const state = {
+    ...fields,
+    openIndex: rows.open ? rows.length : -1,
+    // An own, enumerable getter: a snapshot posted to the webview or JSON-encoded carries the rows as a plain array.
+    get messages(): readonly MessageView[] {
+      cached ??= rows.open ? [...rows.store.slice(0, rows.length), rows.open, ...rows.after] : rows.store.slice(0, rows.length);
+      return cached;
+    },
+  };
+  rowsOf.set(state, rows);
+  return state;
+}
+
+/** The rows of `s`; a state that crossed a postMessage or JSON (a snapshot) is read once from its array. */
+function rows(s: TranscriptState): Rows {
+  const r = rowsOf.get(s);
+  if (r) return r;
+  const all = s.messages;
+  const open = s.openIndex >= 0 ? all[s.openIndex] : undefined;
+  const before = open ? all.slice(0, s.openIndex) : all.slice();
+  const built: Rows = { store: before, length: before.length, open, after: open ? all.slice(s.openIndex + 1) : [] };
+  rowsOf.set(s, built);
+  return built;
+}
+
+function fieldsOf(s: TranscriptState): Fields {
+  return { tools: s.tools, run: s.run, queue: s.queue, nextId: s.nextId, thinkingLevel: s.thinkingLevel, sessionName: s.sessionName };
+}
+
+function withFields(s: TranscriptState, changes: Partial<Fields>): TranscriptState {
+  return make({ ...fieldsOf(s), ...changes }, rows(s));
+}
+
+/** Appends to a shared store: in place when no later state has appended past `length`, else on a copy. */
+function pushed(r: Rows, ...ms: MessageView[]): Pick<Rows, 'store' | 'length'> {
+  const store = r.store.length === r.length ? r.store : r.store.slice(0, r.length);
+  store.push(...ms);
+  return { store, length: r.length + ms.length };
+}
+
+const noTools: Readonly<Record<string, ToolCardView>> = Object.freeze(Object.create(null) as Record<string, ToolCardView>);
+
+/** The tool card of `id`, never a member of `Object.prototype` (ids such as `constructor` or `__proto__` are the endpoint's). */
+export function toolOf(tools: Readonly<Record<string, ToolCardView>>, id: string): ToolCardView | undefined {
+  return Object.prototype.hasOwnProperty.call(tools, id) ? tools[id] : undefined;
+}
+
+function withTool(tools: Readonly<Record<string, ToolCardView>>, card: ToolCardView): Readonly<Record<string, ToolCardView>> {
+  const next = Object.assign(Object.create(null) as Record<string, ToolCardView>, tools);
+  // defineProperty, not assignment: `__proto__` is a key like any other here.
+  Object.defineProperty(next, card.toolCallId, { value: card, enumerable: true, writable: true, configurable: true });
+  return next;
+}
+
+export const initialTranscript: TranscriptState = make(
+  { tools: noTools, run: initialRunState, queue: { steering: [], followUp: [] }, nextId: 1 },
+  { store: [], length: 0, open: undefined, after: [] },
+);
 
 /** Applies a batch of wire events in order. */
 export function reduce(state: TranscriptState, events: readonly WireEvent[]): TranscriptState {
@@ -86,15 +159,20 @@ export function reduce(state: TranscriptState, events: readonly WireEvent[]): Tr
 
 export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptState {
   const run = reduceRun(state.run, ev);
-  const s = run === state.run ? state : { ...state, run };
+  const s = run === state.run ? state : withFields(state, { run });
   switch (ev.type) {
     case 'userMessage':
       return append(s, { id: s.nextId, role: 'user', blocks: [textBlock(ev.text)], final: true, images: ev.images || undefined });
     case 'noticeMessage':
       return append(s, { id: s.nextId, role: 'notice', blocks: [textBlock(ev.text)], final: true, level: ev.level, code: ev.code });
     case 'assistantStart': {
-      const next = append(s, { id: s.nextId, role: 'assistant', blocks: [], final: false, startedAt: ev.at });
-      return { ...next, openIndex: next.messages.length - 1 };
+      // A duplicated start or a lost end must not leave the previous row streaming forever.
+      const closed = closeOpen(s, 'error', ev.at);
+      const r = rows(closed);
+      return make(
+        { ...fieldsOf(closed), nextId: closed.nextId + 1 },
+        { ...r, open: { id: closed.nextId, role: 'assistant', blocks: [], final: false, startedAt: ev.at } },
+      );
     }
     case 'blockStart':
       return updateOpen(s, (m) =>
@@ -127,10 +205,10 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         blocks = blocks.map((b) => (b && !b.final ? { ...b, final: true, endedAt: b.endedAt ?? ev.at } : b));
         return { ...m, blocks, final: true, stopReason: ev.stopReason, errorMessage: ev.errorMessage, usage: ev.usage, endedAt: ev.at };
       });
-      return { ...ended, openIndex: -1 };
+      return settle(ended);
     }
     case 'toolStart': {
-      const prev = s.tools[ev.toolCallId];
+      const prev = toolOf(s.tools, ev.toolCallId);
       const card: ToolCardView = {
         toolCallId: ev.toolCallId,
         toolName: ev.toolName,
@@ -139,17 +217,17 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         output: prev?.output ?? '',
         startedAt: ev.at,
       };
-      return { ...s, tools: { ...s.tools, [ev.toolCallId]: card } };
+      return withFields(s, { tools: withTool(s.tools, card) });
     }
     case 'toolUpdate': {
-      const card = s.tools[ev.toolCallId];
+      const card = toolOf(s.tools, ev.toolCallId);
       if (!card || card.status !== 'running') return s;
-      return { ...s, tools: { ...s.tools, [ev.toolCallId]: { ...card, output: ev.output } } };
+      return withFields(s, { tools: withTool(s.tools, { ...card, output: ev.output }) });
     }
     case 'toolEnd': {
-      const card = s.tools[ev.toolCallId] ?? { toolCallId: ev.toolCallId, toolName: '', args: '', status: 'running' as const, output: '' };
+      const card = toolOf(s.tools, ev.toolCallId) ?? { toolCallId: ev.toolCallId, toolName: '', args: '', status: 'running' as const, output: '' };
       const done: ToolCardView = { ...card, status: ev.isError ? 'error' : 'done', output: ev.output, durationMs: ev.durationMs };
-      return { ...s, tools: { ...s.tools, [ev.toolCallId]: done } };
+      return withFields(s, { tools: withTool(s.tools, done) });
     }
     case 'toolResult':
       return append(s, {
@@ -162,24 +240,29 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         isError: ev.isError,
       });
     case 'queue':
-      return { ...s, queue: { steering: ev.steering, followUp: ev.followUp } };
+      return withFields(s, { queue: { steering: ev.steering, followUp: ev.followUp } });
     case 'settled':
       // A run that ends without its assistant message closing (a crash, a lost event) must not leave a
       // row streaming forever.
-      return s.openIndex >= 0 ? { ...closeOpen(s, ev.aborted ? 'aborted' : 'error', ev.at), openIndex: -1 } : s;
+      return closeOpen(s, ev.aborted ? 'aborted' : 'error', ev.at);
     case 'thinkingLevel':
-      return { ...s, thinkingLevel: ev.level };
+      return withFields(s, { thinkingLevel: ev.level });
     case 'sessionInfo':
-      return { ...s, sessionName: ev.name };
+      return withFields(s, { sessionName: ev.name });
     case 'reset':
-      return { ...initialTranscript, thinkingLevel: s.thinkingLevel };
+      return make(
+        { tools: noTools, run: initialTranscript.run, queue: initialTranscript.queue, nextId: 1, thinkingLevel: s.thinkingLevel },
+        { store: [], length: 0, open: undefined, after: [] },
+      );
     case 'retryStart': {
-      const i = s.messages.findLastIndex((m) => m.role === 'assistant');
-      const m = s.messages[i];
+      const all = s.messages;
+      const i = all.findLastIndex((m) => m.role === 'assistant');
+      const m = all[i];
       if (!m || m.stopReason !== 'error' || m.retried) return s;
-      const messages = s.messages.slice();
+      // Rare (once per retry): rebuilding the rows from a copy keeps the shared store append-only.
+      const messages = all.slice();
       messages[i] = { ...m, retried: true };
-      return { ...s, messages };
+      return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [] });
     }
     case 'runStart':
     case 'turnStart':
@@ -199,24 +282,36 @@ function textBlock(text: string): BlockView {
 }
 
 function append(s: TranscriptState, m: MessageView): TranscriptState {
-  return { ...s, messages: [...s.messages, m], nextId: s.nextId + 1 };
+  const r = rows(s);
+  const fields = { ...fieldsOf(s), nextId: s.nextId + 1 };
+  // While a row streams, new rows queue after it (a notice, a result); they join the store when it ends.
+  if (r.open) return make(fields, { ...r, after: [...r.after, m] });
+  return make(fields, { ...r, ...pushed(r, m) });
 }
 
 function updateOpen(s: TranscriptState, f: (m: MessageView) => MessageView): TranscriptState {
-  if (s.openIndex < 0) return s;
-  const messages = s.messages.slice();
-  messages[s.openIndex] = f(messages[s.openIndex]!);
-  return { ...s, messages };
+  const r = rows(s);
+  if (!r.open) return s;
+  return make(fieldsOf(s), { ...r, open: f(r.open) });
 }
 
+/** Moves the open row (ended) and the rows that queued behind it into the store. */
+function settle(s: TranscriptState): TranscriptState {
+  const r = rows(s);
+  if (!r.open) return s;
+  return make(fieldsOf(s), { ...pushed(r, r.open, ...r.after), open: undefined, after: [] });
+}
+
+/** Ends the open row, if any, as `stopReason` unless it has one, with every block final. */
 function closeOpen(s: TranscriptState, stopReason: StopReason, at: number): TranscriptState {
-  return updateOpen(s, (m) => ({
+  const closed = updateOpen(s, (m) => ({
     ...m,
     final: true,
     stopReason: m.stopReason ?? stopReason,
     endedAt: at,
     blocks: m.blocks.map((b) => (b && !b.final ? { ...b, final: true } : b)),
   }));
+  return settle(closed);
 }
 
 function withBlock(m: MessageView, index: number, b: BlockView): MessageView {
@@ -239,5 +334,5 @@ function applyFinal(b: BlockView | undefined, f: BlockFinal): BlockView {
 
 /** The open (streaming) assistant message, if any. */
 export function openMessage(s: TranscriptState): MessageView | undefined {
-  return s.openIndex >= 0 ? s.messages[s.openIndex] : undefined;
+  return rows(s).open;
 }

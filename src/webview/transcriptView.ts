@@ -5,7 +5,7 @@
  * in the DOM until the user asks for more.
  */
 
-import type { BlockView, MessageView, ToolCardView, TranscriptState } from '../shared/transcript.ts';
+import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript.ts';
 import { button, srOnly } from './components.ts';
 import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
 import { clipLines, thoughtFor } from './format.ts';
@@ -94,7 +94,7 @@ export class TranscriptView {
     }
     if (toolsChanged) {
       for (const [id, card] of Object.entries(state.tools)) {
-        if (prevTools[id] === card) continue;
+        if (toolOf(prevTools, id) === card) continue;
         const parts = this._cards.get(id);
         if (parts) for (const p of parts) p.updateTool(card);
       }
@@ -460,7 +460,7 @@ class ToolCallPart implements BlockPart {
       this._id = b.toolCallId;
       if (this._id !== undefined) this._view.registerCard(this._id, this);
     }
-    this._card.update(b, this._id !== undefined ? this._view.tools[this._id] : undefined);
+    this._card.update(b, this._id !== undefined ? toolOf(this._view.tools, this._id) : undefined);
   }
 
   updateTool(card: ToolCardView): void {

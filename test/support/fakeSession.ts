@@ -12,6 +12,7 @@ export class FakeSession {
   model: { provider: string; id: string } | undefined = { provider: 'fake', id: 'model' };
   thinkingLevel = 'medium';
   messages: unknown[] = [];
+  sessionFile: string | undefined;
   disposed = false;
   /** When set, `prompt()` rejects with it before anything runs (no key, for example). */
   promptError: Error | undefined;
