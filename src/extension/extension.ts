@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
+import { plainNotificationText } from '../shared/notificationText.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { PiClient } from './piClient.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
@@ -43,7 +44,8 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       const show =
         n.level === 'error' ? vscode.window.showErrorMessage : n.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
       const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
-      void show(n.message, ...actions).then((choice) => {
+      // The message may carry a provider's or tool's text: never let it become a link.
+      void show(plainNotificationText(n.message), ...actions).then((choice) => {
         if (choice === 'Restart') controller.restart();
         if (choice === 'Open Chat') void focusChat();
         if (choice === 'Show Log') log.show();

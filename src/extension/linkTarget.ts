@@ -1,5 +1,6 @@
 /** Decides where a link clicked in the chat may go: the browser for http(s), an editor for workspace files, else nowhere. */
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export type LinkTarget =
@@ -7,7 +8,29 @@ export type LinkTarget =
   | { readonly kind: 'file'; readonly path: string; readonly line?: number }
   | { readonly kind: 'refused'; readonly reason: string };
 
-/** `root` is the workspace folder; a file link must resolve inside it. */
+/**
+ * `p` with every symlink resolved, as the file system will open it. A missing tail (a file not written yet)
+ * is kept as written below its deepest existing ancestor, whose real path is taken.
+ */
+export function realPath(p: string, realpath: (p: string) => string = fs.realpathSync.native): string {
+  let head = path.resolve(p);
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return path.join(realpath(head), ...tail);
+    } catch {
+      const parent = path.dirname(head);
+      if (parent === head) return path.join(head, ...tail);
+      tail.unshift(path.basename(head));
+      head = parent;
+    }
+  }
+}
+
+/**
+ * `root` is the workspace folder; a file link must resolve inside it. Both sides are compared as real paths,
+ * so a symlink in the workspace that points outside it is refused, and the path returned is the real one.
+ */
 export function linkTarget(href: string, root: string | undefined): LinkTarget {
   let url: URL | undefined;
   try {
@@ -19,9 +42,16 @@ export function linkTarget(href: string, root: string | undefined): LinkTarget {
   // A one-letter "scheme" is a Windows drive (C:\…), not a URL.
   if (url && url.protocol !== 'file:' && url.protocol.length > 2) return { kind: 'refused', reason: `${url.protocol} links do not open from the chat` };
   if (!root) return { kind: 'refused', reason: 'no workspace folder is open' };
-  const [raw = '', fragment] = (url?.protocol === 'file:' ? decodeURIComponent(url.pathname) + url.hash : href).split('#');
-  const target = path.resolve(root, raw);
-  const rel = path.relative(root, target);
+  let raw: string;
+  try {
+    raw = url?.protocol === 'file:' ? decodeURIComponent(url.pathname) + url.hash : href;
+  } catch {
+    return { kind: 'refused', reason: 'the file link is malformed' };
+  }
+  const [file = '', fragment] = raw.split('#');
+  const realRoot = realPath(root);
+  const target = realPath(path.resolve(root, file));
+  const rel = path.relative(realRoot, target);
   if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { kind: 'refused', reason: `${target} is outside the workspace` };
   const line = /^L(\d+)/.exec(fragment ?? '')?.[1];
   return { kind: 'file', path: target, ...(line ? { line: Number(line) } : {}) };

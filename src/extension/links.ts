@@ -1,6 +1,7 @@
 /** What the chat asks of the editor: open a clicked link (http(s), or a workspace file), insert code. */
 
 import * as vscode from 'vscode';
+import { codeForInsert } from '../shared/bidi.ts';
 import { linkTarget } from './linkTarget.ts';
 import type { Logger } from '../shared/workerProtocol.ts';
 
@@ -31,7 +32,10 @@ export async function insertAtCursor(text: string): Promise<void> {
     void vscode.window.showInformationMessage('Pi: open a file to insert the code into.');
     return;
   }
+  // Never paste bidi overrides silently: they are stripped, and the user is told.
+  const insert = codeForInsert(text);
   await editor.edit((edit) => {
-    for (const selection of editor.selections) edit.replace(selection, text);
+    for (const selection of editor.selections) edit.replace(selection, insert.text);
   });
+  if (insert.notice) void vscode.window.showWarningMessage(insert.notice);
 }

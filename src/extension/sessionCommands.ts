@@ -1,10 +1,12 @@
 /** Palette commands that act on the session: model, thinking level, resume, export. Each says why when it cannot. */
 
 import * as vscode from 'vscode';
+import { plainNotificationText } from '../shared/notificationText.ts';
 import { errorText, type PiClient } from './piClient.ts';
 
 export function registerSessionCommands(client: PiClient): vscode.Disposable[] {
-  const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(`Pi: ${what}: ${errorText(err)}`);
+  // Error text comes from Pi, a provider or the file system: shown as plain text, never as links.
+  const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(`Pi: ${what}: ${errorText(err)}`));
   const noSession = () => void vscode.window.showErrorMessage('Pi: the session could not start. See Pi: Show Log.');
 
   return [
@@ -66,7 +68,7 @@ export function registerSessionCommands(client: PiClient): vscode.Disposable[] {
       try {
         if (!(await client.ensureSession())) return noSession();
         const file = await client.exportHtml();
-        const choice = await vscode.window.showInformationMessage(`Pi: transcript exported to ${file}`, 'Open');
+        const choice = await vscode.window.showInformationMessage(plainNotificationText(`Pi: transcript exported to ${file}`), 'Open');
         if (choice === 'Open') await vscode.env.openExternal(vscode.Uri.file(file));
       } catch (err) {
         fail('could not export the transcript', err);

@@ -3,6 +3,7 @@
  * and renders once per animation frame (latest state wins). User intents go out through `post()`.
  */
 
+import { showBidiControls } from '../shared/bidi.ts';
 import type { HostToWebview, SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import { runPhase, type RunState } from '../shared/runState.ts';
 import { initialTranscript, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
@@ -14,7 +15,8 @@ import { TranscriptView } from './transcriptView.ts';
 import { loadUiState, post, saveUiState } from './vscodeApi.ts';
 
 const saved = loadUiState();
-const toggled: Record<string, boolean> = { ...saved.toggled };
+// Keys embed tool-call ids, which the endpoint chooses: no prototype to find members on.
+const toggled: Record<string, boolean> = Object.assign(Object.create(null) as Record<string, boolean>, saved.toggled);
 
 let state: TranscriptState = initialTranscript;
 let session: SessionInfoView = { ready: false };
@@ -261,14 +263,14 @@ function render(): void {
   if (session !== renderedSession) {
     renderedSession = session;
     transcript.collapseThinking = session.collapseThinking ?? true;
-    setText(model, session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…'));
+    setText(model, showBidiControls(session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…')));
     setAttr(model, 'title', session.modelId ? `${session.modelId} (click to change)` : 'Select a model');
     setText(context, session.contextPercent !== undefined ? `context ${session.contextPercent}%` : '');
   }
   const thinking = state.thinkingLevel ?? session.thinkingLevel;
   setText(level, thinking ? `thinking: ${thinking}` : '');
   setHidden(level, !thinking);
-  setText(title, state.sessionName ?? '');
+  setText(title, showBidiControls(state.sessionName ?? ''));
   if (state.run !== renderedRun) {
     renderedRun = state.run;
     renderStatus();

@@ -9,6 +9,7 @@
 import DOMPurify, { type Config } from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import MarkdownIt from 'markdown-it';
+import { showBidiControls } from '../shared/bidi.ts';
 import { button } from './components.ts';
 import { h, setText } from './dom.ts';
 import type { TextBody } from './transcriptView.ts';
@@ -125,6 +126,8 @@ function fragmentFrom(html: string): DocumentFragment {
       a.classList.add('link-refused');
     }
   }
+  // A tooltip is read as the truth about a link: bidi overrides in any title show instead of reordering it.
+  for (const el of Array.from(frag.querySelectorAll('[title]'))) el.setAttribute('title', showBidiControls(el.getAttribute('title') ?? ''));
   for (const pre of Array.from(frag.querySelectorAll('pre'))) {
     const code = pre.querySelector('code');
     const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(code?.className ?? '')?.[1] ?? '';

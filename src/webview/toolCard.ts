@@ -4,6 +4,7 @@
  * Success, failure and duration come only from the tool state, never from the block.
  */
 
+import { showBidiControls } from '../shared/bidi.ts';
 import type { BlockView, ToolCardView, ToolStatus } from '../shared/transcript.ts';
 import { button, srOnly } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
@@ -75,7 +76,8 @@ export class ToolCard {
     setAttr(this.el, 'data-duration-ms', card?.durationMs);
     setText(this._glyph, STATUS_GLYPH[status]);
     setText(this._statusText, `${STATUS_LABEL[status]}: `);
-    setText(this._name, name);
+    // Name and summary are the one line a reader trusts: a bidi override must show, not reorder them.
+    setText(this._name, showBidiControls(name));
     setText(this._duration, card?.durationMs !== undefined ? formatDuration(card.durationMs) : '');
 
     // The executed arguments win over the drafted ones (a hook may have changed them).
@@ -97,7 +99,7 @@ export class ToolCard {
 
   private _renderArgs(name: string, text: string, streaming: boolean): void {
     const args = parseArgs(text);
-    setText(this._summary, toolSummary(name, args));
+    setText(this._summary, showBidiControls(toolSummary(name, args)));
     if (!args) {
       // Still streaming (or not JSON): the raw text, appended in place as it grows.
       let pre = this._args.firstElementChild;

@@ -34,7 +34,7 @@ export function loadUiState(): UiState {
   const raw = api.getState();
   if (typeof raw !== 'object' || raw === null) return emptyUi;
   const r = raw as Record<string, unknown>;
-  const toggled: Record<string, boolean> = {};
+  const toggled = Object.create(null) as Record<string, boolean>;
   if (typeof r.toggled === 'object' && r.toggled !== null) {
     for (const [k, v] of Object.entries(r.toggled)) if (typeof v === 'boolean') toggled[k] = v;
   }

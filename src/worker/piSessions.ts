@@ -32,15 +32,53 @@ export function sessionDirFor(cwd: string, agentDir: string): string {
 }
 
 /**
- * Variables the VS Code extension host sets for itself. Inherited by the agent's shell they change how
- * commands behave (`ELECTRON_RUN_AS_NODE` turns any Electron app, `code` included, into plain Node).
+ * Variables a shell and the tools it starts need, passed whatever else is dropped (compared upper-cased, as
+ * Windows spells them in any case). `LC_*` and `XDG_*` are matched as prefixes below.
  */
-const HOST_ONLY_ENV =
-  /^(ELECTRON_RUN_AS_NODE|ELECTRON_NO_ATTACH_CONSOLE|VSCODE_(IPC_HOOK|IPC_HOOK_CLI|CWD|PID|NLS_CONFIG|HANDLES_UNCAUGHT_ERRORS|AMD_ENTRYPOINT|CODE_CACHE_PATH|CRASH_REPORTER_PROCESS_TYPE|ESM_ENTRYPOINT|L10N_BUNDLE_LOCATION)|APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL)$/;
+const SHELL_NEEDS = new Set(
+  (
+    'PATH HOME USER LOGNAME SHELL LANG LANGUAGE TERM COLORTERM TZ TMPDIR TMP TEMP EDITOR VISUAL PAGER HTTP_PROXY HTTPS_PROXY ' +
+    'NO_PROXY ALL_PROXY SSL_CERT_FILE SSL_CERT_DIR NODE_EXTRA_CA_CERTS SSH_AUTH_SOCK DISPLAY WAYLAND_DISPLAY DBUS_SESSION_BUS_ADDRESS ' +
+    'SYSTEMROOT WINDIR COMSPEC PATHEXT USERPROFILE USERNAME APPDATA LOCALAPPDATA PROGRAMDATA PROGRAMFILES PROGRAMFILES(X86) ' +
+    'COMMONPROGRAMFILES HOMEDRIVE HOMEPATH PROCESSOR_ARCHITECTURE NUMBER_OF_PROCESSORS OS'
+  ).split(' '),
+);
+const SHELL_NEEDS_PREFIX = /^(LC_|XDG_)/i;
 
-/** The environment for commands the agent runs: the host's, without what only the extension host needs. */
+/**
+ * Names that belong to the editor process, never to the user: what VS Code's own terminal strips
+ * (`ELECTRON_*`, `VSCODE_*`, `SNAP*`, `GDK_PIXBUF_*`), the git extension's askpass hook (`GIT_ASKPASS`,
+ * `VSCODE_GIT_*`), code-server's login secrets and bookkeeping (`PASSWORD`, `HASHED_PASSWORD`,
+ * `CODE_SERVER_*`), Electron/Chromium and telemetry switches.
+ */
+const HOST_PRIVATE =
+  /^(ELECTRON_.*|VSCODE_.*|SNAP(_.*)?|GDK_PIXBUF_.*|GIT_ASKPASS|PASSWORD|HASHED_PASSWORD|CODE_SERVER_.*|CHROME_.*|APPLICATION_INSIGHTS_.*|ORIGINAL_XDG_.*)$/i;
+
+/** A value that points at one of the editor's IPC sockets or askpass helpers, whatever the variable is called. */
+const HOST_HANDLE = /vscode-(ipc|git)-|code-server-ipc|askpass(-main)?\.(sh|js)|[/\\]extensions[/\\]git[/\\]dist[/\\]/i;
+
+/**
+ * The environment for commands the agent runs, built the way a terminal's would be: the variables a shell
+ * needs always pass; any other variable passes when it is the user's own, meaning its name is not one the
+ * editor process sets for itself and its value holds none of the editor's IPC handles. This is hygiene, not
+ * a boundary: the agent's commands can still read their parent's environment through `/proc`.
+ */
 export function agentShellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !HOST_ONLY_ENV.test(name)));
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    const needed = SHELL_NEEDS.has(name.toUpperCase()) || SHELL_NEEDS_PREFIX.test(name);
+    // PATH may name the editor's own bin folder (its `code` CLI), as it does in VS Code's terminal.
+    const hostOwned = (!needed && HOST_PRIVATE.test(name)) || (name.toUpperCase() !== 'PATH' && HOST_HANDLE.test(value));
+    if (hostOwned) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+function isInside(file: string, dir: string): boolean {
+  const rel = path.relative(dir, path.resolve(file));
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 type BashDefinition = NonNullable<Parameters<PiModule['createAgentSession']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
@@ -52,10 +90,27 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
     : o.fresh
       ? pi.SessionManager.create(o.cwd, sessionDir)
       : pi.SessionManager.continueRecent(o.cwd, sessionDir);
+  // VS Code's workspace trust is Pi's project trust. Untrusted, Pi loads nothing the folder supplies:
+  // no `.pi/settings.json` (nor the packages it names), `.pi/extensions`, `.pi/mcp.json`, skills, prompt
+  // templates, themes or `.pi/SYSTEM.md` / `APPEND_SYSTEM.md`. Pi loads context files (`AGENTS.md`,
+  // `CLAUDE.md`) whatever the trust, so an untrusted folder's are dropped here: only the user's own, in
+  // the agent directory, steer the model. The session directory is ours, so the project's `sessionDir`
+  // setting, which Pi reads before trust, is never consulted.
+  const settingsManager = pi.SettingsManager.create(o.cwd, o.agentDir, { projectTrusted: o.trusted });
+  const agentDir = path.resolve(o.agentDir);
+  const resourceLoader = new pi.DefaultResourceLoader({
+    cwd: o.cwd,
+    agentDir: o.agentDir,
+    settingsManager,
+    ...(o.trusted ? {} : { agentsFilesOverride: (base) => ({ agentsFiles: base.agentsFiles.filter((f) => isInside(f.path, agentDir)) }) }),
+  });
+  await resourceLoader.reload();
   const { session, modelFallbackMessage } = await pi.createAgentSession({
     cwd: o.cwd,
     agentDir: o.agentDir,
     sessionManager,
+    settingsManager,
+    resourceLoader,
     ...(o.trusted
       ? {
           // Pi's own bash tool, with the extension host's private variables kept out of the shell. (Its
@@ -70,7 +125,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const warnings = [
     noModel ? undefined : modelFallbackMessage,
     o.cwdNote,
-    o.trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here.',
+    o.trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here and loads nothing from the folder (.pi/, AGENTS.md).',
   ].filter((w): w is string => Boolean(w));
   return { session, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined };
 }

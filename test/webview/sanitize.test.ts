@@ -10,8 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript.ts';
 import { T0 } from './builders.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, posted, session, startServer, type PageWindow, type TestServer } from './harness.ts';
-import { HOSTILE } from './hostile.ts';
+import { assertBundleFresh, deliver, deliverJson, launchBrowser, openView, posted, session, startServer, type PageWindow, type TestServer } from './harness.ts';
+import { HOSTILE, PROTOTYPE_IDS } from './hostile.ts';
 
 const DANGEROUS_TAGS =
   'script,iframe,frame,object,embed,img,svg,math,style,link,meta,base,form,input,button:not([data-action]),video,audio,source,template,noscript,xmp,marquee,details,textarea:not([data-testid])';
@@ -19,7 +19,8 @@ const DANGEROUS_TAGS =
 /** Every place untrusted text reaches the view, as wire events. */
 function hostileEvents(payload: string, n: number, streamed: boolean): WireEvent[] {
   const at = T0 + n;
-  const id = `call_${n}`;
+  // The first ids name Object.prototype members, as a hostile endpoint may choose.
+  const id = PROTOTYPE_IDS[n] ?? `call_${n}`;
   const chunks = (text: string): string[] => (streamed ? (text.match(/[\s\S]{1,5}/g) ?? []) : [text]);
   const toolName = n % 5 === 0 ? payload.slice(0, 60) : ['bash', 'read', 'edit', 'write', 'grep'][n % 5]!;
   const args = JSON.stringify({
@@ -129,13 +130,14 @@ describe('sanitization (headless Chromium, the real CSP)', function () {
       if (!streamed) {
         let s = initialTranscript;
         HOSTILE.forEach((p, n) => (s = reduce(s, hostileEvents(p, n, false))));
-        await deliver(page, { type: 'snapshot', state: s, session: { ...session, model: HOSTILE[0] } });
+        // As JSON, the way postMessage delivers it: `__proto__` stays an own key of `tools`.
+        await deliverJson(page, { type: 'snapshot', state: s, session: { ...session, model: HOSTILE[0] } });
       } else {
         await deliver(page, { type: 'snapshot', state: initialTranscript, session });
         for (const [n, p] of HOSTILE.entries()) {
           const events = hostileEvents(p, n, true);
           // About one host batch per frame, as the real batcher sends them.
-          for (let i = 0; i < events.length; i += 8) await deliver(page, { type: 'batch', events: events.slice(i, i + 8) });
+          for (let i = 0; i < events.length; i += 8) await deliverJson(page, { type: 'batch', events: events.slice(i, i + 8) });
         }
       }
       // Everything on screen, not only the newest page of rows.

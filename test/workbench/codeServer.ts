@@ -37,6 +37,8 @@ export interface CodeServerOptions {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** `--vscode-option enable-smoke-test-driver`: lets extensionTestsPath report through `codeAutomationExit`. */
   readonly smokeTestDriver?: boolean;
+  /** Leave workspace trust on (no `--disable-workspace-trust`), for runs in Restricted Mode. */
+  readonly workspaceTrust?: boolean;
   /** Echo the server's output to stderr (it always goes to `<tempDir>/code-server.log`). */
   readonly verbose?: boolean;
 }
@@ -173,7 +175,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     configFile,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
     // Without a short grace time every closed page leaves an extension host running for hours.

@@ -1,0 +1,34 @@
+/** Bidirectional-override characters, which can make text read differently from what it is: shown visibly, or stripped. */
+
+/** U+202A–U+202E (embeddings, overrides) and U+2066–U+2069 (isolates). */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+export function hasBidiControls(text: string): boolean {
+  return /[\u202A-\u202E\u2066-\u2069]/.test(text);
+}
+
+/** `text` with each bidi control replaced by a visible marker such as `⟨U+202E⟩`, for one-line summaries and titles. */
+export function showBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+
+/** `text` without bidi controls, and how many there were. */
+export function stripBidiControls(text: string): { readonly text: string; readonly removed: number } {
+  let removed = 0;
+  const out = text.replace(BIDI_CONTROLS, () => {
+    removed++;
+    return '';
+  });
+  return { text: out, removed };
+}
+
+/** Code to insert into an editor, without bidi controls, and what to tell the user when some were removed. */
+export function codeForInsert(code: string): { readonly text: string; readonly notice?: string } {
+  const { text, removed } = stripBidiControls(code);
+  if (!removed) return { text };
+  const what = removed === 1 ? 'character' : 'characters';
+  return {
+    text,
+    notice: `Pi: removed ${removed} bidirectional control ${what} (U+202A–U+202E, U+2066–U+2069) from the inserted code: they can make code read differently from what it does.`,
+  };
+}

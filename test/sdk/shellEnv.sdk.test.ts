@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import type { PiModule } from '../../src/pi/piEntry.ts';
+import { HOST_PRIVATE_ENV, USER_ENV } from '../support/hostEnv.ts';
+import { loadBundledPi, startHarness, type Harness } from './harness.ts';
+
+describe("the agent's shell environment, on the real Pi SDK", function () {
+  this.timeout(60_000);
+  let pi: PiModule;
+  let h: Harness | undefined;
+  const planted = { ...HOST_PRIVATE_ENV, ...USER_ENV };
+  const saved: Record<string, string | undefined> = {};
+
+  before(() => {
+    pi = loadBundledPi();
+    for (const [name, value] of Object.entries(planted)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+  });
+
+  after(async () => {
+    await h?.dispose();
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it(`passes none of the ${Object.keys(HOST_PRIVATE_ENV).length} editor-private variables to bash, and keeps the user's own`, async () => {
+    h = await startHarness(pi, {
+      name: 'env',
+      steps: [
+        { chunks: [{ toolCall: { id: 'call_env', name: 'bash', arguments: { command: 'env -0 | base64 -w0' } } }], finish: 'tool_calls' },
+        { chunks: [{ text: 'Done.' }], finish: 'stop' },
+      ],
+    });
+    await h.controller.send('Show the environment.', 'prompt');
+    await h.settled();
+    const card = h.controller.state.tools.call_env!;
+    assert.equal(card.status, 'done', card.output);
+    const seen = new Map(
+      Buffer.from(card.output.trim(), 'base64')
+        .toString('utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const),
+    );
+    const leaked = Object.keys(HOST_PRIVATE_ENV).filter((name) => seen.has(name));
+    assert.deepEqual(leaked, [], 'no editor-private variable reaches the shell');
+    for (const [name, value] of Object.entries(USER_ENV)) assert.equal(seen.get(name), value, `${name} is kept`);
+    assert.ok(seen.get('PATH'), 'PATH is kept');
+    assert.ok(seen.get('HOME'), 'HOME is kept');
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * Endpoint-chosen text in the chat view: tool-call ids that name `Object.prototype` members, delivered as
+ * JSON the way postMessage carries them, and bidirectional-override characters in tool names, summaries,
+ * titles and link titles, which must show rather than reorder what the reader sees.
+ */
+
+import * as assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript.ts';
+import { T0 } from './builders.ts';
+import { assertBundleFresh, deliverJson, launchBrowser, openView, session, startServer, type TestServer } from './harness.ts';
+import { BIDI, PROTOTYPE_IDS } from './hostile.ts';
+
+const BIDI_CHAR = /[\u202A-\u202E\u2066-\u2069]/;
+
+/** A tool call with id `id`: drafted and streamed by the model, then run, then answered. */
+function toolTurn(id: string, n: number): { draft: WireEvent[]; run: WireEvent[] } {
+  const at = T0 + n;
+  const args = JSON.stringify({ command: `echo ${n}` });
+  return {
+    draft: [
+      { type: 'userMessage', text: `Run tool ${id}.`, images: 0 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at },
+      { type: 'blockStart', index: 0, kind: 'toolCall', at, toolCallId: id, toolName: 'bash' },
+      { type: 'delta', index: 0, text: args },
+      { type: 'blockEnd', index: 0, at },
+      { type: 'assistantEnd', stopReason: 'toolUse', at },
+    ],
+    run: [
+      { type: 'toolStart', toolCallId: id, toolName: 'bash', args, at },
+      { type: 'toolUpdate', toolCallId: id, output: `partial ${id}` },
+      { type: 'toolEnd', toolCallId: id, isError: false, output: `output of ${id}`, durationMs: 5 },
+      { type: 'toolResult', toolCallId: id, toolName: 'bash', isError: false },
+      { type: 'assistantStart', at },
+      { type: 'blockStart', index: 0, kind: 'text', at },
+      { type: 'delta', index: 0, text: `Answer after \`${id}\`.` },
+      { type: 'blockEnd', index: 0, at },
+      { type: 'assistantEnd', stopReason: 'stop', at },
+      { type: 'settled', aborted: false, at },
+    ],
+  };
+}
+
+async function card(page: Page, id: string): Promise<{ status: string | null; output: string }> {
+  const el = page.locator(`.tool-card[data-tool-call-id="${id}"]`);
+  assert.equal(await el.count(), 1, `one card for ${id}`);
+  return { status: await el.getAttribute('data-status'), output: (await el.locator('.tool-output-text').textContent()) ?? '' };
+}
+
+describe('endpoint-chosen text in the chat view (headless Chromium)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  before(async () => {
+    assertBundleFresh();
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    page = await openView(browser, server.origin);
+    errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+  });
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  it('streams, runs and finishes tool calls whose ids name Object.prototype members, and renders what follows them', async () => {
+    await deliverJson(page, { type: 'snapshot', state: initialTranscript, session });
+    for (const [n, id] of PROTOTYPE_IDS.entries()) {
+      const turn = toolTurn(id, n);
+      // The drafted call renders before any execution state exists for its id.
+      await deliverJson(page, { type: 'batch', events: turn.draft });
+      assert.equal((await card(page, id)).status, 'pending', id);
+      await deliverJson(page, { type: 'batch', events: turn.run });
+      assert.deepEqual(await card(page, id), { status: 'done', output: `output of ${id}` }, id);
+      assert.ok(((await page.locator('[data-testid="transcript"]').textContent()) ?? '').includes(`Answer after ${id}.`), `the answer after ${id} rendered`);
+    }
+    assert.deepEqual(errors, []);
+    assert.equal(await page.locator('body').getAttribute('data-run-state'), 'idle');
+  });
+
+  it('renders a snapshot whose tools table came through JSON with prototype-named keys', async () => {
+    let s = initialTranscript;
+    for (const [n, id] of PROTOTYPE_IDS.entries()) {
+      const turn = toolTurn(id, n);
+      s = reduce(s, [...turn.draft, ...turn.run]);
+    }
+    // A call still being drafted: no execution state under its id yet.
+    s = reduce(s, toolTurn('toLocaleString', 99).draft);
+    await deliverJson(page, { type: 'snapshot', state: s, session });
+    for (const id of PROTOTYPE_IDS) assert.deepEqual(await card(page, id), { status: 'done', output: `output of ${id}` }, id);
+    assert.equal((await card(page, 'toLocaleString')).status, 'pending');
+    // "Show all" keeps its choice per id in the saved UI state, keyed by the id.
+    await page.locator('.tool-card[data-tool-call-id="__proto__"] [data-action="tool-show-all"]').evaluate((b) => (b as unknown as { click(): void }).click());
+    assert.deepEqual(errors, []);
+  });
+
+  it('shows bidi overrides visibly in tool names, one-line summaries, link titles, the model and the session title', async () => {
+    const events: WireEvent[] = [{ type: 'runStart' }, { type: 'assistantStart', at: T0 }];
+    BIDI.forEach((text, i) => {
+      const args = JSON.stringify({ command: text, path: text });
+      events.push(
+        { type: 'blockStart', index: i, kind: 'toolCall', at: T0, toolCallId: `bidi_${i}`, toolName: i % 2 ? 'read' : `bash${text.slice(-3)}` },
+        { type: 'delta', index: i, text: args },
+        { type: 'blockEnd', index: i, at: T0 },
+      );
+    });
+    const n = BIDI.length;
+    events.push(
+      { type: 'blockStart', index: n, kind: 'text', at: T0 },
+      { type: 'delta', index: n, text: `See [the docs](https://example.com/\u202Egpj.exe "a \u2067title\u2069") and [x](src/\u202Eevil.ts).` },
+      { type: 'blockEnd', index: n, at: T0 },
+      { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      { type: 'sessionInfo', name: 'Session \u202Eeman' },
+      { type: 'settled', aborted: false, at: T0 },
+    );
+    await deliverJson(page, { type: 'snapshot', state: reduce(initialTranscript, events), session: { ...session, model: 'model\u202E' } });
+    const shown = await page.evaluate(() => {
+      const doc = (
+        globalThis as unknown as {
+          document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null; getAttribute(a: string): string | null }> };
+        }
+      ).document;
+      const texts = (sel: string) => Array.from(doc.querySelectorAll(sel)).map((e) => e.textContent ?? '');
+      return {
+        names: texts('.tool-name'),
+        summaries: texts('.tool-summary'),
+        titles: Array.from(doc.querySelectorAll('[data-testid="transcript"] [title]')).map((e) => e.getAttribute('title') ?? ''),
+        header: texts('.header .model, .header .session-name'),
+      };
+    });
+    assert.equal(shown.summaries.length, n);
+    for (const [i, s] of shown.summaries.entries()) {
+      assert.doesNotMatch(s, BIDI_CHAR, `summary ${i}`);
+      assert.match(s, /⟨U\+(202[A-E]|206[6-9])⟩/, `summary ${i} shows its controls`);
+    }
+    for (const name of shown.names) assert.doesNotMatch(name, BIDI_CHAR);
+    assert.ok(
+      shown.names.some((name) => /⟨U\+20/.test(name)),
+      'a tool name shows its control',
+    );
+    assert.ok(shown.titles.length >= 2, `${shown.titles.length} titles`);
+    for (const t of shown.titles) assert.doesNotMatch(t, BIDI_CHAR);
+    // The http(s) link's title is its percent-encoded address; the relative one is decoded, controls and all.
+    assert.ok(
+      shown.titles.some((t) => t.includes('src/⟨U+202E⟩evil.ts')),
+      shown.titles.join(' | '),
+    );
+    for (const t of shown.header) assert.doesNotMatch(t, BIDI_CHAR);
+    assert.deepEqual(errors, []);
+  });
+});
