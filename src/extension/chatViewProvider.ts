@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
 import { Disposable } from '../shared/disposable.ts';
+import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
 import { chatHtml } from './webviewHtml.ts';
@@ -20,9 +21,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly _extensionUri: vscode.Uri;
   private readonly _controller: PiClient;
   private readonly _log: Logger;
+  private readonly _review: FileReview;
 
-  constructor(extensionUri: vscode.Uri, controller: PiClient, log: Logger) {
+  constructor(extensionUri: vscode.Uri, controller: PiClient, log: Logger, review: FileReview) {
     super();
+    this._review = review;
     this._extensionUri = extensionUri;
     this._controller = controller;
     this._log = log;
@@ -131,6 +134,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return;
       case 'insertCode':
         return insertAtCursor(msg.text);
+      case 'openFile':
+        return this._review.openFile(msg.path, msg.line, msg.firstChange === true);
+      case 'openDiff':
+        return this._review.openDiff(msg.path);
+      case 'undo':
+        return this._review.undo(msg.path);
       default:
         assertNever(msg, 'webview message');
     }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
+import { FileReview } from './diffs.ts';
 import { PiClient } from './piClient.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
@@ -21,12 +22,19 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const distDir = vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath;
   // Pi runs in a worker thread started when the view first opens: loading it, its tools and its extensions
   // never block or take down the extension host that every extension shares.
-  const controller = new PiClient(() => new Worker(path.join(distDir, 'worker.js'), { name: 'Pi' }), workerConfig, log, realScheduler, {
-    requestTimeoutMs: 10_000,
-    pingMs: 2_000,
-    hangMs: 10_000,
-  });
-  const view = new ChatViewProvider(context.extensionUri, controller, log);
+  const controller = new PiClient(
+    () => new Worker(path.join(distDir, 'worker.js'), { name: 'Pi' }),
+    () => workerConfig(context.storageUri?.fsPath),
+    log,
+    realScheduler,
+    {
+      requestTimeoutMs: 10_000,
+      pingMs: 2_000,
+      hangMs: 10_000,
+    },
+  );
+  const review = new FileReview(controller, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? controller.sessionInfo.cwd);
+  const view = new ChatViewProvider(context.extensionUri, controller, log, review);
   const statusBar = new StatusBar(controller);
 
   const focusChat = async () => {
@@ -39,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     controller,
     view,
     statusBar,
+    review.register(),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, view, { webviewOptions: { retainContextWhenHidden: false } }),
     controller.onDidNotify((n) => {
       const show =

@@ -11,6 +11,7 @@ import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
 import type {
+  FileBefore,
   Logger,
   ModelChoice,
   SessionChoice,
@@ -224,6 +225,20 @@ export class PiClient extends Disposable {
 
   async listSessions(): Promise<readonly SessionChoice[]> {
     return (await this._request(this._start(), 'listSessions', null, this._options.requestTimeoutMs)).sessions;
+  }
+
+  /** A file's content before the current or last run changed it; undefined when no run touched it. */
+  async fileBefore(path: string): Promise<FileBefore | undefined> {
+    const live = this._start();
+    if (!(await live.ready)) return undefined;
+    return (await this._request(live, 'fileBefore', { path }, this._options.requestTimeoutMs)).before;
+  }
+
+  /** Undoes the last run's change to `path`, or to all its files. */
+  async undo(path: string | undefined): Promise<{ ok: boolean; message: string }> {
+    const live = this._start();
+    if (!(await live.ready)) return { ok: false, message: 'the session could not start (see Pi: Show Log)' };
+    return this._request(live, 'undo', path === undefined ? {} : { path }, this._options.requestTimeoutMs);
   }
 
   async exportHtml(): Promise<string> {

@@ -11,7 +11,7 @@ function expandHome(p: string): string {
 }
 
 /** The worker's configuration now; an empty agent directory lets Pi use its own default in the worker. */
-export function workerConfig(): WorkerConfig {
+export function workerConfig(storageDir?: string): WorkerConfig {
   const config = readConfig();
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
   const cwd = folder ? folder.uri.fsPath : os.homedir();
@@ -24,5 +24,6 @@ export function workerConfig(): WorkerConfig {
     settleTimeoutMs: config.settleTimeoutMs,
     noResponseMs: config.noResponseMs,
     collapseThinking: config.collapseThinking,
+    ...(storageDir ? { storageDir } : {}),
   };
 }

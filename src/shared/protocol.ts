@@ -93,7 +93,22 @@ export type WireEvent =
   | { readonly type: 'cancelRequested'; readonly at: number }
   /** Nothing from Pi since `since` (epoch ms) while a run is active. */
   | { readonly type: 'stalled'; readonly at: number; readonly since: number }
-  | { readonly type: 'reset' };
+  | { readonly type: 'reset' }
+  /** The files a run changed (sent when it settles, again after an Undo, and after a reload for the last run). */
+  | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[] };
+
+/** One file a run changed, as the Changes row shows it. */
+export interface FileChangeView {
+  /** Workspace-relative, '/'-separated (absolute when outside the workspace). */
+  readonly path: string;
+  readonly added: number;
+  readonly removed: number;
+  /** Pi created it: Undo deletes it. */
+  readonly created: boolean;
+  readonly undone?: boolean;
+  /** Why there is no diff or undo for it (binary, too large). */
+  readonly note?: string;
+}
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
@@ -142,12 +157,20 @@ export type WebviewToHost =
   /** Sends the last prompt again (after a provider error or a stalled run). */
   | { readonly type: 'retryLast' }
   /** Runs one of the allow-listed palette commands (the header's model and thinking pickers). */
-  | { readonly type: 'runCommand'; readonly command: ViewCommand };
+  | { readonly type: 'runCommand'; readonly command: ViewCommand }
+  /** Opens a workspace file; `line` (1-based) or, with `firstChange`, the first line the last run changed. */
+  | { readonly type: 'openFile'; readonly path: string; readonly line?: number; readonly firstChange?: boolean }
+  /** Opens the diff editor: the file before the run's first change to it ↔ now. */
+  | { readonly type: 'openDiff'; readonly path: string }
+  /** Undoes the last run's change to one file, or (no path) to all its files. */
+  | { readonly type: 'undo'; readonly path?: string };
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isPath = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 4096 && !v.includes('\0');
 
 /**
  * Checks a message from the webview. Returns it typed, or a reason it was rejected; the webview is
@@ -179,6 +202,22 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
         return { ok: false, reason: 'insertCode.text is not a string of sensible length' };
       return { ok: true, msg: { type: 'insertCode', text: raw.text } };
+    case 'openFile': {
+      if (!isPath(raw.path)) return { ok: false, reason: 'openFile.path is not a path' };
+      const line = raw.line;
+      if (line !== undefined && !(typeof line === 'number' && Number.isInteger(line) && line > 0))
+        return { ok: false, reason: 'openFile.line is not a line number' };
+      return {
+        ok: true,
+        msg: { type: 'openFile', path: raw.path, ...(line !== undefined ? { line } : {}), ...(raw.firstChange === true ? { firstChange: true } : {}) },
+      };
+    }
+    case 'openDiff':
+      if (!isPath(raw.path)) return { ok: false, reason: 'openDiff.path is not a path' };
+      return { ok: true, msg: { type: 'openDiff', path: raw.path } };
+    case 'undo':
+      if (raw.path !== undefined && !isPath(raw.path)) return { ok: false, reason: 'undo.path is not a path' };
+      return { ok: true, msg: raw.path === undefined ? { type: 'undo' } : { type: 'undo', path: raw.path } };
     default:
       return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };
   }

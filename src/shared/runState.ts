@@ -157,6 +157,7 @@ function step(s: RunState, ev: WireEvent): RunState {
     case 'queue':
     case 'thinkingLevel':
     case 'sessionInfo':
+    case 'changes':
       return live;
   }
 }

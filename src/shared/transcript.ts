@@ -3,7 +3,7 @@
  * answer a re-created view with a snapshot) and in the webview, so both hold the same state.
  */
 
-import type { BlockFinal, BlockKind, NoticeCode, NoticeLevel, StopReason, UsageView, WireEvent } from './protocol.ts';
+import type { BlockFinal, BlockKind, FileChangeView, NoticeCode, NoticeLevel, StopReason, UsageView, WireEvent } from './protocol.ts';
 import { initialRunState, reduceRun, type RunState } from './runState.ts';
 
 export interface BlockView {
@@ -18,7 +18,7 @@ export interface BlockView {
   readonly endedAt?: number;
 }
 
-export type MessageRole = 'user' | 'assistant' | 'toolResult' | 'notice';
+export type MessageRole = 'user' | 'assistant' | 'toolResult' | 'notice' | 'changes';
 
 export interface MessageView {
   /** Assigned in arrival order by the reducer, so host and webview agree without sending ids. */
@@ -40,6 +40,9 @@ export interface MessageView {
   readonly code?: NoticeCode;
   readonly startedAt?: number;
   readonly endedAt?: number;
+  /** A `changes` row: the run it summarises and its files. */
+  readonly runId?: string;
+  readonly files?: readonly FileChangeView[];
 }
 
 export type ToolStatus = 'pending' | 'running' | 'done' | 'error';
@@ -262,6 +265,16 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       // Rare (once per retry): rebuilding the rows from a copy keeps the shared store append-only.
       const messages = all.slice();
       messages[i] = { ...m, retried: true };
+      return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [] });
+    }
+    case 'changes': {
+      const all = s.messages;
+      const i = all.findLastIndex((m) => m.role === 'changes' && m.runId === ev.runId);
+      const row: MessageView = { id: s.nextId, role: 'changes', blocks: [], final: true, runId: ev.runId, files: ev.files };
+      if (i < 0 || s.openIndex >= 0) return append(s, row);
+      // An Undo updates its row (rare): rebuilding the rows from a copy keeps the shared store append-only.
+      const messages = all.slice();
+      messages[i] = { ...row, id: all[i]!.id };
       return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [] });
     }
     case 'runStart':

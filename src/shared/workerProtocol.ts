@@ -17,7 +17,12 @@ export interface WorkerConfig {
   readonly settleTimeoutMs: number;
   readonly noResponseMs: number;
   readonly collapseThinking: boolean;
+  /** The extension's workspace storage folder (the last run's file changes survive a reload there). */
+  readonly storageDir?: string;
 }
+
+/** A file's content before a run changed it: text, absent (Pi created it), or not kept and why. */
+export type FileBefore = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'absent' } | { readonly kind: 'refused'; readonly reason: string };
 
 /** A model the user may pick. */
 export interface ModelChoice {
@@ -74,6 +79,10 @@ export interface WorkerRequests {
   readonly setThinkingLevel: { readonly params: { readonly level: string }; readonly result: null };
   readonly listSessions: { readonly params: null; readonly result: { readonly sessions: readonly SessionChoice[] } };
   readonly exportHtml: { readonly params: null; readonly result: { readonly file: string } };
+  /** The content of a file before the current or last run changed it; none when no run touched it. */
+  readonly fileBefore: { readonly params: { readonly path: string }; readonly result: { readonly before?: FileBefore } };
+  /** Undoes the last run's change to `path`, or to all its files. */
+  readonly undo: { readonly params: { readonly path?: string }; readonly result: { readonly ok: boolean; readonly message: string } };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
 }

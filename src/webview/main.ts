@@ -47,6 +47,7 @@ header.addEventListener('click', (e) => {
 const transcript = new TranscriptView(
   {
     isOpen: (key) => toggled[key],
+    cwd: () => session.cwd,
     setOpen: (key, open) => {
       toggled[key] = open;
       persist();
@@ -134,6 +135,19 @@ content.addEventListener('click', (e) => {
       const key = `result:${row.getAttribute('data-msg-id')}`;
       toggled[key] = !toggled[key];
       transcript.refreshPart(actionEl);
+      return;
+    }
+    case 'open-file':
+    case 'open-diff':
+    case 'undo-file':
+    case 'undo-all': {
+      const path = actionEl.getAttribute('data-path') ?? undefined;
+      const action = actionEl.getAttribute('data-action');
+      if (action === 'undo-all') post({ type: 'undo' });
+      else if (!path) return;
+      else if (action === 'open-file') post({ type: 'openFile', path, firstChange: true });
+      else if (action === 'open-diff') post({ type: 'openDiff', path });
+      else post({ type: 'undo', path });
       return;
     }
     case 'copy-code':

@@ -6,6 +6,7 @@
  */
 
 import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript.ts';
+import { renderChanges } from './changesRow.ts';
 import { button, srOnly } from './components.ts';
 import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
 import { clipLines, thoughtFor } from './format.ts';
@@ -19,6 +20,8 @@ const MAX_FOLLOW_ROWS = 2 * PAGE_ROWS;
 /** UI state the renderer reads and writes: which blocks the user opened or closed. */
 export interface ViewUi {
   isOpen(key: string): boolean | undefined;
+  /** The session's folder (file paths on cards are relative to it). */
+  cwd?(): string | undefined;
   setOpen(key: string, open: boolean): void;
 }
 
@@ -172,7 +175,7 @@ export class TranscriptView {
   }
 }
 
-const ROLE_LABEL: Record<MessageView['role'], string> = { user: 'You', assistant: 'Pi', toolResult: 'Tool result', notice: 'Notice' };
+const ROLE_LABEL: Record<MessageView['role'], string> = { user: 'You', assistant: 'Pi', toolResult: 'Tool result', notice: 'Notice', changes: 'Changes' };
 
 class MessageRow {
   readonly el: HTMLElement;
@@ -193,6 +196,7 @@ class MessageRow {
     this._blocksEl = h('div', { class: 'blocks' });
     this.el = h('div', { class: `row row-${m.role}`, 'data-role': m.role, 'data-msg-id': m.id }, srOnly(`${ROLE_LABEL[m.role]}: `), this._blocksEl);
     if (m.role === 'notice' && m.level) this.el.classList.add(`notice-${m.level}`);
+    if (m.role === 'changes') this.el.setAttribute('data-testid', 'changes');
     this._render(m, undefined);
   }
 
@@ -226,6 +230,10 @@ class MessageRow {
       // Not `data-tool-call-id`: that names the card, and selectors for it must match one element.
       setAttr(this.el, 'data-result-for', m.toolCallId);
       setClass(this.el, 'is-error', m.isError === true);
+    }
+    if (m.role === 'changes') {
+      if (prev?.files !== m.files) renderChanges(this._blocksEl, m.files ?? []);
+      return;
     }
     if (!prev || prev.blocks !== m.blocks) this._renderBlocks(m);
     else if (m.role === 'assistant' && prev.final !== m.final) this._renderBlocks(m);

@@ -47,7 +47,11 @@ const log: Logger = {
 };
 
 let config: WorkerConfig | undefined;
-const options = { settleTimeoutMs: 5000, noResponseMs: 60_000, collapseThinking: true };
+const options: { settleTimeoutMs: number; noResponseMs: number; collapseThinking: boolean; storageDir?: string } = {
+  settleTimeoutMs: 5000,
+  noResponseMs: 60_000,
+  collapseThinking: true,
+};
 
 function currentConfig(): WorkerConfig {
   if (!config) throw new Error('The Pi worker was not configured.');
@@ -77,7 +81,7 @@ controller.onDidChangeSession((info) => notify('session', { info, sessionFile: c
 
 function configure(c: WorkerConfig): void {
   config = c;
-  Object.assign(options, { settleTimeoutMs: c.settleTimeoutMs, noResponseMs: c.noResponseMs, collapseThinking: c.collapseThinking });
+  Object.assign(options, { settleTimeoutMs: c.settleTimeoutMs, noResponseMs: c.noResponseMs, collapseThinking: c.collapseThinking, storageDir: c.storageDir });
 }
 
 /** The live session, or an error saying why there is none. */
@@ -162,6 +166,11 @@ handle('exportHtml', async () => {
   const s = await session();
   return { file: path.resolve(await s.exportToHtml()) };
 });
+handle('fileBefore', async ({ path: p }) => {
+  const before = controller.fileBefore(p);
+  return before ? { before } : {};
+});
+handle('undo', async ({ path: p }) => controller.undo(p));
 handle('ping', async () => null);
 
 connection.listen();

@@ -11,6 +11,7 @@ import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } fr
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { Logger, UserNotification } from '../shared/workerProtocol.ts';
+import { FileChanges, type Before } from './fileChanges.ts';
 import { describeSessionError } from './piErrors.ts';
 import { replayMessages } from './replay.ts';
 
@@ -64,6 +65,8 @@ export interface ControllerOptions {
   /** How long a run may go without any event before the user is told (0 = never). */
   readonly noResponseMs: number;
   readonly collapseThinking?: boolean;
+  /** The extension's workspace storage: the last run's file changes are kept there across reloads. */
+  readonly storageDir?: string;
 }
 
 export class SessionController extends Disposable {
@@ -78,6 +81,8 @@ export class SessionController extends Disposable {
   private _lastEventAt = 0;
   private _lastPrompt: string | undefined;
   private _noModel = false;
+  /** What runs of this session did to files (before-contents, Undo). */
+  private _files: FileChanges | undefined;
   /** A reload asked for during a run (its note, possibly empty), done when the run settles. */
   private _reloadWhenIdle: string | undefined;
   private readonly _factory: SessionFactory;
@@ -333,10 +338,14 @@ export class SessionController extends Disposable {
       this._cwd = created.cwd;
       this._noModel = created.noModel === true;
       // Subscribe before anything can prompt; the listener never throws into Pi.
+      this._files = new FileChanges(created.cwd, this._options.storageDir);
       this._unsubscribe = created.session.subscribe(this._onPiEvent);
       if (!quiet) {
         const history = replayMessages(created.session.messages, this._clock.now());
         if (history.length) this._apply(history);
+        // The last run's Changes row, kept across a window reload, follows its history.
+        const last = history.length ? this._files.lastFor(created.session.sessionFile) : undefined;
+        if (last) this._apply([{ type: 'changes', ...last }]);
         if (created.warning) this._notice('warning', created.warning);
         if (this._noModel) this._reportNoModel(undefined);
       }
@@ -367,6 +376,8 @@ export class SessionController extends Disposable {
 
   private readonly _onPiEvent = (event: AgentSessionEvent): void => {
     try {
+      // Before the tool runs: the file's content as the run found it.
+      if (event.type === 'tool_execution_start') this._fileChanges(() => this._files?.toolStarted(event.toolName, event.args));
       this._lastEventAt = this._clock.now();
       const wire = project(event, {
         state: this._state,
@@ -380,6 +391,8 @@ export class SessionController extends Disposable {
       if (wire.length) this._apply(wire);
       if (event.type === 'agent_settled') {
         this._clearSettleTimer();
+        const changes = this._fileChanges(() => this._files?.runSettled(this._session?.sessionFile));
+        if (changes) this._apply([{ type: 'changes', ...changes }]);
         if (this._reloadWhenIdle !== undefined) {
           const note = this._reloadWhenIdle;
           this._clock.setTimer(() => void this._reopen(note), 0);
@@ -394,6 +407,31 @@ export class SessionController extends Disposable {
       this._log.error(`Pi event "${(event as { type?: string }).type}" could not be shown: ${errorText(err)}`);
     }
   };
+
+  /** A file's content before the current or last run changed it (Open Diff's left side). */
+  fileBefore(p: string): Before | undefined {
+    return this._files?.before(p);
+  }
+
+  /** Undoes the last run's change to `p`, or to all its files; the Changes row shows the result. */
+  undo(p: string | undefined): { ok: boolean; message: string } {
+    const files = this._files;
+    if (!files) return { ok: false, message: 'No session is open.' };
+    const result = p === undefined ? files.undoAll() : files.undo(p);
+    const view = files.view();
+    if (view) this._apply([{ type: 'changes', ...view }]);
+    return result;
+  }
+
+  /** File bookkeeping must never break the event stream: a failure is logged. */
+  private _fileChanges<T>(f: () => T): T | undefined {
+    try {
+      return f();
+    } catch (err) {
+      this._log.error(`Tracking file changes failed: ${errorText(err)}`);
+      return undefined;
+    }
+  }
 
   private _apply(events: readonly WireEvent[]): void {
     for (const ev of events) this._state = reduceOne(this._state, ev);

@@ -61,7 +61,7 @@ export async function startHarness(
   pi: PiModule,
   scenario: Scenario,
   settings?: Record<string, unknown>,
-  options: { trusted?: boolean } = {},
+  options: { trusted?: boolean; storageDir?: string } = {},
 ): Promise<Harness> {
   const model = await startScriptedModel({ scenario });
   const agentDir = await makePiAgentDir({ baseUrl: model.url, settings });
@@ -71,7 +71,7 @@ export async function startHarness(
     ({ fresh }) => createPiSession(pi, { cwd, agentDir, fresh, trusted: options.trusted ?? true, tools: [] }),
     log,
     realScheduler,
-    { settleTimeoutMs: 5000, noResponseMs: 0 },
+    { settleTimeoutMs: 5000, noResponseMs: 0, ...(options.storageDir ? { storageDir: options.storageDir } : {}) },
   );
   const emitted: WireEvent[] = [];
   const restored: string[][] = [];

@@ -410,3 +410,27 @@ describe('transcript reducer robustness', () => {
     );
   });
 });
+
+describe('the Changes row', () => {
+  const files = [{ path: 'a.ts', added: 2, removed: 1, created: false }];
+  it('appends a changes row for a run, and an Undo updates that row in place', () => {
+    let s = reduce(initialTranscript, [
+      { type: 'userMessage', text: 'edit a.ts', images: 0 },
+      { type: 'changes', runId: 'r1', files },
+    ]);
+    assert.deepEqual(
+      s.messages.map((m) => m.role),
+      ['user', 'changes'],
+    );
+    const id = s.messages[1]!.id;
+    s = reduce(s, [{ type: 'changes', runId: 'r1', files: [{ ...files[0]!, undone: true }] }]);
+    assert.equal(s.messages.length, 2);
+    assert.equal(s.messages[1]!.id, id);
+    assert.equal(s.messages[1]!.files?.[0]?.undone, true);
+    s = reduce(s, [{ type: 'changes', runId: 'r2', files }]);
+    assert.deepEqual(
+      s.messages.map((m) => m.runId),
+      [undefined, 'r1', 'r2'],
+    );
+  });
+});
