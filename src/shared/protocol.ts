@@ -1,5 +1,6 @@
 /** The wire between the extension host and the chat webview: small events in, user intents out. */
 
+import type { ExtensionUiEvent } from './extensionUi.ts';
 import type { TranscriptState } from './transcript.ts';
 
 /** What kind of content a block of an assistant message holds. */
@@ -93,7 +94,9 @@ export type WireEvent =
   | { readonly type: 'cancelRequested'; readonly at: number }
   /** Nothing from Pi since `since` (epoch ms) while a run is active. */
   | { readonly type: 'stalled'; readonly at: number; readonly since: number }
-  | { readonly type: 'reset' };
+  | { readonly type: 'reset' }
+  /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */
+  | ExtensionUiEvent;
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
@@ -125,7 +128,9 @@ export type HostToWebview =
   | { readonly type: 'session'; readonly session: SessionInfoView }
   /** Texts taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
   | { readonly type: 'restoreInput'; readonly texts: readonly string[] }
-  | { readonly type: 'focusComposer' };
+  | { readonly type: 'focusComposer' }
+  /** An extension sets the composer's text (`setEditorText`) or pastes into it at the cursor (`pasteToEditor`). */
+  | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean };
 
 export type SendMode = 'prompt' | 'steer' | 'followUp';
 
@@ -142,7 +147,11 @@ export type WebviewToHost =
   /** Sends the last prompt again (after a provider error or a stalled run). */
   | { readonly type: 'retryLast' }
   /** Runs one of the allow-listed palette commands (the header's model and thinking pickers). */
-  | { readonly type: 'runCommand'; readonly command: ViewCommand };
+  | { readonly type: 'runCommand'; readonly command: ViewCommand }
+  /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
+  | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
+  /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
+  | { readonly type: 'composerText'; readonly text: string };
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
@@ -172,6 +181,15 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
     case 'runCommand':
       if (!VIEW_COMMANDS.includes(raw.command as ViewCommand)) return { ok: false, reason: 'runCommand.command is not one the view may run' };
       return { ok: true, msg: { type: 'runCommand', command: raw.command as ViewCommand } };
+    case 'answerDialog':
+      if (typeof raw.id !== 'string' || raw.id.length > 200) return { ok: false, reason: 'answerDialog.id is not a short string' };
+      if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
+        return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
+      return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
+    case 'composerText':
+      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
+        return { ok: false, reason: 'composerText.text is not a string of sensible length' };
+      return { ok: true, msg: { type: 'composerText', text: raw.text } };
     case 'openLink':
       if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
       return { ok: true, msg: { type: 'openLink', href: raw.href } };
