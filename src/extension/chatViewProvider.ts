@@ -44,6 +44,20 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       }),
     );
     this._register(controller.onDidChangeSession((session) => this._post({ type: 'session', session })));
+    this._register(
+      controller.onDidExtensionUi((n) => {
+        if (n.kind === 'title') this._setTitle(n.title);
+        else if (n.kind === 'editorText') this._post({ type: 'editorText', text: n.text, paste: n.paste });
+      }),
+    );
+  }
+
+  /** An extension's `setTitle`; kept for a view created later. */
+  private _title: string | undefined;
+
+  private _setTitle(title: string): void {
+    this._title = title.trim() || undefined;
+    if (this._view) this._view.title = this._title ?? 'Chat';
   }
 
   get isVisible(): boolean {
@@ -56,6 +70,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const uri = (...segments: string[]) => vscode.Uri.joinPath(this._extensionUri, ...segments);
     view.webview.options = { enableScripts: true, localResourceRoots: [uri('dist', 'webview'), uri('media')] };
     view.webview.html = chatHtml(view.webview, uri);
+    if (this._title) view.title = this._title;
     this._viewDisposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this._onMessage(raw)),
       // The session outlives the view: a disposed view only drops its references.
@@ -140,6 +155,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._review.openDiff(msg.path);
       case 'undo':
         return this._review.undo(msg.path);
+      case 'answerDialog':
+        await this._controller.answerDialog(msg.id, msg.value);
+        return;
+      case 'composerText':
+        return this._controller.composerText(msg.text);
       default:
         assertNever(msg, 'webview message');
     }

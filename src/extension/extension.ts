@@ -7,6 +7,7 @@ import { realScheduler } from '../shared/batcher.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { FileReview } from './diffs.ts';
+import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient } from './piClient.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
@@ -42,12 +43,15 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     view.focusComposer();
   };
 
+  const surfaces = new ExtensionSurfaces(controller, () => view.isVisible, focusChat);
+
   context.subscriptions.push(
     log,
     controller,
     view,
     statusBar,
     review.register(),
+    surfaces,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, view, { webviewOptions: { retainContextWhenHidden: false } }),
     controller.onDidNotify((n) => {
       const show =
@@ -65,7 +69,8 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
     vscode.commands.registerCommand('piPanel.compact', () => controller.compact()),
-    vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive ? controller.cancel() : focusChat())),
+    // While Pi waits for an answer the click shows the question instead of cancelling.
+    vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive && !controller.state.run.dialogs ? controller.cancel() : focusChat())),
     ...registerSessionCommands(controller),
     // Trust granted or Pi settings changed: reopen the session so its tools and directory follow.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void controller.reload()),

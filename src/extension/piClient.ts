@@ -12,6 +12,7 @@ import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
 import type {
   FileBefore,
+  ExtensionUiNotice,
   Logger,
   ModelChoice,
   SessionChoice,
@@ -22,7 +23,7 @@ import type {
   WorkerRequests,
 } from '../shared/workerProtocol.ts';
 
-export type { Logger, UserNotification };
+export type { ExtensionUiNotice, Logger, UserNotification };
 
 export interface PiClientOptions {
   /** How long a short request (cancel, model list, …) may go unanswered before it is reported and given up. */
@@ -72,6 +73,9 @@ export class PiClient extends Disposable {
   readonly onDidNotify = this._onDidNotify.event;
   private readonly _onDidChangeSession = this._register(new Emitter<SessionInfoView>());
   readonly onDidChangeSession = this._onDidChangeSession.event;
+  private readonly _onDidExtensionUi = this._register(new Emitter<ExtensionUiNotice>());
+  /** An extension set a status-bar item, the view's title or the composer's text. */
+  readonly onDidExtensionUi = this._onDidExtensionUi.event;
 
   constructor(spawn: () => Worker, config: () => WorkerConfig, log: Logger, clock: Scheduler, options: PiClientOptions) {
     super();
@@ -139,8 +143,23 @@ export class PiClient extends Disposable {
       this._onDidRestoreInput.fire(texts);
     }
     const live = this._live;
-    if (!live || !this.isActive || this._state.run.cancelling) return;
+    // An open extension dialog is answered as dismissed even when no run is active (a command asked).
+    if (!live || ((!this.isActive || this._state.run.cancelling) && !this._state.run.dialogs)) return;
     await this._call(live, 'cancel', null);
+  }
+
+  /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
+  async answerDialog(id: string, value: string | undefined): Promise<boolean> {
+    const live = this._live;
+    if (!live) return false;
+    const r = await this._call(live, 'answerDialog', value === undefined ? { id } : { id, value });
+    return r?.answered ?? false;
+  }
+
+  /** Tells the worker what the composer holds, for an extension's `getEditorText()`. */
+  composerText(text: string): void {
+    const live = this._live;
+    if (live) void this._call(live, 'composerText', { text });
   }
 
   async retryLast(): Promise<void> {
@@ -276,6 +295,7 @@ export class PiClient extends Disposable {
     on('restoreInput', (p) => this._onDidRestoreInput.fire(p.texts));
     on('notify', (n) => this._onDidNotify.fire(n));
     on('log', (l) => this._log[l.level](`[worker] ${l.message}`));
+    on('extensionUi', (n) => this._onDidExtensionUi.fire(n));
     worker.on('error', (err: Error) => this._onFault(live, `it threw: ${err.message}`));
     worker.on('exit', (code: number) => this._onFault(live, `it exited with code ${code}`));
     connection.listen();
@@ -381,6 +401,8 @@ export class PiClient extends Disposable {
     const events: WireEvent[] = [];
     const now = this._clock.now();
     const message = reason ? `Pi's worker stopped (${reason}).` : 'Pi was restarted.';
+    // Dialogs of the old worker can never be answered now.
+    for (const d of this._state.ui?.dialogs ?? []) events.push({ type: 'dialogClose', id: d.id, outcome: 'worker stopped' });
     if (this.isActive || sending > 0) events.push({ type: 'settled', aborted: false, at: now, error: message });
     if (reason) {
       events.push({

@@ -1,5 +1,6 @@
 /** The wire between the extension host and the chat webview: small events in, user intents out. */
 
+import type { ExtensionUiEvent } from './extensionUi.ts';
 import type { TranscriptState } from './transcript.ts';
 
 /** What kind of content a block of an assistant message holds. */
@@ -95,7 +96,9 @@ export type WireEvent =
   | { readonly type: 'stalled'; readonly at: number; readonly since: number }
   | { readonly type: 'reset' }
   /** The files a run changed (sent when it settles, again after an Undo, and after a reload for the last run). */
-  | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[] };
+  | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[] }
+  /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */
+  | ExtensionUiEvent;
 
 /** One file a run changed, as the Changes row shows it. */
 export interface FileChangeView {
@@ -140,7 +143,9 @@ export type HostToWebview =
   | { readonly type: 'session'; readonly session: SessionInfoView }
   /** Texts taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
   | { readonly type: 'restoreInput'; readonly texts: readonly string[] }
-  | { readonly type: 'focusComposer' };
+  | { readonly type: 'focusComposer' }
+  /** An extension sets the composer's text (`setEditorText`) or pastes into it at the cursor (`pasteToEditor`). */
+  | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean };
 
 export type SendMode = 'prompt' | 'steer' | 'followUp';
 
@@ -163,7 +168,11 @@ export type WebviewToHost =
   /** Opens the diff editor: the file before the run's first change to it ↔ now. */
   | { readonly type: 'openDiff'; readonly path: string }
   /** Undoes the last run's change to one file, or (no path) to all its files. */
-  | { readonly type: 'undo'; readonly path?: string };
+  | { readonly type: 'undo'; readonly path?: string }
+  /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
+  | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
+  /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
+  | { readonly type: 'composerText'; readonly text: string };
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
@@ -195,6 +204,15 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
     case 'runCommand':
       if (!VIEW_COMMANDS.includes(raw.command as ViewCommand)) return { ok: false, reason: 'runCommand.command is not one the view may run' };
       return { ok: true, msg: { type: 'runCommand', command: raw.command as ViewCommand } };
+    case 'answerDialog':
+      if (typeof raw.id !== 'string' || raw.id.length > 200) return { ok: false, reason: 'answerDialog.id is not a short string' };
+      if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
+        return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
+      return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
+    case 'composerText':
+      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
+        return { ok: false, reason: 'composerText.text is not a string of sensible length' };
+      return { ok: true, msg: { type: 'composerText', text: raw.text } };
     case 'openLink':
       if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
       return { ok: true, msg: { type: 'openLink', href: raw.href } };

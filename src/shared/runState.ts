@@ -3,7 +3,7 @@
 import type { CompactionReason, WireEvent } from './protocol.ts';
 
 /** What the status bar and the webview's `data-run-state` show. */
-export type RunPhase = 'idle' | 'running' | 'retrying' | 'compacting' | 'cancelling';
+export type RunPhase = 'idle' | 'running' | 'waiting' | 'retrying' | 'compacting' | 'cancelling';
 
 export interface RunOutcome {
   readonly kind: 'completed' | 'cancelled' | 'error';
@@ -51,6 +51,8 @@ export interface RunState {
   /** The newest provider error in the active run; cleared by a message that ends well. */
   readonly lastError?: string;
   readonly outcome?: RunOutcome;
+  /** Extension dialogs open now: Pi is waiting for the user, not working (no watchdog). */
+  readonly dialogs?: number;
   /** Epoch ms of the last change of phase. */
   readonly since: number;
 }
@@ -59,6 +61,7 @@ export const initialRunState: RunState = { active: false, cancelling: false, sta
 
 export function runPhase(s: RunState): RunPhase {
   if (s.cancelling && (s.active || s.compaction)) return 'cancelling';
+  if (s.dialogs) return 'waiting';
   if (s.compaction) return 'compacting';
   if (s.retry?.waiting) return 'retrying';
   if (s.active) return 'running';
@@ -141,6 +144,14 @@ function step(s: RunState, ev: WireEvent): RunState {
       return live.active ? { ...live, stalled: true, stalledSince: ev.since } : live;
     case 'reset':
       return { ...initialRunState };
+    case 'dialogOpen':
+      return { ...live, dialogs: (live.dialogs ?? 0) + 1 };
+    case 'dialogClose':
+      return live.dialogs ? { ...live, dialogs: live.dialogs - 1 } : live;
+    case 'widget':
+    case 'workingMessage':
+    case 'workingVisible':
+      return live;
     case 'turnStart':
     case 'userMessage':
     case 'noticeMessage':
@@ -186,6 +197,8 @@ export function describeStatus(s: RunState, now: number): StatusTexts {
   if (s.stalled && s.active && phase !== 'cancelling') {
     const secs = Math.round((now - (s.stalledSince ?? s.since)) / 1000);
     run = { text: `$(warning) Pi: no response for ${secs} s`, tooltip: 'Pi has sent nothing for a while. Click to cancel the run.' };
+  } else if (phase === 'waiting') {
+    run = { text: '$(bell) Pi is waiting for you', tooltip: 'A Pi extension asks you something in the chat. Click to open it.' };
   } else if (phase === 'running') {
     run = { text: '$(sync~spin) Pi: running', tooltip: `Running since ${clock(s.since)}. Click to cancel.` };
   } else if (phase === 'retrying') {

@@ -4,6 +4,7 @@
  */
 
 import type { BlockFinal, BlockKind, FileChangeView, NoticeCode, NoticeLevel, StopReason, UsageView, WireEvent } from './protocol.ts';
+import { reduceExtensionUi, type ExtensionUiState } from './extensionUi.ts';
 import { initialRunState, reduceRun, type RunState } from './runState.ts';
 
 export interface BlockView {
@@ -74,6 +75,8 @@ export interface TranscriptState {
   readonly nextId: number;
   readonly thinkingLevel?: string;
   readonly sessionName?: string;
+  /** What Pi's extensions show: open dialogs, widgets, the working message. */
+  readonly ui?: ExtensionUiState;
 }
 
 /**
@@ -120,7 +123,7 @@ function rows(s: TranscriptState): Rows {
 }
 
 function fieldsOf(s: TranscriptState): Fields {
-  return { tools: s.tools, run: s.run, queue: s.queue, nextId: s.nextId, thinkingLevel: s.thinkingLevel, sessionName: s.sessionName };
+  return { tools: s.tools, run: s.run, queue: s.queue, nextId: s.nextId, thinkingLevel: s.thinkingLevel, sessionName: s.sessionName, ui: s.ui };
 }
 
 function withFields(s: TranscriptState, changes: Partial<Fields>): TranscriptState {
@@ -277,6 +280,12 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       messages[i] = { ...row, id: all[i]!.id };
       return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [] });
     }
+    case 'dialogOpen':
+    case 'dialogClose':
+    case 'widget':
+    case 'workingMessage':
+    case 'workingVisible':
+      return withFields(s, { ui: reduceExtensionUi(s.ui, ev) });
     case 'runStart':
     case 'turnStart':
     case 'turnEnd':

@@ -83,6 +83,10 @@ export interface WorkerRequests {
   readonly fileBefore: { readonly params: { readonly path: string }; readonly result: { readonly before?: FileBefore } };
   /** Undoes the last run's change to `path`, or to all its files. */
   readonly undo: { readonly params: { readonly path?: string }; readonly result: { readonly ok: boolean; readonly message: string } };
+  /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
+  readonly answerDialog: { readonly params: { readonly id: string; readonly value?: string }; readonly result: { readonly answered: boolean } };
+  /** The composer's current text, which an extension's `getEditorText()` returns. */
+  readonly composerText: { readonly params: { readonly text: string }; readonly result: null };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
 }
@@ -95,7 +99,18 @@ export interface WorkerNotifications {
   readonly restoreInput: { readonly texts: readonly string[] };
   readonly notify: UserNotification;
   readonly log: { readonly level: LogLevel; readonly message: string };
+  /** What Pi's extensions show outside the transcript: status-bar items, the view's title, the composer's text. */
+  readonly extensionUi: ExtensionUiNotice;
 }
+
+/** An extension's request for a VS Code surface (dialogs and widgets travel as wire events instead). */
+export type ExtensionUiNotice =
+  /** `setStatus`: one status-bar item per key; no `text` removes it. */
+  | { readonly kind: 'status'; readonly key: string; readonly text?: string }
+  /** `setTitle`: the chat view's title. */
+  | { readonly kind: 'title'; readonly title: string }
+  /** `setEditorText` (replace) or `pasteToEditor` (insert at the cursor). */
+  | { readonly kind: 'editorText'; readonly text: string; readonly paste: boolean };
 
 export type WorkerRequestMethod = keyof WorkerRequests;
 export type WorkerNotificationMethod = keyof WorkerNotifications;

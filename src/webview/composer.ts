@@ -128,6 +128,15 @@ export class Composer {
     this.textarea.focus();
   }
 
+  /** A Pi extension's `setEditorText` (replaces the draft) or `pasteToEditor` (inserts at the cursor). */
+  setText(text: string, paste: boolean): void {
+    const ta = this.textarea;
+    if (paste) ta.setRangeText(text, ta.selectionStart, ta.selectionEnd, 'end');
+    else ta.value = text;
+    this._historyPos = this._history.length;
+    this._host.changed();
+  }
+
   private _onKey(e: KeyboardEvent): void {
     if (e.isComposing) return;
     if (e.key === 'Enter') {

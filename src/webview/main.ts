@@ -8,6 +8,7 @@ import type { HostToWebview, SendMode, SessionInfoView, WireEvent } from '../sha
 import { runPhase, type RunState } from '../shared/runState.ts';
 import { initialTranscript, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
 import { Composer, QueueStrip } from './composer.ts';
+import { DialogList, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { markdownBody } from './markdown.ts';
 import { ScrollAnchor } from './scroll.ts';
@@ -55,8 +56,11 @@ const transcript = new TranscriptView(
   },
   markdownBody,
 );
-const working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true' }, h('span', { class: 'spinner' }), 'Working…');
-const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, working);
+const workingText = h('span', { class: 'working-text' }, 'Working…');
+const working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true' }, h('span', { class: 'spinner' }), workingText);
+const dialogs = new DialogList({ answer: (id, value) => post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value }) });
+const widgets = new WidgetStrip();
+const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, dialogs.el, working);
 const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': 'Conversation' }, content);
 const anchor = new ScrollAnchor(scroller, content, saved.follow);
 const statusText = h('span', { class: 'status-text' });
@@ -73,13 +77,26 @@ const composer = new Composer(
       anchor.toBottom();
     },
     cancel: () => post({ type: 'cancel' }),
-    changed: () => persist(),
+    changed: () => {
+      persist();
+      reportComposerText();
+    },
   },
   saved.draft,
   saved.history,
 );
 
-app.replaceChildren(header, h('div', { class: 'scroll-area' }, scroller, anchor.jump), statusLine, queue.el, composer.el, announcer);
+app.replaceChildren(header, h('div', { class: 'scroll-area' }, scroller, anchor.jump), statusLine, widgets.el, queue.el, composer.el, announcer);
+
+let composerTimer: ReturnType<typeof setTimeout> | undefined;
+/** Lets an extension's `getEditorText()` read the draft; at most a few times a second while typing. */
+function reportComposerText(): void {
+  if (composerTimer !== undefined) return;
+  composerTimer = setTimeout(() => {
+    composerTimer = undefined;
+    post({ type: 'composerText', text: composer.draft });
+  }, 300);
+}
 anchor.onChange = () => persist();
 
 function persist(): void {
@@ -253,6 +270,9 @@ function onMessage(raw: unknown): void {
     case 'focusComposer':
       composer.focus();
       return;
+    case 'editorText':
+      if (typeof msg.text === 'string') composer.setText(msg.text, msg.paste === true);
+      return;
     default:
       warnOnce(`ignored unknown message ${String((msg as { type: string }).type)}`);
   }
@@ -273,7 +293,11 @@ function render(): void {
   transcript.render(state, anchor.following);
   composer.setRunning(phase !== 'idle');
   queue.update(state.queue);
-  setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running'));
+  setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running') || state.ui?.workingHidden === true);
+  setText(workingText, state.ui?.workingMessage ?? 'Working…');
+  dialogs.render(state.ui);
+  widgets.render(state.ui);
+  announceDialogs();
   if (session !== renderedSession) {
     renderedSession = session;
     transcript.collapseThinking = session.collapseThinking ?? true;
@@ -297,6 +321,7 @@ function renderStatus(): void {
   const r = state.run;
   let text = '';
   if (r.cancelling && (r.active || r.compaction)) text = 'Cancelling…';
+  else if (r.dialogs) text = 'Pi is waiting for you: answer the question in the chat.';
   else if (r.compaction) text = `Compacting the conversation (${r.compaction.reason})…`;
   else if (r.retry) {
     const wait = Math.max(0, Math.ceil((r.retry.nextAt - Date.now()) / 1000));
@@ -317,6 +342,16 @@ function renderStatus(): void {
   else if (!ticking && retryTimer !== undefined) {
     clearInterval(retryTimer);
     retryTimer = undefined;
+  }
+}
+
+const announcedDialogs = new Set<string>();
+/** A new question is announced once: screen-reader users learn that Pi waits for them. */
+function announceDialogs(): void {
+  for (const d of state.ui?.dialogs ?? []) {
+    if (announcedDialogs.has(d.id)) continue;
+    announcedDialogs.add(d.id);
+    announcer.textContent = `Pi is waiting for you: ${d.title}`;
   }
 }
 

@@ -9,6 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
+import { ExtensionUi } from './extensionUi.ts';
 import { loadPi } from './piLoader.ts';
 import { createPiSession, listPiSessions } from './piSessions.ts';
 import { errorText, SessionController } from './sessionController.ts';
@@ -62,11 +63,41 @@ function agentDirOf(c: WorkerConfig): string {
   return c.agentDir || loadPi(distDir).getAgentDir();
 }
 
+const extensionUi = new ExtensionUi({
+  emit: (events) => controller.emitExternal(events),
+  surface: (notice) => notify('extensionUi', notice),
+  notify: (n) => notify('notify', n),
+  log,
+  clock: realScheduler,
+});
+
 const controller = new SessionController(
   ({ fresh, open }) => {
     const c = currentConfig();
     const pi = loadPi(distDir);
-    return createPiSession(pi, { cwd: c.cwd, agentDir: agentDirOf(c), fresh, open, trusted: c.trusted, tools: c.tools, cwdNote: c.cwdNote });
+    return createPiSession(pi, {
+      cwd: c.cwd,
+      agentDir: agentDirOf(c),
+      fresh,
+      open,
+      trusted: c.trusted,
+      tools: c.tools,
+      cwdNote: c.cwdNote,
+      extensions: {
+        ui: extensionUi,
+        actions: {
+          // After the command that asked returns: the session it runs in is the one being replaced.
+          newSession: async () => {
+            setTimeout(() => void controller.newSession(), 0);
+            return { cancelled: false };
+          },
+          switchSession: async (file) => {
+            setTimeout(() => void controller.resumeSession(file), 0);
+            return { cancelled: false };
+          },
+        },
+      },
+    });
   },
   log,
   realScheduler,
@@ -77,6 +108,8 @@ controller.onDidEmit((events) => {
 });
 controller.onDidRestoreInput((texts) => notify('restoreInput', { texts }));
 controller.onDidNotify((n) => notify('notify', n));
+controller.onWillCancel(() => extensionUi.dismissAll('cancelled'));
+controller.onWillDisposeSession(() => extensionUi.dismissAll('session closed'));
 controller.onDidChangeSession((info) => notify('session', { info, sessionFile: controller.sessionFile }));
 
 function configure(c: WorkerConfig): void {
@@ -171,6 +204,11 @@ handle('fileBefore', async ({ path: p }) => {
   return before ? { before } : {};
 });
 handle('undo', async ({ path: p }) => controller.undo(p));
+handle('answerDialog', async ({ id, value }) => ({ answered: extensionUi.answer(id, value) }));
+handle('composerText', async ({ text }) => {
+  extensionUi.setEditorText(text);
+  return null;
+});
 handle('ping', async () => null);
 
 connection.listen();

@@ -49,6 +49,8 @@ export interface CreatedSession {
   readonly cwd: string;
   /** Pi found no model with credentials; prompting would fail with "No API key found". */
   readonly noModel?: boolean;
+  /** Binds Pi's extensions to the panel's UI (fires `session_start`); called once the controller listens. */
+  readonly bind?: () => Promise<void>;
 }
 
 /**
@@ -100,6 +102,12 @@ export class SessionController extends Disposable {
   readonly onDidNotify = this._onDidNotify.event;
   private readonly _onDidChangeSession = this._register(new Emitter<SessionInfoView>());
   readonly onDidChangeSession = this._onDidChangeSession.event;
+  private readonly _onWillCancel = this._register(new Emitter<void>());
+  /** Cancel was asked for (whether or not a run is active): open extension dialogs are answered as dismissed. */
+  readonly onWillCancel = this._onWillCancel.event;
+  private readonly _onWillDisposeSession = this._register(new Emitter<void>());
+  /** The session is about to go (new, resumed, reloaded, forced idle): nothing may wait on it. */
+  readonly onWillDisposeSession = this._onWillDisposeSession.event;
 
   constructor(factory: SessionFactory, log: Logger, clock: Scheduler, options: ControllerOptions) {
     super();
@@ -186,6 +194,8 @@ export class SessionController extends Disposable {
    * start while abort waits, then `abort()`. Partial output stays. Only `agent_settled` ends the run.
    */
   async cancel(): Promise<void> {
+    // Before abort(): a tool call waiting on a dialog would otherwise hold the run open.
+    this._onWillCancel.fire();
     const session = this._session;
     // Escape in the view and the Escape keybinding can both fire: one cancel is enough.
     if (!session || !this.isActive || this._state.run.cancelling) return;
@@ -349,6 +359,14 @@ export class SessionController extends Disposable {
         if (created.warning) this._notice('warning', created.warning);
         if (this._noModel) this._reportNoModel(undefined);
       }
+      if (created.bind) {
+        try {
+          await created.bind();
+        } catch (err) {
+          this._log.error(`Binding Pi's extensions failed: ${errorText(err)}`);
+          this._notice('error', `Pi's extensions could not start: ${errorText(err)}`);
+        }
+      }
       this._onDidChangeSession.fire(this.sessionInfo);
       return created.session;
     } catch (err) {
@@ -361,6 +379,7 @@ export class SessionController extends Disposable {
   }
 
   private _disposeSession(): void {
+    if (this._session) this._onWillDisposeSession.fire();
     this._clearSettleTimer();
     this._clearWatchdog();
     this._unsubscribe?.();
@@ -433,6 +452,11 @@ export class SessionController extends Disposable {
     }
   }
 
+  /** Wire events from outside Pi's event stream (its extensions' UI), in order with Pi's own. */
+  emitExternal(events: readonly WireEvent[]): void {
+    if (!this.isDisposed && events.length) this._apply(events);
+  }
+
   private _apply(events: readonly WireEvent[]): void {
     for (const ev of events) this._state = reduceOne(this._state, ev);
     this._onDidEmit.fire(events);
@@ -494,8 +518,9 @@ export class SessionController extends Disposable {
     this._cancelWatchdog = this._clock.setTimer(() => {
       this._cancelWatchdog = undefined;
       if (!this._state.run.active) return;
-      // A tool may legitimately run quietly for a long time (a build, `sleep 60`); only a silent model is stalled.
-      if (Object.values(this._state.tools).some((t) => t.status === 'running')) this._armWatchdog();
+      // A tool may legitimately run quietly for a long time (a build, `sleep 60`), and a dialog waits for the
+      // user, not for Pi: only a silent model is stalled.
+      if (this._state.run.dialogs || Object.values(this._state.tools).some((t) => t.status === 'running')) this._armWatchdog();
       else this._apply([{ type: 'stalled', at: this._clock.now(), since: this._lastEventAt }]);
     }, this._options.noResponseMs);
   }

@@ -30,6 +30,8 @@ export type Action =
   | { readonly do: 'cancel' | 'cancelButton' | 'hideView' | 'showView' | 'reloadWindow' }
   | { readonly do: 'steer' | 'followUp' | 'send' | 'type'; readonly text: string }
   | { readonly do: 'command'; readonly id: string }
+  /** Clicks the button of that choice in the open extension dialog card (SPEC §7 `data-choice`). */
+  | { readonly do: 'answer'; readonly choice: string }
   | { readonly do: 'screenshot'; readonly name: string };
 
 export interface RunOptions {
@@ -299,6 +301,13 @@ async function playAction(wb: Workbench, action: Action, deadline: number, out: 
       }
       case 'command':
         await runCommandById(wb, action.id, remaining());
+        return;
+      case 'answer':
+        await wb
+          .webview()
+          .locator(`[data-testid="dialog"]:not([data-answered]) button[data-choice=${JSON.stringify(action.choice)}]`)
+          .first()
+          .click({ timeout: remaining() });
         return;
       case 'hideView':
         await wb.hidePiView();
