@@ -76,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     vscode.workspace.onDidGrantWorkspaceTrust(() => void controller.reload()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir')) void controller.reload();
+      else if (e.affectsConfiguration('piPanel.approval')) controller.configure();
     }),
   );
   log.info(`Pi Agent Panel activated (extension host Node ${process.versions.node}).`);

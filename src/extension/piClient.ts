@@ -189,6 +189,12 @@ export class PiClient extends Disposable {
     return r?.reloaded ?? false;
   }
 
+  /** Sends settings that apply without reopening the session (approvals) to a running worker. */
+  configure(): void {
+    const live = this._live;
+    if (live) void this._request(live, 'configure', this._config(), 0).catch(() => undefined);
+  }
+
   /**
    * Gives up waiting: a worker that answers re-creates its session from disk; one that does not (or is gone)
    * is replaced by a fresh one that resumes the same session file. The transcript stays.

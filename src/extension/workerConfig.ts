@@ -24,6 +24,7 @@ export function workerConfig(storageDir?: string): WorkerConfig {
     settleTimeoutMs: config.settleTimeoutMs,
     noResponseMs: config.noResponseMs,
     collapseThinking: config.collapseThinking,
+    approval: config.approval,
     ...(storageDir ? { storageDir } : {}),
   };
 }

@@ -19,6 +19,8 @@ export interface WorkerConfig {
   readonly collapseThinking: boolean;
   /** The extension's workspace storage folder (the last run's file changes survive a reload there). */
   readonly storageDir?: string;
+  /** Setting `piPanel.approval`: which tool calls wait for the user's Allow (absent: off). */
+  readonly approval?: 'off' | 'writes' | 'commands' | 'all';
 }
 
 /** A file's content before a run changed it: text, absent (Pi created it), or not kept and why. */

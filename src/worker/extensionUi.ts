@@ -9,6 +9,7 @@ import type { Scheduler } from '../shared/batcher.ts';
 import type { DialogKind, DialogView, ExtensionUiEvent } from '../shared/extensionUi.ts';
 import type { NoticeLevel, WireEvent } from '../shared/protocol.ts';
 import type { ExtensionUiNotice, Logger, UserNotification } from '../shared/workerProtocol.ts';
+import type { ApprovalAsker } from './approvalExtension.ts';
 
 /** Where the UI context's effects go; the worker wires these to the session controller and the channel. */
 export interface ExtensionUiHost {
@@ -45,6 +46,12 @@ export class ExtensionUi {
     this._host = host;
     this.context = this._makeContext();
   }
+
+  /** The panel's approvals ask through the same cards: a choice with the command or a diff preview under the title. */
+  readonly approvals: ApprovalAsker = {
+    choose: (title, message, choices, signal) => this._dialog('select', { title, message, options: [...choices] }, signal ? { signal } : undefined),
+    input: (title, placeholder, signal) => this._dialog('input', { title, placeholder }, signal ? { signal } : undefined),
+  };
 
   /** Dialogs waiting for the user. */
   get pendingCount(): number {

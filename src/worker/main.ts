@@ -9,6 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
+import { Approvals } from './approvalExtension.ts';
 import { ExtensionUi } from './extensionUi.ts';
 import { loadPi } from './piLoader.ts';
 import { createPiSession, listPiSessions } from './piSessions.ts';
@@ -71,6 +72,9 @@ const extensionUi = new ExtensionUi({
   clock: realScheduler,
 });
 
+// Reads the setting at each tool call: changing `piPanel.approval` applies to the next call, no reload.
+const approvals = new Approvals(() => config?.approval ?? 'off', extensionUi.approvals);
+
 const controller = new SessionController(
   ({ fresh, open }) => {
     const c = currentConfig();
@@ -83,6 +87,7 @@ const controller = new SessionController(
       trusted: c.trusted,
       tools: c.tools,
       cwdNote: c.cwdNote,
+      extensionFactories: [approvals.factory],
       extensions: {
         ui: extensionUi,
         actions: {
@@ -109,7 +114,10 @@ controller.onDidEmit((events) => {
 controller.onDidRestoreInput((texts) => notify('restoreInput', { texts }));
 controller.onDidNotify((n) => notify('notify', n));
 controller.onWillCancel(() => extensionUi.dismissAll('cancelled'));
-controller.onWillDisposeSession(() => extensionUi.dismissAll('session closed'));
+controller.onWillDisposeSession(() => {
+  extensionUi.dismissAll('session closed');
+  approvals.reset();
+});
 controller.onDidChangeSession((info) => notify('session', { info, sessionFile: controller.sessionFile }));
 
 function configure(c: WorkerConfig): void {

@@ -2,7 +2,7 @@
 
 import * as path from 'node:path';
 import type { PiModule } from '../pi/piEntry.ts';
-import type { ExtensionCommandContextActions } from '@earendil-works/pi-coding-agent';
+import type { ExtensionCommandContextActions, ExtensionFactory } from '@earendil-works/pi-coding-agent';
 import type { ExtensionUi } from './extensionUi.ts';
 import type { CreatedSession } from './sessionController.ts';
 
@@ -19,6 +19,8 @@ export interface PiSessionOptions {
   readonly tools: readonly string[];
   /** Why `cwd` is what it is, when the user should know (no folder open). */
   readonly cwdNote?: string;
+  /** The panel's own Pi extensions (approvals); loaded only in a trusted workspace, where tools run. */
+  readonly extensionFactories?: readonly ExtensionFactory[];
   /** The panel's UI for Pi's extensions; bound only in a trusted workspace. */
   readonly extensions?: {
     readonly ui: ExtensionUi;
@@ -111,6 +113,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
     cwd: o.cwd,
     agentDir: o.agentDir,
     settingsManager,
+    ...(o.trusted && o.extensionFactories?.length ? { extensionFactories: [...o.extensionFactories] } : {}),
     ...(o.trusted ? {} : { agentsFilesOverride: (base) => ({ agentsFiles: base.agentsFiles.filter((f) => isInside(f.path, agentDir)) }) }),
   });
   await resourceLoader.reload();

@@ -32,14 +32,27 @@ export interface ClientHarness {
   dispose(): Promise<void>;
 }
 
-export async function startClientHarness(scenario: Scenario, extensions: readonly string[], options: { trusted?: boolean } = {}): Promise<ClientHarness> {
+export async function startClientHarness(
+  scenario: Scenario,
+  extensions: readonly string[],
+  options: { trusted?: boolean; approval?: WorkerConfig['approval'] } = {},
+): Promise<ClientHarness> {
   if (!existsSync(workerFile)) loadBundledPi();
   const model = await startScriptedModel({ scenario });
   const agentDir = await makePiAgentDir({ baseUrl: model.url });
   mkdirSync(join(agentDir, 'extensions'), { recursive: true });
   for (const name of extensions) copyFileSync(join(root, 'test', 'fixtures', 'piExtensions', name), join(agentDir, 'extensions', name));
   const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
-  const config: WorkerConfig = { cwd, agentDir, trusted: options.trusted ?? true, tools: [], settleTimeoutMs: 5000, noResponseMs: 0, collapseThinking: true };
+  const config: WorkerConfig = {
+    cwd,
+    agentDir,
+    trusted: options.trusted ?? true,
+    tools: [],
+    settleTimeoutMs: 5000,
+    noResponseMs: 0,
+    collapseThinking: true,
+    approval: options.approval ?? 'off',
+  };
   const log = new MemoryLog();
   const client = new PiClient(
     () => new Worker(workerFile),
