@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
 import { Disposable } from '../shared/disposable.ts';
+import type { CodeChip } from '../shared/chips.ts';
 import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
@@ -17,6 +18,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly _batcher: Batcher;
   /** Texts to give back to the composer once a view is there to take them. */
   private _pendingRestore: string[] = [];
+  private _pendingChips: CodeChip[] = [];
   private _ready = false;
   private readonly _extensionUri: vscode.Uri;
   private readonly _controller: PiClient;
@@ -80,6 +82,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     );
   }
 
+  /** Puts a chip in the composer; held until a view is there to take it. */
+  addChip(chip: CodeChip): void {
+    if (this._ready) this._post({ type: 'addChip', chip });
+    else this._pendingChips.push(chip);
+  }
+
   /** Focuses the composer (after the view is shown). */
   focusComposer(): void {
     this._post({ type: 'focusComposer' });
@@ -121,6 +129,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this._batcher.discard();
         this._post({ type: 'snapshot', state: this._controller.state, session: this._controller.sessionInfo });
         this._ready = true;
+        for (const chip of this._pendingChips.splice(0)) this._post({ type: 'addChip', chip });
         if (this._pendingRestore.length) {
           this._post({ type: 'restoreInput', texts: this._pendingRestore });
           this._pendingRestore = [];
@@ -155,6 +164,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._review.openDiff(msg.path);
       case 'undo':
         return this._review.undo(msg.path);
+      case 'pickFile':
+        await vscode.commands.executeCommand('piPanel.addFile');
+        return;
       case 'answerDialog':
         await this._controller.answerDialog(msg.id, msg.value);
         return;

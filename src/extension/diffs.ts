@@ -63,8 +63,9 @@ export class FileReview implements vscode.TextDocumentContentProvider {
     }
     // The query makes each opening fetch the content again (VS Code caches documents by URI).
     const left = vscode.Uri.file(file).with({ scheme: BEFORE_SCHEME, query: String(Date.now()) });
-    const label = before.kind === 'absent' ? 'created by Pi' : "before Pi's run ↔ now";
-    await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(file), `${path.basename(file)} (${label})`, { preview: true });
+    const name = path.basename(file);
+    const title = before.kind === 'absent' ? `${name} (none before Pi) ↔ ${name}` : `${name} (before Pi's run) ↔ ${name}`;
+    await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(file), title, { preview: true });
   }
 
   /** Undoes the last run's change to `rel` (or all of it) and says what happened. */

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
+import { fileChip, pickChip, selectionChip } from './codeContext.ts';
 import { FileReview } from './diffs.ts';
 import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient } from './piClient.ts';
@@ -63,6 +64,18 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
         if (choice === 'Open Chat') void focusChat();
         if (choice === 'Show Log') log.show();
       });
+    }),
+    vscode.commands.registerCommand('piPanel.addSelection', async () => {
+      const chip = selectionChip();
+      if (!chip) return;
+      await focusChat();
+      view.addChip(chip);
+    }),
+    vscode.commands.registerCommand('piPanel.addFile', async (uri?: unknown) => {
+      const chip = uri instanceof vscode.Uri ? await fileChip(uri) : await pickChip();
+      if (!chip) return;
+      await focusChat();
+      view.addChip(chip);
     }),
     vscode.commands.registerCommand('piPanel.cancel', () => controller.cancel()),
     vscode.commands.registerCommand('piPanel.newSession', () => controller.newSession()),

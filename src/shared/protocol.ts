@@ -1,6 +1,7 @@
 /** The wire between the extension host and the chat webview: small events in, user intents out. */
 
 import type { ExtensionUiEvent } from './extensionUi.ts';
+import type { CodeChip } from './chips.ts';
 import type { TranscriptState } from './transcript.ts';
 
 /** What kind of content a block of an assistant message holds. */
@@ -144,6 +145,8 @@ export type HostToWebview =
   /** Texts taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
   | { readonly type: 'restoreInput'; readonly texts: readonly string[] }
   | { readonly type: 'focusComposer' }
+  /** Code the user handed Pi (Add Selection / Add File / the `@` picker): a chip in the composer. */
+  | { readonly type: 'addChip'; readonly chip: CodeChip }
   /** An extension sets the composer's text (`setEditorText`) or pastes into it at the cursor (`pasteToEditor`). */
   | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean };
 
@@ -169,6 +172,8 @@ export type WebviewToHost =
   | { readonly type: 'openDiff'; readonly path: string }
   /** Undoes the last run's change to one file, or (no path) to all its files. */
   | { readonly type: 'undo'; readonly path?: string }
+  /** `@` in the composer: open the workspace file picker. */
+  | { readonly type: 'pickFile' }
   /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
   | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
   /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
@@ -194,6 +199,7 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
     case 'forceIdle':
     case 'showLog':
     case 'retryLast':
+    case 'pickFile':
       return { ok: true, msg: { type: raw.type } };
     case 'send': {
       if (typeof raw.text !== 'string') return { ok: false, reason: 'send.text is not a string' };

@@ -5,7 +5,9 @@
  * Alt+Enter queues a follow-up, Escape cancels a running run.
  */
 
+import { expandChips, type CodeChip } from '../shared/chips.ts';
 import { MAX_PROMPT_CHARS, type SendMode } from '../shared/protocol.ts';
+import { ChipStrip } from './chips.ts';
 import { button } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 
@@ -16,6 +18,8 @@ export interface ComposerHost {
   cancel(): void;
   /** The draft or history changed (for UI-state persistence). */
   changed(): void;
+  /** `@` typed at the start of a word: the host opens its workspace file picker. */
+  pickFile(): void;
 }
 
 export class Composer {
@@ -34,6 +38,7 @@ export class Composer {
   /** Position while browsing history; `history.length` is the draft being written. */
   private _historyPos: number;
   private _stash = '';
+  private readonly _chips: ChipStrip;
 
   constructor(host: ComposerHost, draft: string, history: readonly string[]) {
     this._host = host;
@@ -55,10 +60,12 @@ export class Composer {
     this._hint = h('div', { id: 'composer-hint', class: 'composer-hint' });
     this._actions = h('div', { class: 'composer-actions' });
     this._error = h('div', { class: 'composer-error', role: 'alert', hidden: true });
-    this.el = h('div', { class: 'composer' }, this.textarea, this._error, h('div', { class: 'composer-bar' }, this._hint, this._actions));
+    this._chips = new ChipStrip(() => this._host.changed());
+    this.el = h('div', { class: 'composer' }, this._chips.el, this.textarea, this._error, h('div', { class: 'composer-bar' }, this._hint, this._actions));
     this.textarea.addEventListener('keydown', (e) => this._onKey(e));
-    this.textarea.addEventListener('input', () => {
+    this.textarea.addEventListener('input', (e) => {
       this._historyPos = this._history.length;
+      if ((e as InputEvent).data === '@') this._maybePickFile();
       setHidden(this._error, true);
       this._host.changed();
     });
@@ -92,9 +99,26 @@ export class Composer {
   }
 
   /** Sends the composer's text in `mode` (a prompt becomes a steer while a run is active). */
+  /** Code handed to Pi with the next message (Add Selection, Add File, `@`). */
+  addChip(chip: CodeChip): void {
+    this._chips.add(chip);
+    this.focus();
+  }
+
+  /** `@` at the start of a word opens the file picker; the `@` itself is taken out again. */
+  private _maybePickFile(): void {
+    const t = this.textarea;
+    const at = t.selectionStart - 1;
+    if (at < 0 || t.value[at] !== '@' || (at > 0 && !/\s/.test(t.value[at - 1]!))) return;
+    t.value = t.value.slice(0, at) + t.value.slice(at + 1);
+    t.setSelectionRange(at, at);
+    this._host.pickFile();
+  }
+
   submit(mode: SendMode): void {
-    const text = this.textarea.value;
-    if (!text.trim()) return;
+    const typed = this.textarea.value;
+    if (!typed.trim() && !this._chips.chips.length) return;
+    const text = expandChips(this._chips.chips, typed);
     if (text.length > MAX_PROMPT_CHARS) {
       // Kept in the composer: nothing typed or pasted is thrown away.
       setText(
@@ -106,8 +130,9 @@ export class Composer {
     }
     const effective: SendMode = this._running ? (mode === 'prompt' ? 'steer' : mode) : 'prompt';
     this._host.send(text, effective);
-    if (this._history[this._history.length - 1] !== text) {
-      this._history.push(text);
+    this._chips.clear();
+    if (typed.trim() && this._history[this._history.length - 1] !== typed) {
+      this._history.push(typed);
       if (this._history.length > HISTORY_MAX) this._history.splice(0, this._history.length - HISTORY_MAX);
     }
     this._historyPos = this._history.length;

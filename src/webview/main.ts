@@ -7,6 +7,7 @@ import { showBidiControls } from '../shared/bidi.ts';
 import type { HostToWebview, SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import { runPhase, type RunState } from '../shared/runState.ts';
 import { initialTranscript, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
+import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
 import { DialogList, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
@@ -77,6 +78,7 @@ const composer = new Composer(
       anchor.toBottom();
     },
     cancel: () => post({ type: 'cancel' }),
+    pickFile: () => post({ type: 'pickFile' }),
     changed: () => {
       persist();
       reportComposerText();
@@ -266,6 +268,9 @@ function onMessage(raw: unknown): void {
       return;
     case 'restoreInput':
       if (Array.isArray(msg.texts)) composer.restore(msg.texts.filter((t): t is string => typeof t === 'string'));
+      return;
+    case 'addChip':
+      if (isCodeChip(msg.chip)) composer.addChip(msg.chip);
       return;
     case 'focusComposer':
       composer.focus();

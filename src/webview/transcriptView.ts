@@ -7,6 +7,7 @@
 
 import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript.ts';
 import { renderChanges } from './changesRow.ts';
+import { userBody } from './chips.ts';
 import { button, srOnly } from './components.ts';
 import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
 import { clipLines, thoughtFor } from './format.ts';
@@ -279,7 +280,7 @@ class MessageRow {
     if (b.kind === 'thinking') part = new ThinkingPart(this._view);
     else if (b.kind === 'toolCall') part = new ToolCallPart(this._view);
     else if (m.role === 'toolResult') part = new ResultPart(this._view);
-    else part = new TextPart(m.role === 'assistant' ? this._view.markdown() : plainBody());
+    else part = new TextPart(m.role === 'assistant' ? this._view.markdown() : m.role === 'user' ? userBody() : plainBody());
     part.el.setAttribute('data-block', b.kind);
     part.el.setAttribute('data-content-index', String(b.index));
     part.update(b, m);

@@ -32,6 +32,8 @@ export type Action =
   | { readonly do: 'command'; readonly id: string }
   /** Clicks the button of that choice in the open extension dialog card (SPEC §7 `data-choice`). */
   | { readonly do: 'answer'; readonly choice: string }
+  /** Clicks an element inside the webview (SPEC §7). */
+  | { readonly do: 'click'; readonly selector: string }
   | { readonly do: 'screenshot'; readonly name: string };
 
 export interface RunOptions {
@@ -308,6 +310,9 @@ async function playAction(wb: Workbench, action: Action, deadline: number, out: 
           .locator(`[data-testid="dialog"]:not([data-answered]) button[data-choice=${JSON.stringify(action.choice)}]`)
           .first()
           .click({ timeout: remaining() });
+        return;
+      case 'click':
+        await wb.webview().locator(action.selector).first().click({ timeout: remaining() });
         return;
       case 'hideView':
         await wb.hidePiView();
