@@ -8,6 +8,7 @@
 import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript.ts';
 import { renderChanges } from './changesRow.ts';
 import { userBody } from './chips.ts';
+import { linkifyPaths } from './pathLinks.ts';
 import { button, srOnly } from './components.ts';
 import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
 import { clipLines, thoughtFor } from './format.ts';
@@ -357,6 +358,7 @@ class TextPart implements BlockPart {
     if (b === this._block) return;
     this._block = b;
     this._body.update(b.text, b.final);
+    if (b.final) linkifyPaths(this._body.el);
   }
 
   refresh(): void {}

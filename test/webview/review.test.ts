@@ -113,4 +113,23 @@ describe('review and chips in the chat view (headless Chromium)', function () {
     assert.equal(await userRow.locator('[data-chip="src/a.ts:2-3"]').count(), 1);
     assert.equal(await userRow.locator('.plain').textContent(), 'Explain this.');
   });
+
+  it('inline code naming a workspace file becomes a link to that line; code blocks and parent paths stay text', async () => {
+    const text = 'Look at `src/a.ts:12`, `README.md`, `../etc/passwd` and `npm test`.\n\n```\nsrc/b.ts:3\n```';
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        { type: 'assistantStart', at: T0 },
+        { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+        { type: 'delta', index: 0, text },
+        { type: 'blockEnd', index: 0, at: T0 },
+        { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      ],
+    });
+    const links = page.locator('[data-role="assistant"] a.path-link');
+    assert.deepEqual(await links.evaluateAll((els) => els.map((e) => e.getAttribute('data-href'))), ['src/a.ts#L12', 'README.md']);
+    await links.first().focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await sent('openLink')).at(-1), { type: 'openLink', href: 'src/a.ts#L12' });
+  });
 });
