@@ -9,6 +9,7 @@ import { createMessageConnection, PortMessageReader, PortMessageWriter, type Mes
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
+import type { SlashCommand } from '../shared/slashCommands.ts';
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
 import type {
   ExtensionUiNotice,
@@ -153,6 +154,25 @@ export class PiClient extends Disposable {
     if (!live) return false;
     const r = await this._call(live, 'answerDialog', value === undefined ? { id } : { id, value });
     return r?.answered ?? false;
+  }
+
+  /** Pi's slash commands (extension commands, prompt templates, skills); empty when there is no session. */
+  async listCommands(): Promise<readonly SlashCommand[]> {
+    const live = this._start();
+    if (!(await live.ready)) return [];
+    return (await this._call(live, 'listCommands', null))?.commands ?? [];
+  }
+
+  /** `/compact instructions`. */
+  async compactWith(instructions: string): Promise<void> {
+    const live = this._start();
+    if (await live.ready) await this._call(live, 'compactWith', { instructions }, 0);
+  }
+
+  /** `/name title`. */
+  async setSessionName(name: string): Promise<void> {
+    const live = this._start();
+    if (await live.ready) await this._call(live, 'setSessionName', { name });
   }
 
   /** Tells the worker what the composer holds, for an extension's `getEditorText()`. */

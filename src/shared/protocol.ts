@@ -1,6 +1,7 @@
 /** The wire between the extension host and the chat webview: small events in, user intents out. */
 
 import type { ExtensionUiEvent } from './extensionUi.ts';
+import { isBuiltin, type BuiltinName, type SlashCommand } from './slashCommands.ts';
 import type { TranscriptState } from './transcript.ts';
 
 /** What kind of content a block of an assistant message holds. */
@@ -130,7 +131,11 @@ export type HostToWebview =
   | { readonly type: 'restoreInput'; readonly texts: readonly string[] }
   | { readonly type: 'focusComposer' }
   /** An extension sets the composer's text (`setEditorText`) or pastes into it at the cursor (`pasteToEditor`). */
-  | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean };
+  | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean }
+  /** Whether to report the composer's text (`composerText`): only while an extension could read it. */
+  | { readonly type: 'trackComposer'; readonly on: boolean }
+  /** The commands the slash menu offers: the panel's built-ins, then Pi's (extensions, prompt templates, skills). */
+  | { readonly type: 'commands'; readonly commands: readonly SlashCommand[] };
 
 export type SendMode = 'prompt' | 'steer' | 'followUp';
 
@@ -151,7 +156,11 @@ export type WebviewToHost =
   /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
   | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
   /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
-  | { readonly type: 'composerText'; readonly text: string };
+  | { readonly type: 'composerText'; readonly text: string }
+  /** The slash menu opened: the host answers with `commands`. */
+  | { readonly type: 'listCommands' }
+  /** One of the panel's built-in slash commands, with what followed its name. */
+  | { readonly type: 'slash'; readonly name: BuiltinName; readonly args: string };
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
@@ -166,6 +175,7 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
   if (!isObject(raw) || typeof raw.type !== 'string') return { ok: false, reason: 'not an object with a string "type"' };
   switch (raw.type) {
     case 'ready':
+    case 'listCommands':
     case 'cancel':
     case 'newSession':
     case 'forceIdle':
@@ -186,6 +196,10 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
         return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
       return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
+    case 'slash':
+      if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
+      if (typeof raw.args !== 'string' || raw.args.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'slash.args is not a string of sensible length' };
+      return { ok: true, msg: { type: 'slash', name: raw.name, args: raw.args } };
     case 'composerText':
       if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
         return { ok: false, reason: 'composerText.text is not a string of sensible length' };

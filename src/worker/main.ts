@@ -11,6 +11,7 @@ import { Batcher, realScheduler } from '../shared/batcher.ts';
 import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
 import { ExtensionUi } from './extensionUi.ts';
 import { loadPi } from './piLoader.ts';
+import { listPiCommands } from './piCommands.ts';
 import { createPiSession, listPiSessions } from './piSessions.ts';
 import { errorText, SessionController } from './sessionController.ts';
 
@@ -198,6 +199,16 @@ handle('exportHtml', async () => {
 handle('answerDialog', async ({ id, value }) => ({ answered: extensionUi.answer(id, value) }));
 handle('composerText', async ({ text }) => {
   extensionUi.setEditorText(text);
+  return null;
+});
+handle('listCommands', async () => ({ commands: listPiCommands(await session()) }));
+handle('compactWith', async ({ instructions }) => {
+  await controller.compact(instructions);
+  return null;
+});
+handle('setSessionName', async ({ name }) => {
+  const s = (await session()) as unknown as { setSessionName(name: string): void };
+  s.setSessionName(name);
   return null;
 });
 handle('ping', async () => null);
