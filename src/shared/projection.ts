@@ -79,9 +79,17 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
       return [{ type: 'thinkingLevel', level: event.level }];
     case 'session_info_changed':
       return [{ type: 'sessionInfo', name: event.name }];
+    case 'summarization_retry_scheduled':
+      // A compaction or branch summary failed and Pi tries again: without this the user sees a long silence.
+      return [
+        {
+          type: 'noticeMessage',
+          level: 'warning',
+          text: `Summarizing the conversation failed (${event.errorMessage}); Pi retries (attempt ${event.attempt} of ${event.maxAttempts}) in ${Math.max(1, Math.round(event.delayMs / 1000))} s.`,
+        },
+      ];
     // Known events the panel has nothing to show for.
     case 'entry_appended':
-    case 'summarization_retry_scheduled':
     case 'summarization_retry_attempt_start':
     case 'summarization_retry_finished':
     case 'bash_execution_update':
