@@ -105,6 +105,11 @@ describe('Pi in its worker thread', function () {
     assert.equal(h.client.workerStarted, false, 'nothing starts before it is needed');
     await h.run('Hello?');
     assert.deepEqual(texts(h.client.state.messages, 'assistant'), ['Answer number 1.']);
+    assert.deepEqual(
+      h.emitted.filter((e) => e.type === 'starting').map((e) => e.type === 'starting' && e.on),
+      [true, false],
+      'the prompt waited in the starting state, then went out',
+    );
     assert.ok(
       h.emitted.some((e) => e.type === 'delta'),
       'text arrived as deltas',
@@ -115,7 +120,9 @@ describe('Pi in its worker thread', function () {
   it('cancels a prompt sent before the session exists: dropped, text back, no request to the model', async () => {
     h = await startWorkerHarness(answers(1));
     const sending = h.client.send('Never mind.', 'prompt');
+    assert.equal(runPhase(h.client.state.run), 'starting', 'Starting Pi… while the worker loads');
     await h.client.cancel();
+    assert.equal(runPhase(h.client.state.run), 'idle');
     await sending;
     assert.deepEqual(h.restored, [['Never mind.']]);
     assert.equal(await h.client.ensureSession(), true);
