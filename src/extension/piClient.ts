@@ -289,6 +289,7 @@ export class PiClient extends Disposable {
         this._notice(
           'warning',
           `Pi's worker has not answered for ${secs} s (a tool or a Pi extension may be busy). The panel keeps working; Restart stops the worker and resumes the conversation.`,
+          'workerStopped',
         );
       }, this._options.hangMs);
       this._request(live, 'ping', null, 0).then(
