@@ -104,23 +104,31 @@ type Fields = Omit<TranscriptState, 'messages' | 'openIndex' | 'tools'>;
 const ROWS = Symbol('rows');
 
 function make(fields: Fields, rows: Rows): TranscriptState {
-  let messages: readonly MessageView[] | undefined;
-  let tools: Readonly<Record<string, ToolCardView>> | undefined;
   const state = {
     ...fields,
     openIndex: rows.open ? rows.length : -1,
     // Own, enumerable getters: a snapshot posted to the webview or JSON-encoded carries plain values.
     get messages(): readonly MessageView[] {
-      messages ??= rows.open ? [...rows.store.slice(0, rows.length), rows.open, ...rows.after] : rows.store.slice(0, rows.length);
-      return messages;
+      return rowList(rows);
     },
     get tools(): Readonly<Record<string, ToolCardView>> {
-      tools ??= toolRecord(rows.tools);
-      return tools;
+      return toolRecord(rows.tools);
     },
   };
   Object.defineProperty(state, ROWS, { value: rows });
   return state;
+}
+
+/** Each row set's array, built on first read: states that share their rows (a run-state change) share it. */
+const rowLists = new WeakMap<Rows, readonly MessageView[]>();
+
+function rowList(r: Rows): readonly MessageView[] {
+  let list = rowLists.get(r);
+  if (!list) {
+    list = r.open ? [...r.store.slice(0, r.length), r.open, ...r.after] : r.store.slice(0, r.length);
+    rowLists.set(r, list);
+  }
+  return list;
 }
 
 /** The rows of `s`; a state that crossed a postMessage or JSON (a snapshot) is read once from its arrays. */
@@ -186,14 +194,20 @@ function setTool(t: ToolTable, card: ToolCardView): ToolTable {
   return { ...t, live: new Map(t.live).set(id, card) };
 }
 
+/** Each table's record, built on first read: states that share a table (a text delta) share the record. */
+const records = new WeakMap<ToolTable, Readonly<Record<string, ToolCardView>>>();
+
 /** The cards as a null-prototype record, in first-seen order (what readers and snapshots see). */
 function toolRecord(t: ToolTable): Readonly<Record<string, ToolCardView>> {
+  const known = records.get(t);
+  if (known) return known;
   const out = Object.create(null) as Record<string, ToolCardView>;
   for (let i = 0; i < t.count; i++) {
     const id = t.order[i]!;
     out[id] = t.index.get(id)!.card;
   }
   for (const [id, card] of t.live) out[id] = card;
+  records.set(t, out);
   return out;
 }
 

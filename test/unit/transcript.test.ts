@@ -386,6 +386,20 @@ describe('transcript reducer robustness', () => {
     );
   });
 
+  it('keeps the tool table the same object while only text streams (the view skips its cards)', () => {
+    const base = reduce(initialTranscript, [
+      { type: 'toolStart', toolCallId: 'a', toolName: 'bash', args: '{}', at: 1 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: 1 },
+      { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+    ]);
+    const next = reduce(base, [{ type: 'delta', index: 0, text: 'more' }]);
+    assert.equal(next.tools, base.tools);
+    // A change of run state alone keeps the rows array too.
+    assert.equal(reduce(next, [{ type: 'cancelRequested', at: 2 }]).messages, next.messages);
+    assert.notEqual(reduce(next, [{ type: 'toolUpdate', toolCallId: 'a', output: 'x' }]).tools, base.tools);
+  });
+
   it('keeps tool cards of states that branch from one state apart', () => {
     const base = reduce(initialTranscript, [{ type: 'toolStart', toolCallId: 'a', toolName: 'bash', args: '{}', at: 1 }]);
     const one = reduce(base, [
