@@ -120,7 +120,7 @@ async function stalls(fn: () => Promise<void>): Promise<{ max: string; p99: stri
   return { max: ms(h.max), p99: ms(h.percentile(99)) };
 }
 
-async function streamingStalls(): Promise<void> {
+async function streamingStalls(delayMs: number): Promise<void> {
   const reply = lorem(100_000);
   const scenario = {
     name: 'bench-stream-with-tools',
@@ -129,7 +129,7 @@ async function streamingStalls(): Promise<void> {
         chunks: [{ text: 'Let me look first.', split: 5 }, { toolCall: { id: 'call_ls', name: 'bash', arguments: { command: 'ls -la; echo done' } } }],
         finish: 'tool_calls',
       },
-      { chunks: [{ text: reply, split: 10 }], finish: 'stop' },
+      { chunks: [{ text: reply, split: 10, delayMs }], finish: 'stop' },
     ],
   } as Scenario;
   const s = await setup(scenario);
@@ -138,13 +138,20 @@ async function streamingStalls(): Promise<void> {
     const start = await stalls(async () => {
       await s.client.ensureSession();
     });
+    const wall0 = performance.now();
+    const cpu0 = cpuMicros();
     const stream = await stalls(async () => {
       void s.client.send('List the files, then write a lot.', 'prompt');
       await s.until(() => s.client.state.run.outcome !== undefined && !s.client.state.run.active, 'the streamed reply to settle');
     });
+    // How much of the wall time this thread actually worked: the rest of a stall is waiting for a core.
+    const busy = (cpuMicros() - cpu0) / 1000 / (performance.now() - wall0);
     const text = s.client.state.messages.at(-1)?.blocks[0]?.text ?? '';
-    console.log(`main-thread stall while the worker starts and loads Pi: max ${start.max} ms, p99 ${start.p99} ms`);
-    console.log(`main-thread stall through a 100,000-char reply with a tool: max ${stream.max} ms, p99 ${stream.p99} ms (${text.length} chars arrived)`);
+    const rate = delayMs ? `~${Math.round(1000 / delayMs)} deltas/s at most` : 'as fast as Pi and the model go';
+    if (!delayMs) console.log(`main-thread stall while the worker starts and loads Pi: max ${start.max} ms, p99 ${start.p99} ms`);
+    console.log(
+      `main-thread stall through a 100,000-char reply with a tool (10-char deltas, ${rate}): max ${stream.max} ms, p99 ${stream.p99} ms; main thread busy ${(busy * 100).toFixed(1)}% of the time (${text.length} chars arrived)`,
+    );
   } finally {
     await s.dispose();
   }
@@ -315,7 +322,8 @@ function oldPathLoadStall(): void {
 console.log('host bench: PiClient on this thread, Pi in dist/worker.js, scripted model on loopback');
 await idleBaseline();
 await coldFirstPrompt();
-await streamingStalls();
+await streamingStalls(0);
+await streamingStalls(1);
 perDeltaCost();
 await resumeLarge();
 await cancelLatency();
