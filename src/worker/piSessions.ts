@@ -84,9 +84,10 @@ export function agentShellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
+/** Whether `file` lies below `dir` (path text; both are Pi's own resolved paths). */
 function isInside(file: string, dir: string): boolean {
   const rel = path.relative(dir, path.resolve(file));
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 type BashDefinition = NonNullable<Parameters<PiModule['createAgentSession']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;

@@ -2,8 +2,9 @@
  * The project's own checker of one end-to-end run against a case file, used only when the shared
  * checker (../shared/tools/check-e2e-output.mjs) is not beside the repo. Same case format (SPEC §7):
  * expect.{stopReasons, stopReasonsLast, toolCards, panelContains, panelLacks, panelContainsOnce,
- * statusMatches, thinking, hostileFree, maxElapsedMs}; always result.ok, idle, and Pi's finished
- * assistant texts on screen.
+ * statusMatches, thinking, hostileFree, maxElapsedMs, files, notificationsMatch, notificationsLack,
+ * editorsMatch, requestsMatch, requestsLack}; always result.ok, idle, and Pi's finished assistant texts
+ * on screen.
  *
  *   node test/e2e/check.ts OUT_DIR CASE.json
  */
@@ -21,6 +22,19 @@ interface Expect {
   thinking?: boolean;
   hostileFree?: boolean;
   maxElapsedMs?: number;
+  /** Workspace path -> sha256 hex, or null for "must not exist" (files.json). */
+  files?: Record<string, string | null>;
+  notificationsMatch?: string[];
+  notificationsLack?: string[];
+  editorsMatch?: string[];
+  requestsMatch?: string[];
+  requestsLack?: string[];
+}
+
+/** A case's regex, with the `(?i)` prefix meaning case-insensitive. */
+function rx(pattern: string): RegExp {
+  const insensitive = pattern.startsWith('(?i)');
+  return new RegExp(insensitive ? pattern.slice(4) : pattern, insensitive ? 'i' : '');
 }
 
 const fold = (s: string): string => s.replace(/\s+/g, ' ');
@@ -92,6 +106,37 @@ export function checkRun(outDir: string, expect: Expect): string[] {
       if (/^<(?:iframe|object|embed)\b/i.test(tag)) problems.push(`embedded frame ${tag.slice(0, 80)}`);
     }
   }
+
+  if (expect.files) {
+    let files: Record<string, string> | undefined;
+    try {
+      files = JSON.parse(file('files.json')) as Record<string, string>;
+    } catch {
+      problems.push('files.json missing or not JSON');
+    }
+    for (const [p, want] of Object.entries(files ? expect.files : {})) {
+      const got = Object.hasOwn(files!, p) ? files![p] : null;
+      if (want === null && got !== null) problems.push(`${p} exists in the workspace, and must not`);
+      else if (want !== null && got !== want) problems.push(`${p} has sha256 ${got?.slice(0, 12) ?? '(absent)'}, expected ${want.slice(0, 12)}`);
+    }
+  }
+  const notifications = file('notifications.jsonl')
+    .split('\n')
+    .filter((l) => l.trim());
+  for (const p of expect.notificationsMatch ?? []) if (!notifications.some((l) => rx(p).test(l))) problems.push(`no notification matched /${p}/`);
+  for (const p of expect.notificationsLack ?? []) if (notifications.some((l) => rx(p).test(l))) problems.push(`a notification matched /${p}/`);
+  if (expect.editorsMatch) {
+    let editors: string[] = [];
+    try {
+      editors = (JSON.parse(file('editors.json')) as unknown[]).map((e) => JSON.stringify(e));
+    } catch {
+      problems.push('editors.json missing or not JSON');
+    }
+    for (const p of expect.editorsMatch) if (!editors.some((e) => rx(p).test(e))) problems.push(`no editor tab matched /${p}/`);
+  }
+  const requests = file('requests.jsonl');
+  for (const p of expect.requestsMatch ?? []) if (!rx(p).test(requests)) problems.push(`no request to the model matched /${p}/`);
+  for (const p of expect.requestsLack ?? []) if (rx(p).test(requests)) problems.push(`a request to the model matched /${p}/`);
 
   // What Pi persisted must be what the user saw: each finished assistant text is on the panel.
   const entries = file('session.jsonl')

@@ -1,3 +1,5 @@
+/** The agent's bash, on the real Pi SDK, sees a terminal's environment and none of the editor's private variables. */
+
 import { strict as assert } from 'node:assert';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import { HOST_PRIVATE_ENV, USER_ENV } from '../support/hostEnv.ts';

@@ -1,3 +1,5 @@
+/** Workspace trust on the real Pi SDK: an untrusted folder's .pi/ code, settings, prompts and AGENTS.md never load; trusted, they do. */
+
 import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,5 @@
+/** The manifest's Restricted Mode declaration: settings that choose Pi's code or endpoint are restricted. */
+
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 

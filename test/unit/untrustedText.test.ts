@@ -1,3 +1,5 @@
+/** Provider, tool and model text in notifications (no links) and bidi controls (shown, or stripped on Insert). */
+
 import { strict as assert } from 'node:assert';
 import { codeForInsert, hasBidiControls, showBidiControls, stripBidiControls } from '../../src/shared/bidi.ts';
 import { plainNotificationText } from '../../src/shared/notificationText.ts';
