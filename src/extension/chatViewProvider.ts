@@ -5,6 +5,8 @@ import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
 import { Disposable } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
+import { plainNotificationText } from '../shared/notificationText.ts';
+import { BUILTIN_COMMANDS, type BuiltinName } from '../shared/slashCommands.ts';
 import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
@@ -50,9 +52,62 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       controller.onDidExtensionUi((n) => {
         if (n.kind === 'title') this._setTitle(n.title);
         else if (n.kind === 'editorText') this._post({ type: 'editorText', text: n.text, paste: n.paste });
+        else if (n.kind === 'bound') {
+          this._trackComposer = n.count > 0;
+          if (this._ready) this._post({ type: 'trackComposer', on: this._trackComposer });
+        }
       }),
     );
   }
+
+  /** The panel's built-in slash commands: each is one of its actions. */
+  private async _slash(name: BuiltinName, args: string): Promise<void> {
+    const c = this._controller;
+    switch (name) {
+      case 'new':
+        return c.newSession();
+      case 'resume':
+        await vscode.commands.executeCommand('piPanel.resumeSession');
+        return;
+      case 'compact':
+        return args ? c.compactWith(args) : c.compact();
+      case 'model':
+        await vscode.commands.executeCommand('piPanel.selectModel');
+        return;
+      case 'thinking':
+        if (args) return c.setThinkingLevel(args).catch((err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(`Pi: ${String(err)}`)));
+        await vscode.commands.executeCommand('piPanel.setThinkingLevel');
+        return;
+      case 'name': {
+        const title = args || (await vscode.window.showInputBox({ prompt: 'Name this Pi session', value: c.state.sessionName ?? '' }));
+        if (title?.trim()) await c.setSessionName(title.trim());
+        return;
+      }
+      case 'export':
+        await vscode.commands.executeCommand('piPanel.exportTranscript');
+        return;
+      case 'copy': {
+        const last = [...c.state.messages].reverse().find((m) => m.role === 'assistant' && m.final);
+        const text = (last?.blocks ?? [])
+          .filter((b) => b?.kind === 'text')
+          .map((b) => b!.text)
+          .join('\n\n')
+          .trim();
+        if (!text) {
+          void vscode.window.showInformationMessage('Pi: there is no answer to copy yet.');
+          return;
+        }
+        await vscode.env.clipboard.writeText(text);
+        vscode.window.setStatusBarMessage('Pi: last answer copied', 3000);
+        return;
+      }
+      default:
+        assertNever(name, 'slash command');
+    }
+  }
+
+  /** Pi's extensions are bound: the view reports the composer's text for their `getEditorText()`. */
+  private _trackComposer = false;
 
   /** An extension's `setTitle`; kept for a view created later. */
   private _title: string | undefined;
@@ -130,6 +185,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this._post({ type: 'snapshot', state: this._controller.state, session: this._controller.sessionInfo });
         this._ready = true;
         for (const chip of this._pendingChips.splice(0)) this._post({ type: 'addChip', chip });
+        if (this._trackComposer) this._post({ type: 'trackComposer', on: true });
         if (this._pendingRestore.length) {
           this._post({ type: 'restoreInput', texts: this._pendingRestore });
           this._pendingRestore = [];
@@ -172,6 +228,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return;
       case 'composerText':
         return this._controller.composerText(msg.text);
+      case 'listCommands': {
+        const commands = [...BUILTIN_COMMANDS, ...(await this._controller.listCommands())];
+        this._post({ type: 'commands', commands });
+        return;
+      }
+      case 'slash':
+        return this._slash(msg.name, msg.args);
       default:
         assertNever(msg, 'webview message');
     }

@@ -9,6 +9,7 @@ import { createMessageConnection, PortMessageReader, PortMessageWriter, type Mes
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
+import type { SlashCommand } from '../shared/slashCommands.ts';
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
 import type {
   FileBefore,
@@ -118,10 +119,12 @@ export class PiClient extends Disposable {
       // The session is still opening (Pi loads in the worker): hold the prompt until it exists.
       const item = { text, mode };
       this._queued.push(item);
+      if (this._queued.length === 1) this._apply([{ type: 'starting', on: true, at: this._clock.now() }]);
       const ok = await live.ready;
       const i = this._queued.indexOf(item);
       if (i < 0) return; // cancelled meanwhile; the text went back to the composer
       this._queued.splice(i, 1);
+      if (this._state.run.starting) this._apply([{ type: 'starting', on: false, at: this._clock.now() }]);
       if (!ok || live !== this._live) {
         this._onDidRestoreInput.fire([text]);
         return;
@@ -140,6 +143,7 @@ export class PiClient extends Disposable {
     if (this._queued.length) {
       const texts = this._queued.map((q) => q.text);
       this._queued = [];
+      this._apply([{ type: 'starting', on: false, at: this._clock.now() }]);
       this._onDidRestoreInput.fire(texts);
     }
     const live = this._live;
@@ -154,6 +158,25 @@ export class PiClient extends Disposable {
     if (!live) return false;
     const r = await this._call(live, 'answerDialog', value === undefined ? { id } : { id, value });
     return r?.answered ?? false;
+  }
+
+  /** Pi's slash commands (extension commands, prompt templates, skills); empty when there is no session. */
+  async listCommands(): Promise<readonly SlashCommand[]> {
+    const live = this._start();
+    if (!(await live.ready)) return [];
+    return (await this._call(live, 'listCommands', null))?.commands ?? [];
+  }
+
+  /** `/compact instructions`. */
+  async compactWith(instructions: string): Promise<void> {
+    const live = this._start();
+    if (await live.ready) await this._call(live, 'compactWith', { instructions }, 0);
+  }
+
+  /** `/name title`. */
+  async setSessionName(name: string): Promise<void> {
+    const live = this._start();
+    if (await live.ready) await this._call(live, 'setSessionName', { name });
   }
 
   /** Tells the worker what the composer holds, for an extension's `getEditorText()`. */
@@ -327,6 +350,7 @@ export class PiClient extends Disposable {
         this._notice(
           'warning',
           `Pi's worker has not answered for ${secs} s (a tool or a Pi extension may be busy). The panel keeps working; Restart stops the worker and resumes the conversation.`,
+          'workerStopped',
         );
       }, this._options.hangMs);
       this._request(live, 'ping', null, 0).then(
@@ -418,6 +442,7 @@ export class PiClient extends Disposable {
         code: 'workerStopped',
       });
     }
+    if (this._state.run.starting) events.push({ type: 'starting', on: false, at: now });
     if (events.length) this._apply(events);
     if (this._queued.length) {
       const texts = this._queued.map((q) => q.text);

@@ -2,6 +2,7 @@
 
 import type { ExtensionUiEvent } from './extensionUi.ts';
 import type { CodeChip } from './chips.ts';
+import { isBuiltin, type BuiltinName, type SlashCommand } from './slashCommands.ts';
 import type { TranscriptState } from './transcript.ts';
 
 /** What kind of content a block of an assistant message holds. */
@@ -93,6 +94,8 @@ export type WireEvent =
   | { readonly type: 'thinkingLevel'; readonly level: string }
   | { readonly type: 'sessionInfo'; readonly name?: string }
   | { readonly type: 'cancelRequested'; readonly at: number }
+  /** A prompt waits for Pi to load and the session to open (`on`), or no longer does. */
+  | { readonly type: 'starting'; readonly on: boolean; readonly at: number }
   /** Nothing from Pi since `since` (epoch ms) while a run is active. */
   | { readonly type: 'stalled'; readonly at: number; readonly since: number }
   | { readonly type: 'reset' }
@@ -148,7 +151,11 @@ export type HostToWebview =
   /** Code the user handed Pi (Add Selection / Add File / the `@` picker): a chip in the composer. */
   | { readonly type: 'addChip'; readonly chip: CodeChip }
   /** An extension sets the composer's text (`setEditorText`) or pastes into it at the cursor (`pasteToEditor`). */
-  | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean };
+  | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean }
+  /** Whether to report the composer's text (`composerText`): only while an extension could read it. */
+  | { readonly type: 'trackComposer'; readonly on: boolean }
+  /** The commands the slash menu offers: the panel's built-ins, then Pi's (extensions, prompt templates, skills). */
+  | { readonly type: 'commands'; readonly commands: readonly SlashCommand[] };
 
 export type SendMode = 'prompt' | 'steer' | 'followUp';
 
@@ -177,7 +184,11 @@ export type WebviewToHost =
   /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
   | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
   /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
-  | { readonly type: 'composerText'; readonly text: string };
+  | { readonly type: 'composerText'; readonly text: string }
+  /** The slash menu opened: the host answers with `commands`. */
+  | { readonly type: 'listCommands' }
+  /** One of the panel's built-in slash commands, with what followed its name. */
+  | { readonly type: 'slash'; readonly name: BuiltinName; readonly args: string };
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
@@ -194,6 +205,7 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
   if (!isObject(raw) || typeof raw.type !== 'string') return { ok: false, reason: 'not an object with a string "type"' };
   switch (raw.type) {
     case 'ready':
+    case 'listCommands':
     case 'cancel':
     case 'newSession':
     case 'forceIdle':
@@ -215,6 +227,10 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
         return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
       return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
+    case 'slash':
+      if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
+      if (typeof raw.args !== 'string' || raw.args.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'slash.args is not a string of sensible length' };
+      return { ok: true, msg: { type: 'slash', name: raw.name, args: raw.args } };
     case 'composerText':
       if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
         return { ok: false, reason: 'composerText.text is not a string of sensible length' };

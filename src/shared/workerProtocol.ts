@@ -4,6 +4,7 @@
  */
 
 import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from './protocol.ts';
+import type { SlashCommand } from './slashCommands.ts';
 
 /** Where and how the worker opens sessions; read on the main thread (settings, workspace trust). */
 export interface WorkerConfig {
@@ -89,6 +90,12 @@ export interface WorkerRequests {
   readonly answerDialog: { readonly params: { readonly id: string; readonly value?: string }; readonly result: { readonly answered: boolean } };
   /** The composer's current text, which an extension's `getEditorText()` returns. */
   readonly composerText: { readonly params: { readonly text: string }; readonly result: null };
+  /** Pi's commands for the slash menu: extension commands, prompt templates, skills (as Pi lists them for RPC clients). */
+  readonly listCommands: { readonly params: null; readonly result: { readonly commands: readonly SlashCommand[] } };
+  /** `/compact [instructions]`: manual compaction with the user's instructions. */
+  readonly compactWith: { readonly params: { readonly instructions: string }; readonly result: null };
+  /** `/name <title>`: names the session. */
+  readonly setSessionName: { readonly params: { readonly name: string }; readonly result: null };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
 }
@@ -111,6 +118,8 @@ export type ExtensionUiNotice =
   | { readonly kind: 'status'; readonly key: string; readonly text?: string }
   /** `setTitle`: the chat view's title. */
   | { readonly kind: 'title'; readonly title: string }
+  /** Pi's extensions are bound to the panel (count > 0): only then does the composer's text need to reach the worker. */
+  | { readonly kind: 'bound'; readonly count: number }
   /** `setEditorText` (replace) or `pasteToEditor` (insert at the cursor). */
   | { readonly kind: 'editorText'; readonly text: string; readonly paste: boolean };
 

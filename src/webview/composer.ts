@@ -7,9 +7,11 @@
 
 import { expandChips, type CodeChip } from '../shared/chips.ts';
 import { MAX_PROMPT_CHARS, type SendMode } from '../shared/protocol.ts';
+import { isBuiltin, parseSlash, type BuiltinName } from '../shared/slashCommands.ts';
 import { ChipStrip } from './chips.ts';
 import { button } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
+import { SlashMenu } from './slashMenu.ts';
 
 const HISTORY_MAX = 100;
 
@@ -20,6 +22,10 @@ export interface ComposerHost {
   changed(): void;
   /** `@` typed at the start of a word: the host opens its workspace file picker. */
   pickFile(): void;
+  /** One of the panel's own slash commands (`/new`, `/compact …`). */
+  slash(name: BuiltinName, args: string): void;
+  /** The slash menu opened: ask the host for the commands. */
+  requestCommands(): void;
 }
 
 export class Composer {
@@ -39,6 +45,7 @@ export class Composer {
   private _historyPos: number;
   private _stash = '';
   private readonly _chips: ChipStrip;
+  readonly slashMenu: SlashMenu;
 
   constructor(host: ComposerHost, draft: string, history: readonly string[]) {
     this._host = host;
@@ -53,6 +60,18 @@ export class Composer {
       'aria-describedby': 'composer-hint',
     });
     this.textarea.value = draft;
+    this.slashMenu = new SlashMenu({ requestCommands: () => host.requestCommands() });
+    setAttr(this.textarea, 'aria-autocomplete', 'list');
+    setAttr(this.textarea, 'aria-controls', this.slashMenu.listId);
+    setAttr(this.textarea, 'aria-expanded', 'false');
+    this.slashMenu.el.addEventListener('mousedown', (e) => {
+      // Keep focus in the composer while choosing with the mouse.
+      e.preventDefault();
+      const c = this.slashMenu.commandAt(e.target);
+      if (!c) return;
+      this.slashMenu.close();
+      this._setValue(`/${c.name} `);
+    });
     this._send = button('Send', 'send', 'primary', { 'data-testid': 'send', title: 'Send (Enter)' });
     this._steer = button('Steer', 'steer', 'primary', { 'data-testid': 'steer', title: 'Steer: delivered after the current tool results (Enter)' });
     this._followUp = button('Follow-up', 'followUp', 'secondary', { 'data-testid': 'followUp', title: 'Follow-up: delivered after the run (Alt+Enter)' });
@@ -61,12 +80,21 @@ export class Composer {
     this._actions = h('div', { class: 'composer-actions' });
     this._error = h('div', { class: 'composer-error', role: 'alert', hidden: true });
     this._chips = new ChipStrip(() => this._host.changed());
-    this.el = h('div', { class: 'composer' }, this._chips.el, this.textarea, this._error, h('div', { class: 'composer-bar' }, this._hint, this._actions));
+    this.el = h(
+      'div',
+      { class: 'composer' },
+      this.slashMenu.el,
+      this._chips.el,
+      this.textarea,
+      this._error,
+      h('div', { class: 'composer-bar' }, this._hint, this._actions),
+    );
     this.textarea.addEventListener('keydown', (e) => this._onKey(e));
     this.textarea.addEventListener('input', (e) => {
       this._historyPos = this._history.length;
       if ((e as InputEvent).data === '@') this._maybePickFile();
       setHidden(this._error, true);
+      this._syncMenu();
       this._host.changed();
     });
     this._actions.addEventListener('click', (e) => {
@@ -129,8 +157,13 @@ export class Composer {
       return;
     }
     const effective: SendMode = this._running ? (mode === 'prompt' ? 'steer' : mode) : 'prompt';
-    this._host.send(text, effective);
-    this._chips.clear();
+    // The panel's own commands run here; any other `/…` goes to Pi, which runs or expands it. A command must
+    // start the message, so chips wait in the composer for the next one.
+    const slash = parseSlash(typed);
+    if (slash && isBuiltin(slash.name)) this._host.slash(slash.name, slash.args);
+    else this._host.send(slash ? typed : text, effective);
+    this.slashMenu.close();
+    if (!slash) this._chips.clear();
     if (typed.trim() && this._history[this._history.length - 1] !== typed) {
       this._history.push(typed);
       if (this._history.length > HISTORY_MAX) this._history.splice(0, this._history.length - HISTORY_MAX);
@@ -162,8 +195,32 @@ export class Composer {
     this._host.changed();
   }
 
+  private _setValue(text: string): void {
+    this.textarea.value = text;
+    this.textarea.setSelectionRange(text.length, text.length);
+    this._syncMenu();
+    this._host.changed();
+  }
+
+  private _syncMenu(): void {
+    this.slashMenu.update(this.textarea.value);
+    setAttr(this.textarea, 'aria-expanded', this.slashMenu.isOpen ? 'true' : 'false');
+    setAttr(this.textarea, 'aria-activedescendant', this.slashMenu.activeId);
+  }
+
   private _onKey(e: KeyboardEvent): void {
     if (e.isComposing) return;
+    const menu = this.slashMenu.onKey(e, this.textarea.value);
+    if (menu.kind !== 'none') {
+      e.preventDefault();
+      if (menu.kind === 'complete') {
+        this._setValue(menu.text);
+        if (menu.run) this.submit('prompt');
+      }
+      setAttr(this.textarea, 'aria-expanded', this.slashMenu.isOpen ? 'true' : 'false');
+      setAttr(this.textarea, 'aria-activedescendant', this.slashMenu.activeId);
+      return;
+    }
     if (e.key === 'Enter') {
       if (e.shiftKey) return;
       e.preventDefault();

@@ -83,6 +83,8 @@ const composer = new Composer(
       persist();
       reportComposerText();
     },
+    slash: (name, args) => post({ type: 'slash', name, args }),
+    requestCommands: () => post({ type: 'listCommands' }),
   },
   saved.draft,
   saved.history,
@@ -91,9 +93,11 @@ const composer = new Composer(
 app.replaceChildren(header, h('div', { class: 'scroll-area' }, scroller, anchor.jump), statusLine, widgets.el, queue.el, composer.el, announcer);
 
 let composerTimer: ReturnType<typeof setTimeout> | undefined;
+/** Set by the host while Pi's extensions are bound. */
+let trackComposer = false;
 /** Lets an extension's `getEditorText()` read the draft; at most a few times a second while typing. */
 function reportComposerText(): void {
-  if (composerTimer !== undefined) return;
+  if (!trackComposer || composerTimer !== undefined) return;
   composerTimer = setTimeout(() => {
     composerTimer = undefined;
     post({ type: 'composerText', text: composer.draft });
@@ -274,6 +278,13 @@ function onMessage(raw: unknown): void {
       return;
     case 'focusComposer':
       composer.focus();
+      return;
+    case 'trackComposer':
+      trackComposer = msg.on === true;
+      if (trackComposer) reportComposerText();
+      return;
+    case 'commands':
+      if (Array.isArray(msg.commands)) composer.slashMenu.setCommands(msg.commands.filter((c) => typeof c?.name === 'string'));
       return;
     case 'editorText':
       if (typeof msg.text === 'string') composer.setText(msg.text, msg.paste === true);

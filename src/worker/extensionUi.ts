@@ -76,6 +76,11 @@ export class ExtensionUi {
     for (const p of [...this._pending.values()]) p.finish(undefined, outcome);
   }
 
+  /** Extensions were bound: the view reports the composer's text only when there are some. */
+  bound(count: number): void {
+    this._host.surface({ kind: 'bound', count });
+  }
+
   /** The composer's text as the webview last reported it. */
   setEditorText(text: string): void {
     this._editorText = text;

@@ -12,6 +12,7 @@ import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '
 import { Approvals } from './approvalExtension.ts';
 import { ExtensionUi } from './extensionUi.ts';
 import { loadPi } from './piLoader.ts';
+import { listPiCommands } from './piCommands.ts';
 import { createPiSession, listPiSessions } from './piSessions.ts';
 import { errorText, SessionController } from './sessionController.ts';
 
@@ -40,7 +41,12 @@ function handle<M extends keyof WorkerRequests>(method: M, fn: (params: WorkerRe
   });
 }
 
-const batcher = new Batcher((events) => notify('events', { events }), realScheduler);
+/** Events per notification at most: a resumed history arrives in slices the main thread reduces between other work. */
+const MAX_EVENTS_PER_POST = 1000;
+
+const batcher = new Batcher((events) => {
+  for (let i = 0; i < events.length; i += MAX_EVENTS_PER_POST) notify('events', { events: events.slice(i, i + MAX_EVENTS_PER_POST) });
+}, realScheduler);
 
 const log: Logger = {
   info: (message) => notify('log', { level: 'info', message }),
@@ -215,6 +221,16 @@ handle('undo', async ({ path: p }) => controller.undo(p));
 handle('answerDialog', async ({ id, value }) => ({ answered: extensionUi.answer(id, value) }));
 handle('composerText', async ({ text }) => {
   extensionUi.setEditorText(text);
+  return null;
+});
+handle('listCommands', async () => ({ commands: listPiCommands(await session()) }));
+handle('compactWith', async ({ instructions }) => {
+  await controller.compact(instructions);
+  return null;
+});
+handle('setSessionName', async ({ name }) => {
+  const s = (await session()) as unknown as { setSessionName(name: string): void };
+  s.setSessionName(name);
   return null;
 });
 handle('ping', async () => null);

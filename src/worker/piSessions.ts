@@ -142,8 +142,8 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const ext = o.trusted ? o.extensions : undefined;
   // Untrusted, extensions keep Pi's do-nothing UI: nothing they ask reaches the user.
   const bind = ext
-    ? () =>
-        session.bindExtensions({
+    ? async () => {
+        await session.bindExtensions({
           uiContext: ext.ui.context,
           // Dialogs work and there is no terminal: what Pi's RPC clients get.
           mode: 'rpc',
@@ -156,7 +156,9 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
             reload: () => session.reload(),
           },
           onError: ext.ui.onError,
-        })
+        });
+        ext.ui.bound(session.extensionRunner?.getExtensionPaths().length ?? 0);
+      }
     : undefined;
   return { session, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined, bind };
 }

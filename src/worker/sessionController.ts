@@ -163,7 +163,10 @@ export class SessionController extends Disposable {
     }
     if (this.isActive) {
       try {
-        if (mode === 'steer') await session.steer(text);
+        // A slash command goes through prompt(), which runs an extension's command at once, even mid-run,
+        // and expands a template or skill before queueing it: what Pi does with it in a terminal.
+        if (text.trimStart().startsWith('/')) await session.prompt(text, { streamingBehavior: mode === 'steer' ? 'steer' : 'followUp' });
+        else if (mode === 'steer') await session.steer(text);
         else await session.followUp(text);
       } catch (err) {
         this._failedInput(text, err);
@@ -312,7 +315,7 @@ export class SessionController extends Disposable {
   }
 
   /** Runs manual compaction; its progress arrives as compaction events. */
-  async compact(): Promise<void> {
+  async compact(customInstructions?: string): Promise<void> {
     const session = await this.ensureSession();
     if (!session) return;
     if (this.isActive) {
@@ -320,7 +323,7 @@ export class SessionController extends Disposable {
       return;
     }
     try {
-      await session.compact();
+      await session.compact(customInstructions || undefined);
     } catch (err) {
       const message = errorText(err);
       this._notice('warning', `Compaction did not run: ${message}`);

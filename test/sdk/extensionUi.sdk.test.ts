@@ -90,13 +90,17 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
     assert.equal(await h.client.ensureSession(), true);
     await harness.until(() => harness.surfaces.some((s) => s.kind === 'title'), 'the title');
     assert.deepEqual(
-      h.surfaces.filter((s) => s.kind !== 'editorText'),
+      h.surfaces.filter((s) => s.kind === 'status' || s.kind === 'title'),
       [
         { kind: 'status', key: 'showcase', text: 'showcase ready' },
         { kind: 'title', title: 'Showcase title' },
       ],
     );
     assert.deepEqual(h.client.state.ui?.widgets, [{ key: 'showcase', lines: ['Showcase widget', 'second line'] }]);
+    assert.ok(
+      h.surfaces.some((s) => s.kind === 'bound' && s.count === 1),
+      'the view is told to report the composer',
+    );
   });
 
   it('notify becomes a notification; custom() resolves dismissed with a notice naming the extension', async () => {
@@ -129,5 +133,42 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
     h.client.composerText('typed so far');
     await harness.settledAfter(() => harness.client.send('EDITOR', 'prompt'), 'the run to settle');
     assert.ok(h.surfaces.some((s) => s.kind === 'editorText' && s.text === 'draft from the extension (was "typed so far")' && !s.paste));
+  });
+});
+
+describe('slash commands on the real worker', function () {
+  this.timeout(90_000);
+  let h: ClientHarness | undefined;
+
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  it("lists an extension's command as Pi lists it for RPC clients", async () => {
+    h = await startClientHarness(answers(1), ['hello.js']);
+    const commands = await h.client.listCommands();
+    assert.deepEqual(
+      commands.filter((c) => c.source === 'extension'),
+      [{ name: 'hello', description: 'Say hello from an extension', source: 'extension' }],
+    );
+  });
+
+  it('runs an extension command typed while a run is active at once, never as text for the model', async () => {
+    const slow = {
+      name: 'slow-answer',
+      steps: [{ chunks: [{ text: 'A slow answer that streams for a while. '.repeat(3), split: 2, delayMs: 40 }], finish: 'stop' }],
+    } as Scenario;
+    h = await startClientHarness(slow, ['hello.js']);
+    const harness = h;
+    await harness.settledAfter(async () => {
+      void harness.client.send('Tell me slowly.', 'prompt');
+      await harness.until(() => harness.emitted.some((e) => e.type === 'delta'), 'the answer to stream');
+      await harness.client.send('/hello panel', 'steer');
+      await harness.until(() => harness.notifications.some((n) => n.message === 'Hello panel!'), 'the command to run');
+      assert.equal(harness.client.isActive, true, 'it ran while the answer was still streaming');
+    }, 'the run to settle');
+    assert.equal(h.model.requests.length, 1, 'the model got no second request');
+    assert.equal(JSON.stringify(h.model.requests).includes('/hello'), false);
   });
 });

@@ -88,8 +88,11 @@ export async function startClientHarness(
     until,
     async settledAfter(action, what) {
       const settles = emitted.filter((e) => e.type === 'settled').length;
-      void action();
-      await until(() => emitted.filter((e) => e.type === 'settled').length > settles && runPhase(client.state.run) === 'idle', what);
+      // The action's own checks count: a failure in it fails the test, not just a settle that never comes.
+      await Promise.all([
+        Promise.resolve().then(action),
+        until(() => emitted.filter((e) => e.type === 'settled').length > settles && runPhase(client.state.run) === 'idle', what),
+      ]);
     },
     async dispose() {
       client.dispose();

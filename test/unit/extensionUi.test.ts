@@ -76,3 +76,16 @@ describe('extension UI state', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'composerText', text: 'hi' }), { ok: true, msg: { type: 'composerText', text: 'hi' } });
   });
 });
+
+describe('session events the panel used to drop', () => {
+  it('shows a scheduled summarization retry as a warning notice', async () => {
+    const { project } = await import('../../src/shared/projection.ts');
+    const wire = project({ type: 'summarization_retry_scheduled', attempt: 2, maxAttempts: 3, delayMs: 4000, errorMessage: 'overloaded' } as never, {
+      state: initialTranscript,
+      now: T,
+    });
+    assert.deepEqual(wire, [
+      { type: 'noticeMessage', level: 'warning', text: 'Summarizing the conversation failed (overloaded); Pi retries (attempt 2 of 3) in 4 s.' },
+    ]);
+  });
+});

@@ -126,6 +126,8 @@ describe('extension UI in the chat webview (headless Chromium)', function () {
     assert.equal(await page.locator('.working').innerText(), 'Checking the repository…');
     await batch(page, [{ type: 'widget', key: 'w' }]);
     assert.equal(await page.locator('[data-testid="widgets"]').isHidden(), true);
+    assert.equal((await posted(page)).filter((m) => m.type === 'composerText').length, 0, 'no extensions, no reports');
+    await deliver(page, { type: 'trackComposer', on: true });
     await deliver(page, { type: 'editorText', text: 'from the extension', paste: false });
     assert.equal(await page.locator('[data-testid="composer"]').inputValue(), 'from the extension');
     await page.waitForFunction(() =>
