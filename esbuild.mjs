@@ -1,8 +1,9 @@
 /**
  * Build: `node esbuild.mjs [--production] [--watch]`.
  *
- * - dist/extension.js       host code (node, cjs); `vscode` and the Pi bundle stay external.
- * - dist/pi/pi.cjs          Pi SDK as one CommonJS file, required lazily by the host, plus the files
+ * - dist/extension.js       host main thread (node, cjs); `vscode` stays external, Pi is never in it.
+ * - dist/worker.js          the Pi worker thread (node, cjs), started by the host when the view opens.
+ * - dist/pi/pi.cjs          Pi SDK as one CommonJS file, required lazily by the worker, plus the files
  *                           Pi reads beside itself at runtime (package.json, Photon wasm, image worker,
  *                           export-html templates and themes).
  * - dist/webview/main.js    webview code (browser, iife) and main.css when present.
@@ -168,6 +169,21 @@ if (existsSync(extensionEntry)) {
 } else {
   console.log('[build] skipping dist/extension.js: src/extension/extension.ts does not exist yet');
 }
+
+// The Pi worker thread: loads dist/pi/pi.cjs by a computed path (not bundled) and owns the session.
+builds.push({
+  label: 'dist/worker.js',
+  options: {
+    ...common,
+    entryPoints: [join(root, 'src', 'worker', 'main.ts')],
+    outfile: join(root, 'dist', 'worker.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['vscode', './pi/pi.cjs'],
+    plugins: [reportPlugin('dist/worker.js')],
+  },
+});
 
 const webviewEntry = join(root, 'src', 'webview', 'main.ts');
 const webviewCss = join(root, 'src', 'webview', 'main.css');

@@ -3,9 +3,13 @@
 import * as vscode from 'vscode';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
-import { Disposable } from './disposable.ts';
+import { Disposable } from '../shared/disposable.ts';
+import type { CodeChip } from '../shared/chips.ts';
+import { plainNotificationText } from '../shared/notificationText.ts';
+import { BUILTIN_COMMANDS, type BuiltinName } from '../shared/slashCommands.ts';
+import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
-import type { Logger, SessionController } from './sessionController.ts';
+import type { Logger, PiClient } from './piClient.ts';
 import { chatHtml } from './webviewHtml.ts';
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -16,13 +20,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly _batcher: Batcher;
   /** Texts to give back to the composer once a view is there to take them. */
   private _pendingRestore: string[] = [];
+  private _pendingChips: CodeChip[] = [];
   private _ready = false;
   private readonly _extensionUri: vscode.Uri;
-  private readonly _controller: SessionController;
+  private readonly _controller: PiClient;
   private readonly _log: Logger;
+  private readonly _review: FileReview;
 
-  constructor(extensionUri: vscode.Uri, controller: SessionController, log: Logger) {
+  constructor(extensionUri: vscode.Uri, controller: PiClient, log: Logger, review: FileReview) {
     super();
+    this._review = review;
     this._extensionUri = extensionUri;
     this._controller = controller;
     this._log = log;
@@ -41,6 +48,73 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       }),
     );
     this._register(controller.onDidChangeSession((session) => this._post({ type: 'session', session })));
+    this._register(
+      controller.onDidExtensionUi((n) => {
+        if (n.kind === 'title') this._setTitle(n.title);
+        else if (n.kind === 'editorText') this._post({ type: 'editorText', text: n.text, paste: n.paste });
+        else if (n.kind === 'bound') {
+          this._trackComposer = n.count > 0;
+          if (this._ready) this._post({ type: 'trackComposer', on: this._trackComposer });
+        }
+      }),
+    );
+  }
+
+  /** The panel's built-in slash commands: each is one of its actions. */
+  private async _slash(name: BuiltinName, args: string): Promise<void> {
+    const c = this._controller;
+    switch (name) {
+      case 'new':
+        return c.newSession();
+      case 'resume':
+        await vscode.commands.executeCommand('piPanel.resumeSession');
+        return;
+      case 'compact':
+        return args ? c.compactWith(args) : c.compact();
+      case 'model':
+        await vscode.commands.executeCommand('piPanel.selectModel');
+        return;
+      case 'thinking':
+        if (args) return c.setThinkingLevel(args).catch((err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(`Pi: ${String(err)}`)));
+        await vscode.commands.executeCommand('piPanel.setThinkingLevel');
+        return;
+      case 'name': {
+        const title = args || (await vscode.window.showInputBox({ prompt: 'Name this Pi session', value: c.state.sessionName ?? '' }));
+        if (title?.trim()) await c.setSessionName(title.trim());
+        return;
+      }
+      case 'export':
+        await vscode.commands.executeCommand('piPanel.exportTranscript');
+        return;
+      case 'copy': {
+        const last = [...c.state.messages].reverse().find((m) => m.role === 'assistant' && m.final);
+        const text = (last?.blocks ?? [])
+          .filter((b) => b?.kind === 'text')
+          .map((b) => b!.text)
+          .join('\n\n')
+          .trim();
+        if (!text) {
+          void vscode.window.showInformationMessage('Pi: there is no answer to copy yet.');
+          return;
+        }
+        await vscode.env.clipboard.writeText(text);
+        vscode.window.setStatusBarMessage('Pi: last answer copied', 3000);
+        return;
+      }
+      default:
+        assertNever(name, 'slash command');
+    }
+  }
+
+  /** Pi's extensions are bound: the view reports the composer's text for their `getEditorText()`. */
+  private _trackComposer = false;
+
+  /** An extension's `setTitle`; kept for a view created later. */
+  private _title: string | undefined;
+
+  private _setTitle(title: string): void {
+    this._title = title.trim() || undefined;
+    if (this._view) this._view.title = this._title ?? 'Chat';
   }
 
   get isVisible(): boolean {
@@ -53,6 +127,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const uri = (...segments: string[]) => vscode.Uri.joinPath(this._extensionUri, ...segments);
     view.webview.options = { enableScripts: true, localResourceRoots: [uri('dist', 'webview'), uri('media')] };
     view.webview.html = chatHtml(view.webview, uri);
+    if (this._title) view.title = this._title;
     this._viewDisposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this._onMessage(raw)),
       // The session outlives the view: a disposed view only drops its references.
@@ -60,6 +135,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         if (this._view === view) this._dropView();
       }),
     );
+  }
+
+  /** Puts a chip in the composer; held until a view is there to take it. */
+  addChip(chip: CodeChip): void {
+    if (this._ready) this._post({ type: 'addChip', chip });
+    else this._pendingChips.push(chip);
   }
 
   /** Focuses the composer (after the view is shown). */
@@ -103,6 +184,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this._batcher.discard();
         this._post({ type: 'snapshot', state: this._controller.state, session: this._controller.sessionInfo });
         this._ready = true;
+        for (const chip of this._pendingChips.splice(0)) this._post({ type: 'addChip', chip });
+        if (this._trackComposer) this._post({ type: 'trackComposer', on: true });
         if (this._pendingRestore.length) {
           this._post({ type: 'restoreInput', texts: this._pendingRestore });
           this._pendingRestore = [];
@@ -131,6 +214,27 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return;
       case 'insertCode':
         return insertAtCursor(msg.text);
+      case 'openFile':
+        return this._review.openFile(msg.path, msg.line, msg.firstChange === true);
+      case 'openDiff':
+        return this._review.openDiff(msg.path);
+      case 'undo':
+        return this._review.undo(msg.path);
+      case 'pickFile':
+        await vscode.commands.executeCommand('piPanel.addFile');
+        return;
+      case 'answerDialog':
+        await this._controller.answerDialog(msg.id, msg.value);
+        return;
+      case 'composerText':
+        return this._controller.composerText(msg.text);
+      case 'listCommands': {
+        const commands = [...BUILTIN_COMMANDS, ...(await this._controller.listCommands())];
+        this._post({ type: 'commands', commands });
+        return;
+      }
+      case 'slash':
+        return this._slash(msg.name, msg.args);
       default:
         assertNever(msg, 'webview message');
     }

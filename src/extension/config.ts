@@ -10,6 +10,7 @@ export interface PanelConfig {
   readonly settleTimeoutMs: number;
   readonly noResponseMs: number;
   readonly collapseThinking: boolean;
+  readonly approval: 'off' | 'writes' | 'commands' | 'all';
 }
 
 export function readConfig(): PanelConfig {
@@ -24,5 +25,12 @@ export function readConfig(): PanelConfig {
     settleTimeoutMs: seconds('cancelTimeoutSeconds', 5),
     noResponseMs: seconds('noResponseSeconds', 60),
     collapseThinking: c.get<boolean>('collapseThinking', true) !== false,
+    approval: approvalOf(c.get<string>('approval', 'off')),
   };
+}
+
+/** An unknown value asks about everything rather than nothing: a typo must not switch approvals off. */
+function approvalOf(v: string | undefined): PanelConfig['approval'] {
+  if (v === undefined || v === 'off') return 'off';
+  return v === 'writes' || v === 'commands' || v === 'all' ? v : 'all';
 }

@@ -1,30 +1,42 @@
-/** Entry point: wires the session controller, the chat view, the status bar and the commands. */
+/** Entry point: wires the Pi worker's client, the chat view, the status bar and the commands. */
 
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
-import { readConfig } from './config.ts';
-import { createPiSessionFactory } from './piSessionFactory.ts';
+import { fileChip, pickChip, selectionChip } from './codeContext.ts';
+import { FileReview } from './diffs.ts';
+import { ExtensionSurfaces } from './extensionSurfaces.ts';
+import { PiClient } from './piClient.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
-import { SessionController } from './sessionController.ts';
 import { StatusBar } from './statusBar.ts';
+import { workerConfig } from './workerConfig.ts';
 
-/** What `activate` returns: the controller, for the integration tests. */
+/** What `activate` returns: the worker's client, for the integration tests. */
 export interface PiPanelApi {
-  readonly controller: SessionController;
+  readonly controller: PiClient;
 }
 
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const log = vscode.window.createOutputChannel('Pi Agent Panel', { log: true });
-  const config = readConfig();
   const distDir = vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath;
-  const controller = new SessionController(createPiSessionFactory(distDir), log, realScheduler, {
-    settleTimeoutMs: config.settleTimeoutMs,
-    noResponseMs: config.noResponseMs,
-    collapseThinking: config.collapseThinking,
-  });
-  const view = new ChatViewProvider(context.extensionUri, controller, log);
+  // Pi runs in a worker thread started when the view first opens: loading it, its tools and its extensions
+  // never block or take down the extension host that every extension shares.
+  const controller = new PiClient(
+    () => new Worker(path.join(distDir, 'worker.js'), { name: 'Pi' }),
+    () => workerConfig(context.storageUri?.fsPath),
+    log,
+    realScheduler,
+    {
+      requestTimeoutMs: 10_000,
+      pingMs: 2_000,
+      hangMs: 10_000,
+    },
+  );
+  const review = new FileReview(controller, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? controller.sessionInfo.cwd);
+  const view = new ChatViewProvider(context.extensionUri, controller, log, review);
   const statusBar = new StatusBar(controller);
 
   const focusChat = async () => {
@@ -32,32 +44,52 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     view.focusComposer();
   };
 
+  const surfaces = new ExtensionSurfaces(controller, () => view.isVisible, focusChat);
+
   context.subscriptions.push(
     log,
     controller,
     view,
     statusBar,
+    review.register(),
+    surfaces,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, view, { webviewOptions: { retainContextWhenHidden: false } }),
     controller.onDidNotify((n) => {
       const show =
         n.level === 'error' ? vscode.window.showErrorMessage : n.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+      const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
       // The message may carry a provider's or tool's text: never let it become a link.
-      void show(plainNotificationText(n.message), 'Open Chat', 'Show Log').then((choice) => {
+      void show(plainNotificationText(n.message), ...actions).then((choice) => {
+        if (choice === 'Restart') controller.restart();
         if (choice === 'Open Chat') void focusChat();
         if (choice === 'Show Log') log.show();
       });
+    }),
+    vscode.commands.registerCommand('piPanel.addSelection', async () => {
+      const chip = selectionChip();
+      if (!chip) return;
+      await focusChat();
+      view.addChip(chip);
+    }),
+    vscode.commands.registerCommand('piPanel.addFile', async (uri?: unknown) => {
+      const chip = uri instanceof vscode.Uri ? await fileChip(uri) : await pickChip();
+      if (!chip) return;
+      await focusChat();
+      view.addChip(chip);
     }),
     vscode.commands.registerCommand('piPanel.cancel', () => controller.cancel()),
     vscode.commands.registerCommand('piPanel.newSession', () => controller.newSession()),
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
     vscode.commands.registerCommand('piPanel.compact', () => controller.compact()),
-    vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive ? controller.cancel() : focusChat())),
-    ...registerSessionCommands(controller, distDir),
+    // While Pi waits for an answer the click shows the question instead of cancelling.
+    vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive && !controller.state.run.dialogs ? controller.cancel() : focusChat())),
+    ...registerSessionCommands(controller),
     // Trust granted or Pi settings changed: reopen the session so its tools and directory follow.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void controller.reload()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir')) void controller.reload();
+      else if (e.affectsConfiguration('piPanel.approval')) controller.configure();
     }),
   );
   log.info(`Pi Agent Panel activated (extension host Node ${process.versions.node}).`);

@@ -2,64 +2,50 @@
 
 import * as vscode from 'vscode';
 import { plainNotificationText } from '../shared/notificationText.ts';
-import { loadPi } from './piLoader.ts';
-import { piLocation } from './piSessionFactory.ts';
-import { listPiSessions } from './piSessions.ts';
-import { errorText, type SessionController } from './sessionController.ts';
+import { errorText, type PiClient } from './piClient.ts';
 
-export function registerSessionCommands(controller: SessionController, distDir: string): vscode.Disposable[] {
-  const session = async () => {
-    const s = await controller.ensureSession();
-    if (!s) void vscode.window.showErrorMessage('Pi: the session could not start. See Pi: Show Log.');
-    return s;
-  };
-
+export function registerSessionCommands(client: PiClient): vscode.Disposable[] {
   // Error text comes from Pi, a provider or the file system: shown as plain text, never as links.
   const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(`Pi: ${what}: ${errorText(err)}`));
+  const noSession = () => void vscode.window.showErrorMessage('Pi: the session could not start. See Pi: Show Log.');
 
   return [
     vscode.commands.registerCommand('piPanel.selectModel', async () => {
-      const s = await session();
-      if (!s) return;
       try {
-        const models = await s.modelRuntime.getAvailable();
-        if (!models.length) {
+        const list = await client.listModels();
+        if (!list) return noSession();
+        if (!list.models.length) {
           void vscode.window.showWarningMessage('Pi: no model has credentials. Run `pi` in a terminal and use /login, or set a provider API key.');
           return;
         }
-        const current = s.model ? `${s.model.provider}/${s.model.id}` : '';
+        const current = list.current ?? '';
         const pick = await vscode.window.showQuickPick(
-          models.map((m) => ({ label: m.name || m.id, description: `${m.provider}/${m.id}`, picked: `${m.provider}/${m.id}` === current, model: m })),
+          list.models.map((m) => ({ label: m.name || m.id, description: `${m.provider}/${m.id}`, picked: `${m.provider}/${m.id}` === current, model: m })),
           { title: 'Pi: Select Model', placeHolder: current ? `Current: ${current}` : 'Choose a model', matchOnDescription: true },
         );
         if (!pick) return;
-        await s.setModel(pick.model);
-        controller.refreshSessionInfo();
+        await client.setModel(pick.model);
       } catch (err) {
         fail('could not change the model', err);
       }
     }),
     vscode.commands.registerCommand('piPanel.setThinkingLevel', async () => {
-      const s = await session();
-      if (!s) return;
-      const levels = s.getAvailableThinkingLevels();
-      const pick = await vscode.window.showQuickPick(
-        levels.map((l) => ({ label: l, description: l === s.thinkingLevel ? 'current' : undefined })),
-        { title: 'Pi: Set Thinking Level' },
-      );
-      if (!pick) return;
       try {
-        s.setThinkingLevel(pick.label as Parameters<typeof s.setThinkingLevel>[0]);
-        controller.refreshSessionInfo();
+        const list = await client.thinkingLevels();
+        if (!list) return noSession();
+        const pick = await vscode.window.showQuickPick(
+          list.levels.map((l) => ({ label: l, description: l === list.current ? 'current' : undefined })),
+          { title: 'Pi: Set Thinking Level' },
+        );
+        if (!pick) return;
+        await client.setThinkingLevel(pick.label);
       } catch (err) {
         fail('could not change the thinking level', err);
       }
     }),
     vscode.commands.registerCommand('piPanel.resumeSession', async () => {
       try {
-        const pi = loadPi(distDir);
-        const { cwd, agentDir } = piLocation(distDir);
-        const sessions = await listPiSessions(pi, cwd, agentDir);
+        const sessions = await client.listSessions();
         if (!sessions.length) {
           void vscode.window.showInformationMessage('Pi: there are no saved sessions for this folder yet.');
           return;
@@ -68,21 +54,20 @@ export function registerSessionCommands(controller: SessionController, distDir: 
           sessions.map((info) => ({
             label: info.name || info.firstMessage.replace(/\s+/g, ' ').slice(0, 80) || '(empty session)',
             description: `${info.messageCount} messages`,
-            detail: info.modified.toLocaleString(),
+            detail: new Date(info.modified).toLocaleString(),
             path: info.path,
           })),
           { title: 'Pi: Resume Session', matchOnDetail: true },
         );
-        if (pick) await controller.resumeSession(pick.path);
+        if (pick) await client.resumeSession(pick.path);
       } catch (err) {
         fail('could not list sessions', err);
       }
     }),
     vscode.commands.registerCommand('piPanel.exportTranscript', async () => {
-      const s = await session();
-      if (!s) return;
       try {
-        const file = await s.exportToHtml();
+        if (!(await client.ensureSession())) return noSession();
+        const file = await client.exportHtml();
         const choice = await vscode.window.showInformationMessage(plainNotificationText(`Pi: transcript exported to ${file}`), 'Open');
         if (choice === 'Open') await vscode.env.openExternal(vscode.Uri.file(file));
       } catch (err) {

@@ -2,8 +2,8 @@
 
 import * as vscode from 'vscode';
 import { describeStatus, runPhase, TRANSIENT_STATUS_MS, type RunState } from '../shared/runState.ts';
-import { Disposable, toDisposable } from './disposable.ts';
-import type { SessionController } from './sessionController.ts';
+import { Disposable, toDisposable } from '../shared/disposable.ts';
+import type { PiClient } from './piClient.ts';
 
 export class StatusBar extends Disposable {
   private readonly _run: vscode.StatusBarItem;
@@ -12,9 +12,9 @@ export class StatusBar extends Disposable {
   private _ticker: ReturnType<typeof setInterval> | undefined;
   private _lastRunning: boolean | undefined;
   private _lastRun: RunState | undefined;
-  private readonly _controller: SessionController;
+  private readonly _controller: PiClient;
 
-  constructor(controller: SessionController) {
+  constructor(controller: PiClient) {
     super();
     this._controller = controller;
     this._run = this._register(vscode.window.createStatusBarItem('piPanel.runState', vscode.StatusBarAlignment.Left, 100));

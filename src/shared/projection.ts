@@ -5,9 +5,8 @@
  */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import { own } from './ownKey.ts';
 import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from './protocol.ts';
-import { openMessage, type BlockView, type TranscriptState } from './transcript.ts';
+import { openMessage, toolCard, type BlockView, type TranscriptState } from './transcript.ts';
 
 /** Tool output beyond this many characters is cut to its tail before it crosses the wire. */
 export const MAX_TOOL_OUTPUT_CHARS = 100_000;
@@ -80,9 +79,17 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
       return [{ type: 'thinkingLevel', level: event.level }];
     case 'session_info_changed':
       return [{ type: 'sessionInfo', name: event.name }];
+    case 'summarization_retry_scheduled':
+      // A compaction or branch summary failed and Pi tries again: without this the user sees a long silence.
+      return [
+        {
+          type: 'noticeMessage',
+          level: 'warning',
+          text: `Summarizing the conversation failed (${event.errorMessage}); Pi retries (attempt ${event.attempt} of ${event.maxAttempts}) in ${Math.max(1, Math.round(event.delayMs / 1000))} s.`,
+        },
+      ];
     // Known events the panel has nothing to show for.
     case 'entry_appended':
-    case 'summarization_retry_scheduled':
     case 'summarization_retry_attempt_start':
     case 'summarization_retry_finished':
     case 'bash_execution_update':
@@ -157,7 +164,7 @@ function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): 
   if (m.role === 'toolResult') {
     const toolCallId = String(m.toolCallId ?? '');
     const { text } = contentText(m.content);
-    const card = own(ctx.state.tools, toolCallId);
+    const card = toolCard(ctx.state, toolCallId);
     const same = card !== undefined && card.output === clip(stripAnsi(text));
     return [
       { type: 'toolResult', toolCallId, toolName: String(m.toolName ?? ''), isError: m.isError === true, ...(same ? {} : { text: clip(stripAnsi(text)) }) },

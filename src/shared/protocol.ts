@@ -1,5 +1,8 @@
 /** The wire between the extension host and the chat webview: small events in, user intents out. */
 
+import type { ExtensionUiEvent } from './extensionUi.ts';
+import type { CodeChip } from './chips.ts';
+import { isBuiltin, type BuiltinName, type SlashCommand } from './slashCommands.ts';
 import type { TranscriptState } from './transcript.ts';
 
 /** What kind of content a block of an assistant message holds. */
@@ -65,7 +68,8 @@ export type WireEvent =
   | { readonly type: 'toolEnd'; readonly toolCallId: string; readonly isError: boolean; readonly output: string; readonly durationMs?: number }
   | { readonly type: 'turnEnd' }
   | { readonly type: 'runEnd'; readonly willRetry: boolean }
-  | { readonly type: 'settled'; readonly aborted: boolean; readonly at: number }
+  /** The run is over; `error` says why it failed when Pi could not say so itself (its worker stopped). */
+  | { readonly type: 'settled'; readonly aborted: boolean; readonly at: number; readonly error?: string }
   | { readonly type: 'queue'; readonly steering: readonly string[]; readonly followUp: readonly string[] }
   | {
       readonly type: 'retryStart';
@@ -90,14 +94,33 @@ export type WireEvent =
   | { readonly type: 'thinkingLevel'; readonly level: string }
   | { readonly type: 'sessionInfo'; readonly name?: string }
   | { readonly type: 'cancelRequested'; readonly at: number }
+  /** A prompt waits for Pi to load and the session to open (`on`), or no longer does. */
+  | { readonly type: 'starting'; readonly on: boolean; readonly at: number }
   /** Nothing from Pi since `since` (epoch ms) while a run is active. */
   | { readonly type: 'stalled'; readonly at: number; readonly since: number }
-  | { readonly type: 'reset' };
+  | { readonly type: 'reset' }
+  /** The files a run changed (sent when it settles, again after an Undo, and after a reload for the last run). */
+  | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[] }
+  /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */
+  | ExtensionUiEvent;
+
+/** One file a run changed, as the Changes row shows it. */
+export interface FileChangeView {
+  /** Workspace-relative, '/'-separated (absolute when outside the workspace). */
+  readonly path: string;
+  readonly added: number;
+  readonly removed: number;
+  /** Pi created it: Undo deletes it. */
+  readonly created: boolean;
+  readonly undone?: boolean;
+  /** Why there is no diff or undo for it (binary, too large). */
+  readonly note?: string;
+}
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
 /** Notices the webview offers an action for. */
-export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed' | 'providerError';
+export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed' | 'providerError' | 'workerStopped';
 
 /** Facts about the session the webview shows around the transcript. */
 export interface SessionInfoView {
@@ -124,7 +147,15 @@ export type HostToWebview =
   | { readonly type: 'session'; readonly session: SessionInfoView }
   /** Texts taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
   | { readonly type: 'restoreInput'; readonly texts: readonly string[] }
-  | { readonly type: 'focusComposer' };
+  | { readonly type: 'focusComposer' }
+  /** Code the user handed Pi (Add Selection / Add File / the `@` picker): a chip in the composer. */
+  | { readonly type: 'addChip'; readonly chip: CodeChip }
+  /** An extension sets the composer's text (`setEditorText`) or pastes into it at the cursor (`pasteToEditor`). */
+  | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean }
+  /** Whether to report the composer's text (`composerText`): only while an extension could read it. */
+  | { readonly type: 'trackComposer'; readonly on: boolean }
+  /** The commands the slash menu offers: the panel's built-ins, then Pi's (extensions, prompt templates, skills). */
+  | { readonly type: 'commands'; readonly commands: readonly SlashCommand[] };
 
 export type SendMode = 'prompt' | 'steer' | 'followUp';
 
@@ -141,12 +172,30 @@ export type WebviewToHost =
   /** Sends the last prompt again (after a provider error or a stalled run). */
   | { readonly type: 'retryLast' }
   /** Runs one of the allow-listed palette commands (the header's model and thinking pickers). */
-  | { readonly type: 'runCommand'; readonly command: ViewCommand };
+  | { readonly type: 'runCommand'; readonly command: ViewCommand }
+  /** Opens a workspace file; `line` (1-based) or, with `firstChange`, the first line the last run changed. */
+  | { readonly type: 'openFile'; readonly path: string; readonly line?: number; readonly firstChange?: boolean }
+  /** Opens the diff editor: the file before the run's first change to it ↔ now. */
+  | { readonly type: 'openDiff'; readonly path: string }
+  /** Undoes the last run's change to one file, or (no path) to all its files. */
+  | { readonly type: 'undo'; readonly path?: string }
+  /** `@` in the composer: open the workspace file picker. */
+  | { readonly type: 'pickFile' }
+  /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
+  | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
+  /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
+  | { readonly type: 'composerText'; readonly text: string }
+  /** The slash menu opened: the host answers with `commands`. */
+  | { readonly type: 'listCommands' }
+  /** One of the panel's built-in slash commands, with what followed its name. */
+  | { readonly type: 'slash'; readonly name: BuiltinName; readonly args: string };
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isPath = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 4096 && !v.includes('\0');
 
 /**
  * Checks a message from the webview. Returns it typed, or a reason it was rejected; the webview is
@@ -156,11 +205,13 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
   if (!isObject(raw) || typeof raw.type !== 'string') return { ok: false, reason: 'not an object with a string "type"' };
   switch (raw.type) {
     case 'ready':
+    case 'listCommands':
     case 'cancel':
     case 'newSession':
     case 'forceIdle':
     case 'showLog':
     case 'retryLast':
+    case 'pickFile':
       return { ok: true, msg: { type: raw.type } };
     case 'send': {
       if (typeof raw.text !== 'string') return { ok: false, reason: 'send.text is not a string' };
@@ -171,6 +222,19 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
     case 'runCommand':
       if (!VIEW_COMMANDS.includes(raw.command as ViewCommand)) return { ok: false, reason: 'runCommand.command is not one the view may run' };
       return { ok: true, msg: { type: 'runCommand', command: raw.command as ViewCommand } };
+    case 'answerDialog':
+      if (typeof raw.id !== 'string' || raw.id.length > 200) return { ok: false, reason: 'answerDialog.id is not a short string' };
+      if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
+        return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
+      return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
+    case 'slash':
+      if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
+      if (typeof raw.args !== 'string' || raw.args.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'slash.args is not a string of sensible length' };
+      return { ok: true, msg: { type: 'slash', name: raw.name, args: raw.args } };
+    case 'composerText':
+      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
+        return { ok: false, reason: 'composerText.text is not a string of sensible length' };
+      return { ok: true, msg: { type: 'composerText', text: raw.text } };
     case 'openLink':
       if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
       return { ok: true, msg: { type: 'openLink', href: raw.href } };
@@ -178,6 +242,22 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
         return { ok: false, reason: 'insertCode.text is not a string of sensible length' };
       return { ok: true, msg: { type: 'insertCode', text: raw.text } };
+    case 'openFile': {
+      if (!isPath(raw.path)) return { ok: false, reason: 'openFile.path is not a path' };
+      const line = raw.line;
+      if (line !== undefined && !(typeof line === 'number' && Number.isInteger(line) && line > 0))
+        return { ok: false, reason: 'openFile.line is not a line number' };
+      return {
+        ok: true,
+        msg: { type: 'openFile', path: raw.path, ...(line !== undefined ? { line } : {}), ...(raw.firstChange === true ? { firstChange: true } : {}) },
+      };
+    }
+    case 'openDiff':
+      if (!isPath(raw.path)) return { ok: false, reason: 'openDiff.path is not a path' };
+      return { ok: true, msg: { type: 'openDiff', path: raw.path } };
+    case 'undo':
+      if (raw.path !== undefined && !isPath(raw.path)) return { ok: false, reason: 'undo.path is not a path' };
+      return { ok: true, msg: raw.path === undefined ? { type: 'undo' } : { type: 'undo', path: raw.path } };
     default:
       return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };
   }

@@ -3,7 +3,7 @@
 import type { CompactionReason, WireEvent } from './protocol.ts';
 
 /** What the status bar and the webview's `data-run-state` show. */
-export type RunPhase = 'idle' | 'running' | 'retrying' | 'compacting' | 'cancelling';
+export type RunPhase = 'idle' | 'starting' | 'running' | 'waiting' | 'retrying' | 'compacting' | 'cancelling';
 
 export interface RunOutcome {
   readonly kind: 'completed' | 'cancelled' | 'error';
@@ -40,6 +40,8 @@ export interface RunState {
   /** A prompt was accepted and `agent_settled` has not come yet. */
   readonly active: boolean;
   readonly cancelling: boolean;
+  /** A prompt is waiting for Pi to load and the session to open. */
+  readonly starting?: boolean;
   readonly stalled: boolean;
   /** When Pi last said anything, while stalled (epoch ms). */
   readonly stalledSince?: number;
@@ -51,6 +53,8 @@ export interface RunState {
   /** The newest provider error in the active run; cleared by a message that ends well. */
   readonly lastError?: string;
   readonly outcome?: RunOutcome;
+  /** Extension dialogs open now: Pi is waiting for the user, not working (no watchdog). */
+  readonly dialogs?: number;
   /** Epoch ms of the last change of phase. */
   readonly since: number;
 }
@@ -59,9 +63,11 @@ export const initialRunState: RunState = { active: false, cancelling: false, sta
 
 export function runPhase(s: RunState): RunPhase {
   if (s.cancelling && (s.active || s.compaction)) return 'cancelling';
+  if (s.dialogs) return 'waiting';
   if (s.compaction) return 'compacting';
   if (s.retry?.waiting) return 'retrying';
   if (s.active) return 'running';
+  if (s.starting) return 'starting';
   return 'idle';
 }
 
@@ -84,6 +90,7 @@ function step(s: RunState, ev: WireEvent): RunState {
       return {
         ...live,
         active: true,
+        starting: undefined,
         outcome: s.active ? s.outcome : undefined,
         lastError: s.active ? s.lastError : undefined,
         retryFailure: s.active ? s.retryFailure : undefined,
@@ -124,8 +131,8 @@ function step(s: RunState, ev: WireEvent): RunState {
         },
       };
     case 'settled': {
-      const kind = ev.aborted ? 'cancelled' : live.lastError || live.retryFailure ? 'error' : 'completed';
-      const message = kind === 'error' ? (live.retryFailure?.message ?? live.lastError) : undefined;
+      const kind = ev.aborted ? 'cancelled' : ev.error || live.lastError || live.retryFailure ? 'error' : 'completed';
+      const message = kind === 'error' ? (ev.error ?? live.retryFailure?.message ?? live.lastError) : undefined;
       return {
         ...live,
         active: false,
@@ -137,10 +144,20 @@ function step(s: RunState, ev: WireEvent): RunState {
     }
     case 'cancelRequested':
       return live.active || live.compaction ? { ...live, cancelling: true } : live;
+    case 'starting':
+      return ev.on === (live.starting === true) ? live : { ...live, starting: ev.on || undefined };
     case 'stalled':
       return live.active ? { ...live, stalled: true, stalledSince: ev.since } : live;
     case 'reset':
       return { ...initialRunState };
+    case 'dialogOpen':
+      return { ...live, dialogs: (live.dialogs ?? 0) + 1 };
+    case 'dialogClose':
+      return live.dialogs ? { ...live, dialogs: live.dialogs - 1 } : live;
+    case 'widget':
+    case 'workingMessage':
+    case 'workingVisible':
+      return live;
     case 'turnStart':
     case 'userMessage':
     case 'noticeMessage':
@@ -157,6 +174,7 @@ function step(s: RunState, ev: WireEvent): RunState {
     case 'queue':
     case 'thinkingLevel':
     case 'sessionInfo':
+    case 'changes':
       return live;
   }
 }
@@ -185,6 +203,10 @@ export function describeStatus(s: RunState, now: number): StatusTexts {
   if (s.stalled && s.active && phase !== 'cancelling') {
     const secs = Math.round((now - (s.stalledSince ?? s.since)) / 1000);
     run = { text: `$(warning) Pi: no response for ${secs} s`, tooltip: 'Pi has sent nothing for a while. Click to cancel the run.' };
+  } else if (phase === 'waiting') {
+    run = { text: '$(bell) Pi is waiting for you', tooltip: 'A Pi extension asks you something in the chat. Click to open it.' };
+  } else if (phase === 'starting') {
+    run = { text: '$(loading~spin) Pi: starting', tooltip: 'Loading Pi: your prompt is sent as soon as the session is open. Click to cancel it.' };
   } else if (phase === 'running') {
     run = { text: '$(sync~spin) Pi: running', tooltip: `Running since ${clock(s.since)}. Click to cancel.` };
   } else if (phase === 'retrying') {

@@ -3,7 +3,8 @@
  * answer a re-created view with a snapshot) and in the webview, so both hold the same state.
  */
 
-import type { BlockFinal, BlockKind, NoticeCode, NoticeLevel, StopReason, UsageView, WireEvent } from './protocol.ts';
+import type { BlockFinal, BlockKind, FileChangeView, NoticeCode, NoticeLevel, StopReason, UsageView, WireEvent } from './protocol.ts';
+import { reduceExtensionUi, type ExtensionUiState } from './extensionUi.ts';
 import { initialRunState, reduceRun, type RunState } from './runState.ts';
 
 export interface BlockView {
@@ -18,7 +19,7 @@ export interface BlockView {
   readonly endedAt?: number;
 }
 
-export type MessageRole = 'user' | 'assistant' | 'toolResult' | 'notice';
+export type MessageRole = 'user' | 'assistant' | 'toolResult' | 'notice' | 'changes';
 
 export interface MessageView {
   /** Assigned in arrival order by the reducer, so host and webview agree without sending ids. */
@@ -40,6 +41,9 @@ export interface MessageView {
   readonly code?: NoticeCode;
   readonly startedAt?: number;
   readonly endedAt?: number;
+  /** A `changes` row: the run it summarises and its files. */
+  readonly runId?: string;
+  readonly files?: readonly FileChangeView[];
 }
 
 export type ToolStatus = 'pending' | 'running' | 'done' | 'error';
@@ -57,7 +61,12 @@ export interface ToolCardView {
 }
 
 export interface TranscriptState {
+  /**
+   * Every row in order. Built on first read and cached: the reducer keeps finished rows in an append-only
+   * store and the streaming one apart, so a delta costs the same at 50,000 rows as at none.
+   */
   readonly messages: readonly MessageView[];
+  /** Keyed by tool-call ids, which the endpoint chooses: a null-prototype object, read with `toolOf`. */
   readonly tools: Readonly<Record<string, ToolCardView>>;
   readonly run: RunState;
   readonly queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] };
@@ -66,16 +75,173 @@ export interface TranscriptState {
   readonly nextId: number;
   readonly thinkingLevel?: string;
   readonly sessionName?: string;
+  /** What Pi's extensions show: open dialogs, widgets, the working message. */
+  readonly ui?: ExtensionUiState;
 }
 
-export const initialTranscript: TranscriptState = {
-  messages: [],
-  tools: {},
-  run: initialRunState,
-  queue: { steering: [], followUp: [] },
-  openIndex: -1,
-  nextId: 1,
-};
+/**
+ * How a state holds its rows: `store[0..length)` are the rows before the open one (the store is shared
+ * between successive states and only ever appended to past `length`), then the open row, then the few rows
+ * that arrived while it streamed. Tool cards are kept the same way (see `ToolTable`).
+ */
+interface Rows {
+  readonly store: MessageView[];
+  readonly length: number;
+  readonly open: MessageView | undefined;
+  readonly after: readonly MessageView[];
+  readonly tools: ToolTable;
+}
+
+/**
+ * Tool cards by id. A card that finished rarely changes again, so finished cards go to a shared,
+ * append-only index (`order[0..count)` are this state's); running ones, and any later change to a finished
+ * one, live in a small map copied on change. Maps, so any id is a key, `__proto__` included.
+ */
+interface ToolTable {
+  readonly index: Map<string, { readonly card: ToolCardView; readonly at: number }>;
+  readonly order: string[];
+  readonly count: number;
+  readonly live: ReadonlyMap<string, ToolCardView>;
+}
+
+type Fields = Omit<TranscriptState, 'messages' | 'openIndex' | 'tools'>;
+
+/** Where a state keeps its rows: a non-enumerable symbol, so spreads, snapshots and JSON never carry it. */
+const ROWS = Symbol('rows');
+
+function make(fields: Fields, rows: Rows): TranscriptState {
+  const state = {
+    ...fields,
+    openIndex: rows.open ? rows.length : -1,
+    // Own, enumerable getters: a snapshot posted to the webview or JSON-encoded carries plain values.
+    get messages(): readonly MessageView[] {
+      return rowList(rows);
+    },
+    get tools(): Readonly<Record<string, ToolCardView>> {
+      return toolRecord(rows.tools);
+    },
+  };
+  Object.defineProperty(state, ROWS, { value: rows });
+  return state;
+}
+
+/** Each row set's array, built on first read: states that share their rows (a run-state change) share it. */
+const rowLists = new WeakMap<Rows, readonly MessageView[]>();
+
+function rowList(r: Rows): readonly MessageView[] {
+  let list = rowLists.get(r);
+  if (!list) {
+    list = r.open ? [...r.store.slice(0, r.length), r.open, ...r.after] : r.store.slice(0, r.length);
+    rowLists.set(r, list);
+  }
+  return list;
+}
+
+/** The rows of `s`; a state that crossed a postMessage or JSON (a snapshot) is read once from its arrays. */
+function rows(s: TranscriptState): Rows {
+  const r = (s as { [ROWS]?: Rows })[ROWS];
+  if (r) return r;
+  const all = s.messages;
+  const open = s.openIndex >= 0 ? all[s.openIndex] : undefined;
+  const before = open ? all.slice(0, s.openIndex) : all.slice();
+  const built: Rows = { store: before, length: before.length, open, after: open ? all.slice(s.openIndex + 1) : [], tools: toolTableOf(s.tools) };
+  // A snapshot may be frozen or shared; remembering its rows is only a speed-up.
+  if (Object.isExtensible(s)) Object.defineProperty(s, ROWS, { value: built });
+  return built;
+}
+
+function fieldsOf(s: TranscriptState): Fields {
+  return { run: s.run, queue: s.queue, nextId: s.nextId, thinkingLevel: s.thinkingLevel, sessionName: s.sessionName, ui: s.ui };
+}
+
+function withFields(s: TranscriptState, changes: Partial<Fields>): TranscriptState {
+  return make({ ...fieldsOf(s), ...changes }, rows(s));
+}
+
+/** Appends to a shared store: in place when no later state has appended past `length`, else on a copy. */
+function pushed(r: Rows, ...ms: MessageView[]): Pick<Rows, 'store' | 'length'> {
+  const store = r.store.length === r.length ? r.store : r.store.slice(0, r.length);
+  store.push(...ms);
+  return { store, length: r.length + ms.length };
+}
+
+const emptyTools = (): ToolTable => ({ index: new Map(), order: [], count: 0, live: new Map() });
+
+function lookup(t: ToolTable, id: string): ToolCardView | undefined {
+  const live = t.live.get(id);
+  if (live) return live;
+  const e = t.index.get(id);
+  return e && e.at < t.count ? e.card : undefined;
+}
+
+function setTool(t: ToolTable, card: ToolCardView): ToolTable {
+  const id = card.toolCallId;
+  const finished = card.status === 'done' || card.status === 'error';
+  const known = t.index.get(id);
+  // A finished card of an id this state has not finished before joins the index (one held only by a
+  // later state's entries is not ours: that case continues on a copy below).
+  if (finished && !(known && known.at < t.count)) {
+    let { index, order } = t;
+    if (order.length !== t.count) {
+      // Another state appended past ours: continue on a copy of our part.
+      order = order.slice(0, t.count);
+      index = new Map(order.map((k) => [k, t.index.get(k)!]));
+    }
+    index.set(id, { card, at: order.length });
+    order.push(id);
+    let live = t.live;
+    if (live.has(id)) {
+      const copy = new Map(live);
+      copy.delete(id);
+      live = copy;
+    }
+    return { index, order, count: order.length, live };
+  }
+  return { ...t, live: new Map(t.live).set(id, card) };
+}
+
+/** Each table's record, built on first read: states that share a table (a text delta) share the record. */
+const records = new WeakMap<ToolTable, Readonly<Record<string, ToolCardView>>>();
+
+/** The cards as a null-prototype record, in first-seen order (what readers and snapshots see). */
+function toolRecord(t: ToolTable): Readonly<Record<string, ToolCardView>> {
+  const known = records.get(t);
+  if (known) return known;
+  const out = Object.create(null) as Record<string, ToolCardView>;
+  for (let i = 0; i < t.count; i++) {
+    const id = t.order[i]!;
+    out[id] = t.index.get(id)!.card;
+  }
+  for (const [id, card] of t.live) out[id] = card;
+  records.set(t, out);
+  return out;
+}
+
+function toolTableOf(record: Readonly<Record<string, ToolCardView>>): ToolTable {
+  let t = emptyTools();
+  for (const id of Object.keys(record)) t = setTool(t, record[id]!);
+  return t;
+}
+
+/** The tool card of `id` in `state`, without building the whole table (for the projection, per event). */
+export function toolCard(state: TranscriptState, id: string): ToolCardView | undefined {
+  return lookup(rows(state).tools, id);
+}
+
+/** The tool card of `id`, never a member of `Object.prototype` (ids such as `constructor` or `__proto__` are the endpoint's). */
+export function toolOf(tools: Readonly<Record<string, ToolCardView>>, id: string): ToolCardView | undefined {
+  return Object.prototype.hasOwnProperty.call(tools, id) ? tools[id] : undefined;
+}
+
+function withTool(s: TranscriptState, card: ToolCardView): TranscriptState {
+  const r = rows(s);
+  return make(fieldsOf(s), { ...r, tools: setTool(r.tools, card) });
+}
+
+export const initialTranscript: TranscriptState = make(
+  { run: initialRunState, queue: { steering: [], followUp: [] }, nextId: 1 },
+  { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },
+);
 
 /** Applies a batch of wire events in order. */
 export function reduce(state: TranscriptState, events: readonly WireEvent[]): TranscriptState {
@@ -86,15 +252,20 @@ export function reduce(state: TranscriptState, events: readonly WireEvent[]): Tr
 
 export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptState {
   const run = reduceRun(state.run, ev);
-  const s = run === state.run ? state : { ...state, run };
+  const s = run === state.run ? state : withFields(state, { run });
   switch (ev.type) {
     case 'userMessage':
       return append(s, { id: s.nextId, role: 'user', blocks: [textBlock(ev.text)], final: true, images: ev.images || undefined });
     case 'noticeMessage':
       return append(s, { id: s.nextId, role: 'notice', blocks: [textBlock(ev.text)], final: true, level: ev.level, code: ev.code });
     case 'assistantStart': {
-      const next = append(s, { id: s.nextId, role: 'assistant', blocks: [], final: false, startedAt: ev.at });
-      return { ...next, openIndex: next.messages.length - 1 };
+      // A duplicated start or a lost end must not leave the previous row streaming forever.
+      const closed = closeOpen(s, 'error', ev.at);
+      const r = rows(closed);
+      return make(
+        { ...fieldsOf(closed), nextId: closed.nextId + 1 },
+        { ...r, open: { id: closed.nextId, role: 'assistant', blocks: [], final: false, startedAt: ev.at } },
+      );
     }
     case 'blockStart':
       return updateOpen(s, (m) =>
@@ -127,10 +298,10 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         blocks = blocks.map((b) => (b && !b.final ? { ...b, final: true, endedAt: b.endedAt ?? ev.at } : b));
         return { ...m, blocks, final: true, stopReason: ev.stopReason, errorMessage: ev.errorMessage, usage: ev.usage, endedAt: ev.at };
       });
-      return { ...ended, openIndex: -1 };
+      return settle(ended);
     }
     case 'toolStart': {
-      const prev = s.tools[ev.toolCallId];
+      const prev = lookup(rows(s).tools, ev.toolCallId);
       const card: ToolCardView = {
         toolCallId: ev.toolCallId,
         toolName: ev.toolName,
@@ -139,17 +310,17 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         output: prev?.output ?? '',
         startedAt: ev.at,
       };
-      return { ...s, tools: { ...s.tools, [ev.toolCallId]: card } };
+      return withTool(s, card);
     }
     case 'toolUpdate': {
-      const card = s.tools[ev.toolCallId];
+      const card = lookup(rows(s).tools, ev.toolCallId);
       if (!card || card.status !== 'running') return s;
-      return { ...s, tools: { ...s.tools, [ev.toolCallId]: { ...card, output: ev.output } } };
+      return withTool(s, { ...card, output: ev.output });
     }
     case 'toolEnd': {
-      const card = s.tools[ev.toolCallId] ?? { toolCallId: ev.toolCallId, toolName: '', args: '', status: 'running' as const, output: '' };
+      const card = lookup(rows(s).tools, ev.toolCallId) ?? { toolCallId: ev.toolCallId, toolName: '', args: '', status: 'running' as const, output: '' };
       const done: ToolCardView = { ...card, status: ev.isError ? 'error' : 'done', output: ev.output, durationMs: ev.durationMs };
-      return { ...s, tools: { ...s.tools, [ev.toolCallId]: done } };
+      return withTool(s, done);
     }
     case 'toolResult':
       return append(s, {
@@ -162,25 +333,46 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         isError: ev.isError,
       });
     case 'queue':
-      return { ...s, queue: { steering: ev.steering, followUp: ev.followUp } };
+      return withFields(s, { queue: { steering: ev.steering, followUp: ev.followUp } });
     case 'settled':
       // A run that ends without its assistant message closing (a crash, a lost event) must not leave a
       // row streaming forever.
-      return s.openIndex >= 0 ? { ...closeOpen(s, ev.aborted ? 'aborted' : 'error', ev.at), openIndex: -1 } : s;
+      return closeOpen(s, ev.aborted ? 'aborted' : 'error', ev.at);
     case 'thinkingLevel':
-      return { ...s, thinkingLevel: ev.level };
+      return withFields(s, { thinkingLevel: ev.level });
     case 'sessionInfo':
-      return { ...s, sessionName: ev.name };
+      return withFields(s, { sessionName: ev.name });
     case 'reset':
-      return { ...initialTranscript, thinkingLevel: s.thinkingLevel };
+      return make(
+        { run: initialTranscript.run, queue: initialTranscript.queue, nextId: 1, thinkingLevel: s.thinkingLevel },
+        { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },
+      );
     case 'retryStart': {
-      const i = s.messages.findLastIndex((m) => m.role === 'assistant');
-      const m = s.messages[i];
+      const all = s.messages;
+      const i = all.findLastIndex((m) => m.role === 'assistant');
+      const m = all[i];
       if (!m || m.stopReason !== 'error' || m.retried) return s;
-      const messages = s.messages.slice();
+      // Rare (once per retry): rebuilding the rows from a copy keeps the shared store append-only.
+      const messages = all.slice();
       messages[i] = { ...m, retried: true };
-      return { ...s, messages };
+      return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [], tools: rows(s).tools });
     }
+    case 'changes': {
+      const all = s.messages;
+      const i = all.findLastIndex((m) => m.role === 'changes' && m.runId === ev.runId);
+      const row: MessageView = { id: s.nextId, role: 'changes', blocks: [], final: true, runId: ev.runId, files: ev.files };
+      if (i < 0 || s.openIndex >= 0) return append(s, row);
+      // An Undo updates its row (rare): rebuilding the rows from a copy keeps the shared store append-only.
+      const messages = all.slice();
+      messages[i] = { ...row, id: all[i]!.id };
+      return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [], tools: rows(s).tools });
+    }
+    case 'dialogOpen':
+    case 'dialogClose':
+    case 'widget':
+    case 'workingMessage':
+    case 'workingVisible':
+      return withFields(s, { ui: reduceExtensionUi(s.ui, ev) });
     case 'runStart':
     case 'turnStart':
     case 'turnEnd':
@@ -189,6 +381,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'compactionStart':
     case 'compactionEnd':
     case 'cancelRequested':
+    case 'starting':
     case 'stalled':
       return s;
   }
@@ -199,24 +392,36 @@ function textBlock(text: string): BlockView {
 }
 
 function append(s: TranscriptState, m: MessageView): TranscriptState {
-  return { ...s, messages: [...s.messages, m], nextId: s.nextId + 1 };
+  const r = rows(s);
+  const fields = { ...fieldsOf(s), nextId: s.nextId + 1 };
+  // While a row streams, new rows queue after it (a notice, a result); they join the store when it ends.
+  if (r.open) return make(fields, { ...r, after: [...r.after, m] });
+  return make(fields, { ...r, ...pushed(r, m) });
 }
 
 function updateOpen(s: TranscriptState, f: (m: MessageView) => MessageView): TranscriptState {
-  if (s.openIndex < 0) return s;
-  const messages = s.messages.slice();
-  messages[s.openIndex] = f(messages[s.openIndex]!);
-  return { ...s, messages };
+  const r = rows(s);
+  if (!r.open) return s;
+  return make(fieldsOf(s), { ...r, open: f(r.open) });
 }
 
+/** Moves the open row (ended) and the rows that queued behind it into the store. */
+function settle(s: TranscriptState): TranscriptState {
+  const r = rows(s);
+  if (!r.open) return s;
+  return make(fieldsOf(s), { ...pushed(r, r.open, ...r.after), open: undefined, after: [], tools: r.tools });
+}
+
+/** Ends the open row, if any, as `stopReason` unless it has one, with every block final. */
 function closeOpen(s: TranscriptState, stopReason: StopReason, at: number): TranscriptState {
-  return updateOpen(s, (m) => ({
+  const closed = updateOpen(s, (m) => ({
     ...m,
     final: true,
     stopReason: m.stopReason ?? stopReason,
     endedAt: at,
     blocks: m.blocks.map((b) => (b && !b.final ? { ...b, final: true } : b)),
   }));
+  return settle(closed);
 }
 
 function withBlock(m: MessageView, index: number, b: BlockView): MessageView {
@@ -239,5 +444,5 @@ function applyFinal(b: BlockView | undefined, f: BlockFinal): BlockView {
 
 /** The open (streaming) assistant message, if any. */
 export function openMessage(s: TranscriptState): MessageView | undefined {
-  return s.openIndex >= 0 ? s.messages[s.openIndex] : undefined;
+  return rows(s).open;
 }

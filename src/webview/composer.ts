@@ -5,9 +5,13 @@
  * Alt+Enter queues a follow-up, Escape cancels a running run.
  */
 
+import { expandChips, type CodeChip } from '../shared/chips.ts';
 import { MAX_PROMPT_CHARS, type SendMode } from '../shared/protocol.ts';
+import { isBuiltin, parseSlash, type BuiltinName } from '../shared/slashCommands.ts';
+import { ChipStrip } from './chips.ts';
 import { button } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
+import { SlashMenu } from './slashMenu.ts';
 
 const HISTORY_MAX = 100;
 
@@ -16,6 +20,12 @@ export interface ComposerHost {
   cancel(): void;
   /** The draft or history changed (for UI-state persistence). */
   changed(): void;
+  /** `@` typed at the start of a word: the host opens its workspace file picker. */
+  pickFile(): void;
+  /** One of the panel's own slash commands (`/new`, `/compact …`). */
+  slash(name: BuiltinName, args: string): void;
+  /** The slash menu opened: ask the host for the commands. */
+  requestCommands(): void;
 }
 
 export class Composer {
@@ -34,6 +44,8 @@ export class Composer {
   /** Position while browsing history; `history.length` is the draft being written. */
   private _historyPos: number;
   private _stash = '';
+  private readonly _chips: ChipStrip;
+  readonly slashMenu: SlashMenu;
 
   constructor(host: ComposerHost, draft: string, history: readonly string[]) {
     this._host = host;
@@ -48,6 +60,18 @@ export class Composer {
       'aria-describedby': 'composer-hint',
     });
     this.textarea.value = draft;
+    this.slashMenu = new SlashMenu({ requestCommands: () => host.requestCommands() });
+    setAttr(this.textarea, 'aria-autocomplete', 'list');
+    setAttr(this.textarea, 'aria-controls', this.slashMenu.listId);
+    setAttr(this.textarea, 'aria-expanded', 'false');
+    this.slashMenu.el.addEventListener('mousedown', (e) => {
+      // Keep focus in the composer while choosing with the mouse.
+      e.preventDefault();
+      const c = this.slashMenu.commandAt(e.target);
+      if (!c) return;
+      this.slashMenu.close();
+      this._setValue(`/${c.name} `);
+    });
     this._send = button('Send', 'send', 'primary', { 'data-testid': 'send', title: 'Send (Enter)' });
     this._steer = button('Steer', 'steer', 'primary', { 'data-testid': 'steer', title: 'Steer: delivered after the current tool results (Enter)' });
     this._followUp = button('Follow-up', 'followUp', 'secondary', { 'data-testid': 'followUp', title: 'Follow-up: delivered after the run (Alt+Enter)' });
@@ -55,11 +79,22 @@ export class Composer {
     this._hint = h('div', { id: 'composer-hint', class: 'composer-hint' });
     this._actions = h('div', { class: 'composer-actions' });
     this._error = h('div', { class: 'composer-error', role: 'alert', hidden: true });
-    this.el = h('div', { class: 'composer' }, this.textarea, this._error, h('div', { class: 'composer-bar' }, this._hint, this._actions));
+    this._chips = new ChipStrip(() => this._host.changed());
+    this.el = h(
+      'div',
+      { class: 'composer' },
+      this.slashMenu.el,
+      this._chips.el,
+      this.textarea,
+      this._error,
+      h('div', { class: 'composer-bar' }, this._hint, this._actions),
+    );
     this.textarea.addEventListener('keydown', (e) => this._onKey(e));
-    this.textarea.addEventListener('input', () => {
+    this.textarea.addEventListener('input', (e) => {
       this._historyPos = this._history.length;
+      if ((e as InputEvent).data === '@') this._maybePickFile();
       setHidden(this._error, true);
+      this._syncMenu();
       this._host.changed();
     });
     this._actions.addEventListener('click', (e) => {
@@ -92,9 +127,26 @@ export class Composer {
   }
 
   /** Sends the composer's text in `mode` (a prompt becomes a steer while a run is active). */
+  /** Code handed to Pi with the next message (Add Selection, Add File, `@`). */
+  addChip(chip: CodeChip): void {
+    this._chips.add(chip);
+    this.focus();
+  }
+
+  /** `@` at the start of a word opens the file picker; the `@` itself is taken out again. */
+  private _maybePickFile(): void {
+    const t = this.textarea;
+    const at = t.selectionStart - 1;
+    if (at < 0 || t.value[at] !== '@' || (at > 0 && !/\s/.test(t.value[at - 1]!))) return;
+    t.value = t.value.slice(0, at) + t.value.slice(at + 1);
+    t.setSelectionRange(at, at);
+    this._host.pickFile();
+  }
+
   submit(mode: SendMode): void {
-    const text = this.textarea.value;
-    if (!text.trim()) return;
+    const typed = this.textarea.value;
+    if (!typed.trim() && !this._chips.chips.length) return;
+    const text = expandChips(this._chips.chips, typed);
     if (text.length > MAX_PROMPT_CHARS) {
       // Kept in the composer: nothing typed or pasted is thrown away.
       setText(
@@ -105,9 +157,15 @@ export class Composer {
       return;
     }
     const effective: SendMode = this._running ? (mode === 'prompt' ? 'steer' : mode) : 'prompt';
-    this._host.send(text, effective);
-    if (this._history[this._history.length - 1] !== text) {
-      this._history.push(text);
+    // The panel's own commands run here; any other `/…` goes to Pi, which runs or expands it. A command must
+    // start the message, so chips wait in the composer for the next one.
+    const slash = parseSlash(typed);
+    if (slash && isBuiltin(slash.name)) this._host.slash(slash.name, slash.args);
+    else this._host.send(slash ? typed : text, effective);
+    this.slashMenu.close();
+    if (!slash) this._chips.clear();
+    if (typed.trim() && this._history[this._history.length - 1] !== typed) {
+      this._history.push(typed);
       if (this._history.length > HISTORY_MAX) this._history.splice(0, this._history.length - HISTORY_MAX);
     }
     this._historyPos = this._history.length;
@@ -128,8 +186,41 @@ export class Composer {
     this.textarea.focus();
   }
 
+  /** A Pi extension's `setEditorText` (replaces the draft) or `pasteToEditor` (inserts at the cursor). */
+  setText(text: string, paste: boolean): void {
+    const ta = this.textarea;
+    if (paste) ta.setRangeText(text, ta.selectionStart, ta.selectionEnd, 'end');
+    else ta.value = text;
+    this._historyPos = this._history.length;
+    this._host.changed();
+  }
+
+  private _setValue(text: string): void {
+    this.textarea.value = text;
+    this.textarea.setSelectionRange(text.length, text.length);
+    this._syncMenu();
+    this._host.changed();
+  }
+
+  private _syncMenu(): void {
+    this.slashMenu.update(this.textarea.value);
+    setAttr(this.textarea, 'aria-expanded', this.slashMenu.isOpen ? 'true' : 'false');
+    setAttr(this.textarea, 'aria-activedescendant', this.slashMenu.activeId);
+  }
+
   private _onKey(e: KeyboardEvent): void {
     if (e.isComposing) return;
+    const menu = this.slashMenu.onKey(e, this.textarea.value);
+    if (menu.kind !== 'none') {
+      e.preventDefault();
+      if (menu.kind === 'complete') {
+        this._setValue(menu.text);
+        if (menu.run) this.submit('prompt');
+      }
+      setAttr(this.textarea, 'aria-expanded', this.slashMenu.isOpen ? 'true' : 'false');
+      setAttr(this.textarea, 'aria-activedescendant', this.slashMenu.activeId);
+      return;
+    }
     if (e.key === 'Enter') {
       if (e.shiftKey) return;
       e.preventDefault();

@@ -8,7 +8,9 @@ import type { HostToWebview, SendMode, SessionInfoView, WireEvent } from '../sha
 import { runPhase, type RunState } from '../shared/runState.ts';
 import { initialTranscript, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
+import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
+import { DialogList, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { markdownBody, renderMarkdown, safeHref } from './markdown.ts';
 import { ScrollAnchor } from './scroll.ts';
@@ -49,6 +51,7 @@ header.addEventListener('click', (e) => {
 const transcript = new TranscriptView(
   {
     isOpen: (key) => toggled[key],
+    cwd: () => session.cwd,
     setOpen: (key, open) => {
       toggled[key] = open;
       persist();
@@ -56,8 +59,11 @@ const transcript = new TranscriptView(
   },
   markdownBody,
 );
-const working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true' }, h('span', { class: 'spinner' }), 'Working…');
-const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, working);
+const workingText = h('span', { class: 'working-text' }, 'Working…');
+const working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true' }, h('span', { class: 'spinner' }), workingText);
+const dialogs = new DialogList({ answer: (id, value) => post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value }) });
+const widgets = new WidgetStrip();
+const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, dialogs.el, working);
 const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': 'Conversation' }, content);
 const anchor = new ScrollAnchor(scroller, content, saved.follow);
 const statusText = h('span', { class: 'status-text' });
@@ -76,13 +82,40 @@ const composer = new Composer(
       anchor.toBottom();
     },
     cancel: () => post({ type: 'cancel' }),
-    changed: () => persist(),
+    pickFile: () => post({ type: 'pickFile' }),
+    changed: () => {
+      persist();
+      reportComposerText();
+    },
+    slash: (name, args) => post({ type: 'slash', name, args }),
+    requestCommands: () => post({ type: 'listCommands' }),
   },
   saved.draft,
   saved.history,
 );
 
-app.replaceChildren(header, h('div', { class: 'scroll-area' }, scroller, anchor.jump), statusLine, queue.el, composer.el, announcer.el, statusAnnouncer.el);
+app.replaceChildren(
+  header,
+  h('div', { class: 'scroll-area' }, scroller, anchor.jump),
+  statusLine,
+  widgets.el,
+  queue.el,
+  composer.el,
+  announcer.el,
+  statusAnnouncer.el,
+);
+
+let composerTimer: ReturnType<typeof setTimeout> | undefined;
+/** Set by the host while Pi's extensions are bound. */
+let trackComposer = false;
+/** Lets an extension's `getEditorText()` read the draft; at most a few times a second while typing. */
+function reportComposerText(): void {
+  if (!trackComposer || composerTimer !== undefined) return;
+  composerTimer = setTimeout(() => {
+    composerTimer = undefined;
+    post({ type: 'composerText', text: composer.draft });
+  }, 300);
+}
 anchor.onChange = () => persist();
 
 function persist(): void {
@@ -142,6 +175,19 @@ function onClick(e: MouseEvent): void {
       const key = `result:${row.getAttribute('data-msg-id')}`;
       toggled[key] = !toggled[key];
       transcript.refreshPart(actionEl);
+      return;
+    }
+    case 'open-file':
+    case 'open-diff':
+    case 'undo-file':
+    case 'undo-all': {
+      const path = actionEl.getAttribute('data-path') ?? undefined;
+      const action = actionEl.getAttribute('data-action');
+      if (action === 'undo-all') post({ type: 'undo' });
+      else if (!path) return;
+      else if (action === 'open-file') post({ type: 'openFile', path, firstChange: true });
+      else if (action === 'open-diff') post({ type: 'openDiff', path });
+      else post({ type: 'undo', path });
       return;
     }
     case 'copy-code':
@@ -247,8 +293,21 @@ function onMessage(raw: unknown): void {
     case 'restoreInput':
       if (Array.isArray(msg.texts)) composer.restore(msg.texts.filter((t): t is string => typeof t === 'string'));
       return;
+    case 'addChip':
+      if (isCodeChip(msg.chip)) composer.addChip(msg.chip);
+      return;
     case 'focusComposer':
       composer.focus();
+      return;
+    case 'trackComposer':
+      trackComposer = msg.on === true;
+      if (trackComposer) reportComposerText();
+      return;
+    case 'commands':
+      if (Array.isArray(msg.commands)) composer.slashMenu.setCommands(msg.commands.filter((c) => typeof c?.name === 'string'));
+      return;
+    case 'editorText':
+      if (typeof msg.text === 'string') composer.setText(msg.text, msg.paste === true);
       return;
     default:
       warnOnce(`ignored unknown message ${String((msg as { type: string }).type)}`);
@@ -273,7 +332,11 @@ function render(): void {
   restoreFocus(content, focus);
   composer.setRunning(phase !== 'idle');
   queue.update(state.queue);
-  setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running'));
+  setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running') || state.ui?.workingHidden === true);
+  setText(workingText, state.ui?.workingMessage ?? 'Working…');
+  dialogs.render(state.ui);
+  widgets.render(state.ui);
+  announceDialogs();
   if (session !== renderedSession) {
     renderedSession = session;
     transcript.collapseThinking = session.collapseThinking ?? true;
@@ -297,6 +360,7 @@ function renderStatus(): void {
   const r = state.run;
   let text = '';
   if (r.cancelling && (r.active || r.compaction)) text = 'Cancelling…';
+  else if (r.dialogs) text = 'Pi is waiting for you: answer the question in the chat.';
   else if (r.compaction) text = `Compacting the conversation (${r.compaction.reason})…`;
   else if (r.retry) {
     const wait = Math.max(0, Math.ceil((r.retry.nextAt - Date.now()) / 1000));
@@ -340,6 +404,16 @@ function statusKind(r: RunState): string {
   if (!r.active && r.retryFailure) return `retryFailed:${r.retryFailure.message}`;
   if (!r.active && r.lastCompaction && !r.lastCompaction.ok) return `compactionFailed:${String(r.lastCompaction.aborted)}:${r.lastCompaction.errorMessage}`;
   return '';
+}
+
+const announcedDialogs = new Set<string>();
+/** A new question is announced once: screen-reader users learn that Pi waits for them. */
+function announceDialogs(): void {
+  for (const d of state.ui?.dialogs ?? []) {
+    if (announcedDialogs.has(d.id)) continue;
+    announcedDialogs.add(d.id);
+    announcer.say(`Pi is waiting for you: ${d.title}`);
+  }
 }
 
 function lastFinalId(messages: readonly MessageView[]): number {

@@ -8,6 +8,7 @@ import { showBidiControls } from '../shared/bidi.ts';
 import type { BlockView, ToolCardView, ToolStatus } from '../shared/transcript.ts';
 import { button, scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
+import { FileActions } from './fileActions.ts';
 import { clipLines, cleanTerminalText, editPairs, formatDuration, parseArgs, str, toolSummary } from './format.ts';
 
 const OUTPUT_LINES = 30;
@@ -19,6 +20,8 @@ const STATUS_GLYPH: Record<ToolStatus, string> = { pending: '○', running: '◌
 
 export interface ToolCardUi {
   isOpen(key: string): boolean | undefined;
+  /** The session's folder: file paths on cards are shown relative to it. */
+  cwd?(): string | undefined;
 }
 
 export class ToolCard {
@@ -32,6 +35,7 @@ export class ToolCard {
   private readonly _output: HTMLElement;
   private readonly _outputPre: HTMLElement;
   private readonly _more: HTMLButtonElement;
+  private readonly _files = new FileActions();
   private _argsKey: string | undefined;
   private _block: BlockView | undefined;
   private _card: ToolCardView | undefined;
@@ -53,6 +57,7 @@ export class ToolCard {
       'div',
       { class: 'tool-card', 'data-status': 'pending' },
       h('div', { class: 'tool-head' }, this._glyph, this._statusText, this._name, this._summary, this._duration),
+      this._files.el,
       this._args,
       this._output,
     );
@@ -88,6 +93,7 @@ export class ToolCard {
       this._argsKey = argsKey;
       this._renderArgs(name, argText, streaming);
     }
+    this._files.update(name, argText, card, this._ui.cwd?.());
     this._renderOutput();
   }
 

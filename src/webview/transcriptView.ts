@@ -5,8 +5,10 @@
  * in the DOM until the user asks for more.
  */
 
-import { own } from '../shared/ownKey.ts';
-import type { BlockView, MessageView, ToolCardView, TranscriptState } from '../shared/transcript.ts';
+import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript.ts';
+import { renderChanges } from './changesRow.ts';
+import { userBody } from './chips.ts';
+import { linkifyPaths } from './pathLinks.ts';
 import { button, scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
 import { clipLines, thoughtFor } from './format.ts';
@@ -20,6 +22,8 @@ const MAX_FOLLOW_ROWS = 2 * PAGE_ROWS;
 /** UI state the renderer reads and writes: which blocks the user opened or closed. */
 export interface ViewUi {
   isOpen(key: string): boolean | undefined;
+  /** The session's folder (file paths on cards are relative to it). */
+  cwd?(): string | undefined;
   setOpen(key: string, open: boolean): void;
 }
 
@@ -95,7 +99,7 @@ export class TranscriptView {
     }
     if (toolsChanged) {
       for (const [id, card] of Object.entries(state.tools)) {
-        if (own(prevTools, id) === card) continue;
+        if (toolOf(prevTools, id) === card) continue;
         const parts = this._cards.get(id);
         if (parts) for (const p of parts) p.updateTool(card);
       }
@@ -173,7 +177,7 @@ export class TranscriptView {
   }
 }
 
-const ROLE_LABEL: Record<MessageView['role'], string> = { user: 'You', assistant: 'Pi', toolResult: 'Tool result', notice: 'Notice' };
+const ROLE_LABEL: Record<MessageView['role'], string> = { user: 'You', assistant: 'Pi', toolResult: 'Tool result', notice: 'Notice', changes: 'Changes' };
 
 class MessageRow {
   readonly el: HTMLElement;
@@ -194,6 +198,7 @@ class MessageRow {
     this._blocksEl = h('div', { class: 'blocks' });
     this.el = h('div', { class: `row row-${m.role}`, 'data-role': m.role, 'data-msg-id': m.id }, srOnly(`${ROLE_LABEL[m.role]}: `), this._blocksEl);
     if (m.role === 'notice' && m.level) this.el.classList.add(`notice-${m.level}`);
+    if (m.role === 'changes') this.el.setAttribute('data-testid', 'changes');
     this._render(m, undefined);
   }
 
@@ -227,6 +232,10 @@ class MessageRow {
       // Not `data-tool-call-id`: that names the card, and selectors for it must match one element.
       setAttr(this.el, 'data-result-for', m.toolCallId);
       setClass(this.el, 'is-error', m.isError === true);
+    }
+    if (m.role === 'changes') {
+      if (prev?.files !== m.files) renderChanges(this._blocksEl, m.files ?? []);
+      return;
     }
     if (!prev || prev.blocks !== m.blocks) this._renderBlocks(m);
     else if (m.role === 'assistant' && prev.final !== m.final) this._renderBlocks(m);
@@ -272,7 +281,7 @@ class MessageRow {
     if (b.kind === 'thinking') part = new ThinkingPart(this._view);
     else if (b.kind === 'toolCall') part = new ToolCallPart(this._view);
     else if (m.role === 'toolResult') part = new ResultPart(this._view);
-    else part = new TextPart(m.role === 'assistant' ? this._view.markdown() : plainBody());
+    else part = new TextPart(m.role === 'assistant' ? this._view.markdown() : m.role === 'user' ? userBody() : plainBody());
     part.el.setAttribute('data-block', b.kind);
     part.el.setAttribute('data-content-index', String(b.index));
     part.update(b, m);
@@ -326,6 +335,8 @@ class MessageRow {
     this._actionsKey = key;
     const actions: HTMLElement[] = [];
     if (m.code === 'settleTimeout') actions.push(button('Force idle', 'force-idle', 'secondary'));
+    // Force idle on a stopped or silent worker starts a fresh one.
+    if (m.code === 'workerStopped') actions.push(button('Restart', 'force-idle', 'secondary'));
     if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', 'retry-last', 'secondary'));
     if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed')
       actions.push(button('Show Log', 'show-log', 'secondary'));
@@ -347,6 +358,7 @@ class TextPart implements BlockPart {
     if (b === this._block) return;
     this._block = b;
     this._body.update(b.text, b.final);
+    if (b.final) linkifyPaths(this._body.el);
   }
 
   refresh(): void {}
@@ -459,8 +471,7 @@ class ToolCallPart implements BlockPart {
       this._id = b.toolCallId;
       if (this._id !== undefined) this._view.registerCard(this._id, this);
     }
-    // Tool-call ids are chosen by the endpoint: `constructor` must not find Object's.
-    this._card.update(b, this._id !== undefined ? own(this._view.tools, this._id) : undefined);
+    this._card.update(b, this._id !== undefined ? toolOf(this._view.tools, this._id) : undefined);
   }
 
   updateTool(card: ToolCardView): void {

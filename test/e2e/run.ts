@@ -32,6 +32,10 @@ export type Action =
   | { readonly do: 'steer' | 'followUp' | 'send' | 'type'; readonly text: string }
   | { readonly do: 'command'; readonly id: string }
   | { readonly do: 'screenshot'; readonly name: string }
+  /** Clicks the button of that choice in the open extension dialog card (SPEC §7 `data-choice`). */
+  | { readonly do: 'answer'; readonly choice: string }
+  /** Clicks an element inside the webview (SPEC §7). */
+  | { readonly do: 'click'; readonly selector: string }
   // Beyond SPEC §7: open the scripted model's gate (a `{ "hold": name }` chunk) so the held stream goes on.
   | { readonly do: 'release'; readonly gate: string };
 
@@ -302,6 +306,16 @@ async function playAction(wb: Workbench, action: Action, deadline: number, out: 
       }
       case 'command':
         await runCommandById(wb, action.id, remaining());
+        return;
+      case 'answer':
+        await wb
+          .webview()
+          .locator(`[data-testid="dialog"]:not([data-answered]) button[data-choice=${JSON.stringify(action.choice)}]`)
+          .first()
+          .click({ timeout: remaining() });
+        return;
+      case 'click':
+        await wb.webview().locator(action.selector).first().click({ timeout: remaining() });
         return;
       case 'hideView':
         await wb.hidePiView();

@@ -10,8 +10,8 @@ import type { PiModule } from '../../src/pi/piEntry.ts';
 import { realScheduler } from '../../src/shared/batcher.ts';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
-import { createPiSession } from '../../src/extension/piSessions.ts';
-import { SessionController, type Logger } from '../../src/extension/sessionController.ts';
+import { createPiSession } from '../../src/worker/piSessions.ts';
+import { SessionController, type Logger } from '../../src/worker/sessionController.ts';
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
@@ -61,7 +61,7 @@ export async function startHarness(
   pi: PiModule,
   scenario: Scenario,
   settings?: Record<string, unknown>,
-  options: { trusted?: boolean } = {},
+  options: { trusted?: boolean; storageDir?: string } = {},
 ): Promise<Harness> {
   const model = await startScriptedModel({ scenario });
   const agentDir = await makePiAgentDir({ baseUrl: model.url, settings });
@@ -71,7 +71,7 @@ export async function startHarness(
     ({ fresh }) => createPiSession(pi, { cwd, agentDir, fresh, trusted: options.trusted ?? true, tools: [] }),
     log,
     realScheduler,
-    { settleTimeoutMs: 5000, noResponseMs: 0 },
+    { settleTimeoutMs: 5000, noResponseMs: 0, ...(options.storageDir ? { storageDir: options.storageDir } : {}) },
   );
   const emitted: WireEvent[] = [];
   const restored: string[][] = [];

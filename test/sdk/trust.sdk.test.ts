@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PiModule } from '../../src/pi/piEntry.ts';
-import { createPiSession } from '../../src/extension/piSessions.ts';
-import type { CreatedSession } from '../../src/extension/sessionController.ts';
+import { createPiSession } from '../../src/worker/piSessions.ts';
+import type { CreatedSession } from '../../src/worker/sessionController.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
 import { loadBundledPi } from './harness.ts';
 

@@ -1,7 +1,7 @@
 /** A hand-driven stand-in for Pi's AgentSession: records calls in order and emits the events a test gives it. */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import type { AgentSessionLike } from '../../src/extension/sessionController.ts';
+import type { AgentSessionLike } from '../../src/worker/sessionController.ts';
 
 export class FakeSession {
   readonly calls: string[] = [];
@@ -12,6 +12,7 @@ export class FakeSession {
   model: { provider: string; id: string } | undefined = { provider: 'fake', id: 'model' };
   thinkingLevel = 'medium';
   messages: unknown[] = [];
+  sessionFile: string | undefined;
   disposed = false;
   /** When set, `prompt()` rejects with it before anything runs (no key, for example). */
   promptError: Error | undefined;

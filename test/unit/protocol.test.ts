@@ -16,6 +16,11 @@ describe('messages from the webview', () => {
     { type: 'insertCode', text: 'const x = 1;' },
     { type: 'runCommand', command: 'selectModel' },
     { type: 'runCommand', command: 'setThinkingLevel' },
+    { type: 'openFile', path: 'src/a.ts', firstChange: true },
+    { type: 'openFile', path: 'src/a.ts', line: 12 },
+    { type: 'openDiff', path: 'src/a.ts' },
+    { type: 'undo', path: 'src/a.ts' },
+    { type: 'undo' },
   ];
   for (const msg of good) {
     it(`accepts ${JSON.stringify(msg)}`, () => {
@@ -40,6 +45,10 @@ describe('messages from the webview', () => {
     ['insertCode with a number', { type: 'insertCode', text: 42 }],
     ['a command outside the allow-list', { type: 'runCommand', command: 'workbench.action.terminal.sendSequence' }],
     ['runCommand without a command', { type: 'runCommand' }],
+    ['openFile without a path', { type: 'openFile' }],
+    ['openFile with a line that is not a line number', { type: 'openFile', path: 'a', line: -3 }],
+    ['openDiff with an empty path', { type: 'openDiff', path: '' }],
+    ['undo with a NUL in the path', { type: 'undo', path: 'a\u0000b' }],
   ];
   for (const [what, msg] of bad) {
     it(`rejects ${what} with a reason`, () => {

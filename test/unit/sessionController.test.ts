@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
-import { SessionController, type CreatedSession, type Logger } from '../../src/extension/sessionController.ts';
+import { SessionController, type CreatedSession, type Logger } from '../../src/worker/sessionController.ts';
 import { FakeSession } from '../support/fakeSession.ts';
 import { TestClock } from '../support/testClock.ts';
 
@@ -268,11 +268,10 @@ describe('SessionController', () => {
     assert.deepEqual(order, ['prompt:do it', 'clearQueue', 'abort(queued=0)', 'prompt:do it']);
   });
 
-  it('reopens the session when settings or trust change, keeping the transcript, but never mid-run', async () => {
+  it('reopens the session when settings or trust change, keeping the transcript', async () => {
     const { controller, made, sessions } = setup();
     void controller.send('hello', 'prompt');
     await tick();
-    assert.equal(await controller.reload(), false, 'a run is active');
     sessions[0]!.settle();
     const shown = controller.state.messages.length;
     assert.equal(await controller.reload(), true);
@@ -280,6 +279,26 @@ describe('SessionController', () => {
     assert.equal(sessions[0]!.disposed, true);
     assert.equal(controller.state.messages.length, shown);
     assert.equal(controller.session, sessions[1]!.asSession());
+  });
+
+  it('applies trust granted mid-run at the next idle moment, reopening the same session file, and says so', async () => {
+    const { controller, made, sessions, clock } = setup();
+    sessions[0]!.sessionFile = '/sessions/current.jsonl';
+    void controller.send('hello', 'prompt');
+    await tick();
+    assert.equal(await controller.reload('The workspace is trusted now.'), false, 'a run is active');
+    assert.equal(made.length, 1, 'nothing reopens mid-run');
+    assert.equal(sessions[0]!.disposed, false);
+    sessions[0]!.settle();
+    clock.advance(0);
+    await tick();
+    await tick();
+    assert.deepEqual(made, [{ fresh: false }, { fresh: false, open: '/sessions/current.jsonl' }]);
+    assert.equal(sessions[0]!.disposed, true);
+    assert.equal(controller.session, sessions[1]!.asSession());
+    const last = controller.state.messages.at(-1)!;
+    assert.equal(last.role, 'notice');
+    assert.equal(last.blocks[0]!.text, 'The workspace is trusted now.');
   });
 
   it('disposes the session and unsubscribes on dispose', async () => {

@@ -1,7 +1,7 @@
 /** The rule that builds the agent's shell environment from the extension host's. */
 
 import { strict as assert } from 'node:assert';
-import { agentShellEnv } from '../../src/extension/piSessions.ts';
+import { agentShellEnv } from '../../src/worker/piSessions.ts';
 import { HOST_PRIVATE_ENV, USER_ENV } from '../support/hostEnv.ts';
 
 describe("the agent's shell environment", () => {

@@ -3,7 +3,7 @@ import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { project } from '../../src/shared/projection.ts';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
-import { initialTranscript, reduce, type MessageView, type TranscriptState } from '../../src/shared/transcript.ts';
+import { initialTranscript, reduce, toolOf, type MessageView, type TranscriptState } from '../../src/shared/transcript.ts';
 import { finalMessages, loadRecorded, runThrough } from '../support/recorded.ts';
 
 const RECORDED = [
@@ -276,5 +276,190 @@ describe('delivery orders', () => {
       const { state } = runThrough([...before, ...mixed, ...after]);
       assert.equal(strip(state), strip(reference), `trial ${trial}`);
     }
+  });
+});
+
+describe('transcript reducer robustness', () => {
+  const prototypeIds = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+
+  it('keys tool cards by any id, Object.prototype member names included', () => {
+    let state = initialTranscript;
+    for (const id of prototypeIds) {
+      state = reduce(state, [
+        { type: 'toolStart', toolCallId: id, toolName: 'bash', args: '{}', at: 1 },
+        { type: 'toolUpdate', toolCallId: id, output: `partial ${id}` },
+        { type: 'toolEnd', toolCallId: id, isError: false, output: `out ${id}`, durationMs: 3 },
+      ]);
+    }
+    assert.deepEqual(Object.keys(state.tools).sort(), [...prototypeIds].sort());
+    for (const id of prototypeIds) {
+      const card = toolOf(state.tools, id)!;
+      assert.equal(card.status, 'done', id);
+      assert.equal(card.output, `out ${id}`, id);
+    }
+    assert.equal(Object.getPrototypeOf(state.tools), null);
+    // An update for an id never started is ignored, not read from Object.prototype.
+    const ignored = reduce(initialTranscript, [{ type: 'toolUpdate', toolCallId: 'constructor', output: 'x' }]);
+    assert.equal(toolOf(ignored.tools, 'constructor'), undefined);
+  });
+
+  it('reads prototype-named ids safely from a snapshot that crossed JSON (and so lost its null prototype)', () => {
+    const host = reduce(initialTranscript, [{ type: 'toolStart', toolCallId: 'toString', toolName: 'bash', args: '{}', at: 1 }]);
+    const snapshot = JSON.parse(JSON.stringify(host)) as TranscriptState;
+    assert.equal(toolOf(snapshot.tools, 'constructor'), undefined);
+    assert.equal(toolOf(snapshot.tools, 'toString')!.status, 'running');
+    const next = reduce(snapshot, [
+      { type: 'toolEnd', toolCallId: 'toString', isError: true, output: 'failed', durationMs: 1 },
+      { type: 'toolEnd', toolCallId: '__proto__', isError: false, output: 'ok', durationMs: 1 },
+    ]);
+    assert.equal(toolOf(next.tools, 'toString')!.status, 'error');
+    assert.equal(toolOf(next.tools, '__proto__')!.output, 'ok');
+    assert.equal(toolOf(next.tools, 'constructor'), undefined);
+  });
+
+  it('projects a tool result for a prototype-named id without reading Object.prototype', () => {
+    const state = reduce(initialTranscript, [{ type: 'toolStart', toolCallId: 'constructor', toolName: 'bash', args: '{}', at: 1 }]);
+    const wire = project(ev({ type: 'message_end', message: { role: 'toolResult', toolCallId: 'hasOwnProperty', toolName: 'bash', content: 'out' } }), {
+      state,
+      now: 1,
+    });
+    assert.deepEqual(wire, [{ type: 'toolResult', toolCallId: 'hasOwnProperty', toolName: 'bash', isError: false, text: 'out' }]);
+  });
+
+  it('closes the open row when another assistant row starts (a duplicated start or a lost end)', () => {
+    const state = reduce(initialTranscript, [
+      { type: 'runStart' },
+      { type: 'assistantStart', at: 1 },
+      { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+      { type: 'delta', index: 0, text: 'first' },
+      { type: 'assistantStart', at: 2 },
+      { type: 'blockStart', index: 0, kind: 'text', at: 2 },
+      { type: 'delta', index: 0, text: 'second' },
+    ]);
+    assert.deepEqual(
+      state.messages.map((m) => [m.blocks[0]?.text, m.final]),
+      [
+        ['first', true],
+        ['second', false],
+      ],
+    );
+    assert.equal(state.messages[0]!.blocks[0]!.final, true);
+    assert.equal(state.openIndex, 1);
+  });
+
+  it('leaves nothing open once the run settles, whatever was lost or duplicated', () => {
+    const state = reduce(initialTranscript, [
+      { type: 'runStart' },
+      { type: 'assistantStart', at: 1 },
+      { type: 'assistantStart', at: 1 },
+      { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+      { type: 'noticeMessage', level: 'warning', text: 'arrived while streaming' },
+      { type: 'blockStart', index: 1, kind: 'thinking', at: 1 },
+      { type: 'settled', aborted: false, at: 9 },
+    ]);
+    assert.equal(state.openIndex, -1);
+    assert.deepEqual(
+      state.messages.map((m) => m.role),
+      ['assistant', 'assistant', 'notice'],
+    );
+    for (const m of state.messages) {
+      assert.equal(m.final, true);
+      for (const b of m.blocks) assert.equal(b?.final ?? true, true);
+    }
+  });
+
+  it('keeps earlier states intact when later ones append (the row store is shared, not overwritten)', () => {
+    const base = reduce(initialTranscript, [{ type: 'userMessage', text: 'one', images: 0 }]);
+    const a = reduce(base, [{ type: 'userMessage', text: 'two', images: 0 }]);
+    const b = reduce(base, [{ type: 'noticeMessage', level: 'info', text: 'other branch' }]);
+    assert.deepEqual(
+      base.messages.map((m) => m.blocks[0]!.text),
+      ['one'],
+    );
+    assert.deepEqual(
+      a.messages.map((m) => m.blocks[0]!.text),
+      ['one', 'two'],
+    );
+    assert.deepEqual(
+      b.messages.map((m) => m.blocks[0]!.text),
+      ['one', 'other branch'],
+    );
+  });
+
+  it('keeps the tool table the same object while only text streams (the view skips its cards)', () => {
+    const base = reduce(initialTranscript, [
+      { type: 'toolStart', toolCallId: 'a', toolName: 'bash', args: '{}', at: 1 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: 1 },
+      { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+    ]);
+    const next = reduce(base, [{ type: 'delta', index: 0, text: 'more' }]);
+    assert.equal(next.tools, base.tools);
+    // A change of run state alone keeps the rows array too.
+    assert.equal(reduce(next, [{ type: 'cancelRequested', at: 2 }]).messages, next.messages);
+    assert.notEqual(reduce(next, [{ type: 'toolUpdate', toolCallId: 'a', output: 'x' }]).tools, base.tools);
+  });
+
+  it('keeps tool cards of states that branch from one state apart', () => {
+    const base = reduce(initialTranscript, [{ type: 'toolStart', toolCallId: 'a', toolName: 'bash', args: '{}', at: 1 }]);
+    const one = reduce(base, [
+      { type: 'toolEnd', toolCallId: 'a', isError: false, output: 'one', durationMs: 1 },
+      { type: 'toolStart', toolCallId: 'only-in-one', toolName: 'bash', args: '{}', at: 2 },
+      { type: 'toolEnd', toolCallId: 'only-in-one', isError: false, output: 'x', durationMs: 1 },
+    ]);
+    const two = reduce(base, [{ type: 'toolEnd', toolCallId: 'a', isError: true, output: 'two', durationMs: 1 }]);
+    assert.deepEqual(Object.keys(one.tools), ['a', 'only-in-one']);
+    assert.deepEqual(Object.keys(two.tools), ['a']);
+    assert.equal(toolOf(one.tools, 'a')!.output, 'one');
+    assert.equal(toolOf(two.tools, 'a')!.output, 'two');
+    assert.equal(toolOf(base.tools, 'a')!.status, 'running');
+  });
+
+  it('continues from a snapshot that crossed JSON mid-stream exactly as from the original state', () => {
+    const events: WireEvent[] = [
+      { type: 'userMessage', text: 'hi', images: 0 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: 1 },
+      { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+      { type: 'delta', index: 0, text: 'Hel' },
+      { type: 'noticeMessage', level: 'info', text: 'meanwhile' },
+    ];
+    const rest: WireEvent[] = [
+      { type: 'delta', index: 0, text: 'lo' },
+      { type: 'blockEnd', index: 0, at: 2 },
+      { type: 'assistantEnd', stopReason: 'stop', at: 3 },
+      { type: 'settled', aborted: false, at: 4 },
+    ];
+    const host = reduce(initialTranscript, events);
+    const viaJson = JSON.parse(JSON.stringify(host)) as TranscriptState;
+    assert.equal(JSON.stringify(reduce(viaJson, rest)), JSON.stringify(reduce(host, rest)));
+    assert.deepEqual(
+      reduce(viaJson, rest).messages.map((m) => m.role),
+      ['user', 'assistant', 'notice'],
+    );
+  });
+});
+
+describe('the Changes row', () => {
+  const files = [{ path: 'a.ts', added: 2, removed: 1, created: false }];
+  it('appends a changes row for a run, and an Undo updates that row in place', () => {
+    let s = reduce(initialTranscript, [
+      { type: 'userMessage', text: 'edit a.ts', images: 0 },
+      { type: 'changes', runId: 'r1', files },
+    ]);
+    assert.deepEqual(
+      s.messages.map((m) => m.role),
+      ['user', 'changes'],
+    );
+    const id = s.messages[1]!.id;
+    s = reduce(s, [{ type: 'changes', runId: 'r1', files: [{ ...files[0]!, undone: true }] }]);
+    assert.equal(s.messages.length, 2);
+    assert.equal(s.messages[1]!.id, id);
+    assert.equal(s.messages[1]!.files?.[0]?.undone, true);
+    s = reduce(s, [{ type: 'changes', runId: 'r2', files }]);
+    assert.deepEqual(
+      s.messages.map((m) => m.runId),
+      [undefined, 'r1', 'r2'],
+    );
   });
 });

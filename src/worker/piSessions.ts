@@ -2,6 +2,8 @@
 
 import * as path from 'node:path';
 import type { PiModule } from '../pi/piEntry.ts';
+import type { ExtensionCommandContextActions, ExtensionFactory } from '@earendil-works/pi-coding-agent';
+import type { ExtensionUi } from './extensionUi.ts';
 import type { CreatedSession } from './sessionController.ts';
 
 export interface PiSessionOptions {
@@ -17,6 +19,14 @@ export interface PiSessionOptions {
   readonly tools: readonly string[];
   /** Why `cwd` is what it is, when the user should know (no folder open). */
   readonly cwdNote?: string;
+  /** The panel's own Pi extensions (approvals); loaded only in a trusted workspace, where tools run. */
+  readonly extensionFactories?: readonly ExtensionFactory[];
+  /** The panel's UI for Pi's extensions; bound only in a trusted workspace. */
+  readonly extensions?: {
+    readonly ui: ExtensionUi;
+    /** Session switches an extension's command may ask for; what is missing answers `cancelled`. */
+    readonly actions?: Partial<Pick<ExtensionCommandContextActions, 'newSession' | 'switchSession'>>;
+  };
 }
 
 /**
@@ -103,6 +113,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
     cwd: o.cwd,
     agentDir: o.agentDir,
     settingsManager,
+    ...(o.trusted && o.extensionFactories?.length ? { extensionFactories: [...o.extensionFactories] } : {}),
     ...(o.trusted ? {} : { agentsFilesOverride: (base) => ({ agentsFiles: base.agentsFiles.filter((f) => isInside(f.path, agentDir)) }) }),
   });
   await resourceLoader.reload();
@@ -128,7 +139,28 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
     o.cwdNote,
     o.trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here and loads nothing from the folder (.pi/, AGENTS.md).',
   ].filter((w): w is string => Boolean(w));
-  return { session, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined };
+  const ext = o.trusted ? o.extensions : undefined;
+  // Untrusted, extensions keep Pi's do-nothing UI: nothing they ask reaches the user.
+  const bind = ext
+    ? async () => {
+        await session.bindExtensions({
+          uiContext: ext.ui.context,
+          // Dialogs work and there is no terminal: what Pi's RPC clients get.
+          mode: 'rpc',
+          commandContextActions: {
+            waitForIdle: () => session.waitForIdle(),
+            newSession: ext.actions?.newSession ?? (async () => ({ cancelled: true })),
+            switchSession: ext.actions?.switchSession ?? (async () => ({ cancelled: true })),
+            fork: async () => ({ cancelled: true }),
+            navigateTree: async () => ({ cancelled: true }),
+            reload: () => session.reload(),
+          },
+          onError: ext.ui.onError,
+        });
+        ext.ui.bound(session.extensionRunner?.getExtensionPaths().length ?? 0);
+      }
+    : undefined;
+  return { session, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined, bind };
 }
 
 /** The saved sessions of `cwd`, newest first. */

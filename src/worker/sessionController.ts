@@ -1,7 +1,7 @@
 /**
- * Owns the Pi session for the workspace: creates it on first use, subscribes before any prompt, keeps the
- * host's reduced transcript, and runs prompt, steer, follow-up, cancel and new-session. No `vscode` here,
- * so unit tests drive it with a `FakeSession`.
+ * Owns the Pi session in the worker thread: creates it on first use, subscribes before any prompt, keeps the
+ * reduced transcript the projection reads, and runs prompt, steer, follow-up, cancel and new-session. No
+ * `vscode` here, so unit tests drive it with a `FakeSession`.
  */
 
 import type { AgentSession, AgentSessionEvent } from '@earendil-works/pi-coding-agent';
@@ -9,7 +9,9 @@ import type { Scheduler } from '../shared/batcher.ts';
 import { project } from '../shared/projection.ts';
 import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
-import { Disposable, Emitter } from './disposable.ts';
+import { Disposable, Emitter } from '../shared/disposable.ts';
+import type { Logger, UserNotification } from '../shared/workerProtocol.ts';
+import { FileChanges, type Before } from './fileChanges.ts';
 import { describeSessionError } from './piErrors.ts';
 import { replayMessages } from './replay.ts';
 
@@ -32,6 +34,7 @@ export type AgentSessionLike = Pick<
   | 'modelRuntime'
   | 'getContextUsage'
 > & {
+  readonly sessionFile?: string | undefined;
   readonly isStreaming: boolean;
   readonly isCompacting: boolean;
   readonly model: { readonly provider: string; readonly id: string; readonly name?: string } | undefined;
@@ -46,6 +49,8 @@ export interface CreatedSession {
   readonly cwd: string;
   /** Pi found no model with credentials; prompting would fail with "No API key found". */
   readonly noModel?: boolean;
+  /** Binds Pi's extensions to the panel's UI (fires `session_start`); called once the controller listens. */
+  readonly bind?: () => Promise<void>;
 }
 
 /**
@@ -54,11 +59,7 @@ export interface CreatedSession {
  */
 export type SessionFactory = (options: { fresh: boolean; open?: string }) => Promise<CreatedSession>;
 
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
+export type { Logger, UserNotification };
 
 export interface ControllerOptions {
   /** How long to wait for `agent_settled` after a cancel before offering "Force idle". */
@@ -66,13 +67,8 @@ export interface ControllerOptions {
   /** How long a run may go without any event before the user is told (0 = never). */
   readonly noResponseMs: number;
   readonly collapseThinking?: boolean;
-}
-
-/** A message for a VS Code notification; the UI layer shows it. */
-export interface UserNotification {
-  readonly level: NoticeLevel;
-  readonly message: string;
-  readonly code?: NoticeCode;
+  /** The extension's workspace storage: the last run's file changes are kept there across reloads. */
+  readonly storageDir?: string;
 }
 
 export class SessionController extends Disposable {
@@ -87,6 +83,10 @@ export class SessionController extends Disposable {
   private _lastEventAt = 0;
   private _lastPrompt: string | undefined;
   private _noModel = false;
+  /** What runs of this session did to files (before-contents, Undo). */
+  private _files: FileChanges | undefined;
+  /** A reload asked for during a run (its note, possibly empty), done when the run settles. */
+  private _reloadWhenIdle: string | undefined;
   private readonly _factory: SessionFactory;
   private readonly _log: Logger;
   private readonly _clock: Scheduler;
@@ -102,6 +102,12 @@ export class SessionController extends Disposable {
   readonly onDidNotify = this._onDidNotify.event;
   private readonly _onDidChangeSession = this._register(new Emitter<SessionInfoView>());
   readonly onDidChangeSession = this._onDidChangeSession.event;
+  private readonly _onWillCancel = this._register(new Emitter<void>());
+  /** Cancel was asked for (whether or not a run is active): open extension dialogs are answered as dismissed. */
+  readonly onWillCancel = this._onWillCancel.event;
+  private readonly _onWillDisposeSession = this._register(new Emitter<void>());
+  /** The session is about to go (new, resumed, reloaded, forced idle): nothing may wait on it. */
+  readonly onWillDisposeSession = this._onWillDisposeSession.event;
 
   constructor(factory: SessionFactory, log: Logger, clock: Scheduler, options: ControllerOptions) {
     super();
@@ -137,10 +143,13 @@ export class SessionController extends Disposable {
     return r.active || r.compaction !== undefined || (this._session?.isStreaming ?? false);
   }
 
-  /** Creates the session on first use (loading Pi); later calls share it. */
-  ensureSession(): Promise<AgentSessionLike | undefined> {
+  /**
+   * Creates the session on first use (loading Pi); later calls share it. `resume` reopens that session file
+   * without replaying it: its transcript is on screen already (a fresh worker after a fault).
+   */
+  ensureSession(resume?: string): Promise<AgentSessionLike | undefined> {
     if (this._session) return Promise.resolve(this._session);
-    this._creating ??= this._create({ fresh: false }).finally(() => (this._creating = undefined));
+    this._creating ??= this._create(resume ? { fresh: false, open: resume, quiet: true } : { fresh: false }).finally(() => (this._creating = undefined));
     return this._creating;
   }
 
@@ -154,7 +163,10 @@ export class SessionController extends Disposable {
     }
     if (this.isActive) {
       try {
-        if (mode === 'steer') await session.steer(text);
+        // A slash command goes through prompt(), which runs an extension's command at once, even mid-run,
+        // and expands a template or skill before queueing it: what Pi does with it in a terminal.
+        if (text.trimStart().startsWith('/')) await session.prompt(text, { streamingBehavior: mode === 'steer' ? 'steer' : 'followUp' });
+        else if (mode === 'steer') await session.steer(text);
         else await session.followUp(text);
       } catch (err) {
         this._failedInput(text, err);
@@ -185,6 +197,8 @@ export class SessionController extends Disposable {
    * start while abort waits, then `abort()`. Partial output stays. Only `agent_settled` ends the run.
    */
   async cancel(): Promise<void> {
+    // Before abort(): a tool call waiting on a dialog would otherwise hold the run open.
+    this._onWillCancel.fire();
     const session = this._session;
     // Escape in the view and the Escape keybinding can both fire: one cancel is enough.
     if (!session || !this.isActive || this._state.run.cancelling) return;
@@ -250,14 +264,32 @@ export class SessionController extends Disposable {
 
   /**
    * Re-opens the same session so new settings or workspace trust apply (tools, agent directory). A run in
-   * progress is left alone; the change then applies from the next session.
+   * progress is left alone: the reload happens when it settles, and `note` then tells the user.
    */
-  async reload(): Promise<boolean> {
-    if (!this._session || this.isActive) return false;
+  async reload(note?: string): Promise<boolean> {
+    if (!this._session) return false;
+    if (this.isActive) {
+      this._reloadWhenIdle = note ?? '';
+      return false;
+    }
+    return this._reopen(note);
+  }
+
+  private async _reopen(note: string | undefined): Promise<boolean> {
+    this._reloadWhenIdle = undefined;
+    if (!this._session) return false;
+    const file = this._session.sessionFile;
     this._disposeSession();
     // A transcript on screen is this session's already: reopen it without replaying history.
-    await this._create({ fresh: false, quiet: this._state.messages.length > 0 });
+    const quiet = this._state.messages.length > 0;
+    await this._create(file ? { fresh: false, open: file, quiet } : { fresh: false, quiet });
+    if (note) this._notice('info', note);
     return true;
+  }
+
+  /** The file the session is saved in, so a fresh worker can resume it. */
+  get sessionFile(): string | undefined {
+    return this._session?.sessionFile;
   }
 
   /** The live session, for commands that act on it directly (model, thinking level, export). */
@@ -283,7 +315,7 @@ export class SessionController extends Disposable {
   }
 
   /** Runs manual compaction; its progress arrives as compaction events. */
-  async compact(): Promise<void> {
+  async compact(customInstructions?: string): Promise<void> {
     const session = await this.ensureSession();
     if (!session) return;
     if (this.isActive) {
@@ -291,7 +323,7 @@ export class SessionController extends Disposable {
       return;
     }
     try {
-      await session.compact();
+      await session.compact(customInstructions || undefined);
     } catch (err) {
       const message = errorText(err);
       this._notice('warning', `Compaction did not run: ${message}`);
@@ -319,12 +351,24 @@ export class SessionController extends Disposable {
       this._cwd = created.cwd;
       this._noModel = created.noModel === true;
       // Subscribe before anything can prompt; the listener never throws into Pi.
+      this._files = new FileChanges(created.cwd, this._options.storageDir);
       this._unsubscribe = created.session.subscribe(this._onPiEvent);
       if (!quiet) {
         const history = replayMessages(created.session.messages, this._clock.now());
         if (history.length) this._apply(history);
+        // The last run's Changes row, kept across a window reload, follows its history.
+        const last = history.length ? this._files.lastFor(created.session.sessionFile) : undefined;
+        if (last) this._apply([{ type: 'changes', ...last }]);
         if (created.warning) this._notice('warning', created.warning);
         if (this._noModel) this._reportNoModel(undefined);
+      }
+      if (created.bind) {
+        try {
+          await created.bind();
+        } catch (err) {
+          this._log.error(`Binding Pi's extensions failed: ${errorText(err)}`);
+          this._notice('error', `Pi's extensions could not start: ${errorText(err)}`);
+        }
       }
       this._onDidChangeSession.fire(this.sessionInfo);
       return created.session;
@@ -338,6 +382,7 @@ export class SessionController extends Disposable {
   }
 
   private _disposeSession(): void {
+    if (this._session) this._onWillDisposeSession.fire();
     this._clearSettleTimer();
     this._clearWatchdog();
     this._unsubscribe?.();
@@ -353,6 +398,8 @@ export class SessionController extends Disposable {
 
   private readonly _onPiEvent = (event: AgentSessionEvent): void => {
     try {
+      // Before the tool runs: the file's content as the run found it.
+      if (event.type === 'tool_execution_start') this._fileChanges(() => this._files?.toolStarted(event.toolName, event.args));
       this._lastEventAt = this._clock.now();
       const wire = project(event, {
         state: this._state,
@@ -366,6 +413,12 @@ export class SessionController extends Disposable {
       if (wire.length) this._apply(wire);
       if (event.type === 'agent_settled') {
         this._clearSettleTimer();
+        const changes = this._fileChanges(() => this._files?.runSettled(this._session?.sessionFile));
+        if (changes) this._apply([{ type: 'changes', ...changes }]);
+        if (this._reloadWhenIdle !== undefined) {
+          const note = this._reloadWhenIdle;
+          this._clock.setTimer(() => void this._reopen(note), 0);
+        }
         if (!event.aborted && this._state.run.outcome?.kind === 'error') this._reportProviderError(this._state.run.outcome.message);
       }
       // The model, its thinking level or how full its context is may have changed.
@@ -376,6 +429,36 @@ export class SessionController extends Disposable {
       this._log.error(`Pi event "${(event as { type?: string }).type}" could not be shown: ${errorText(err)}`);
     }
   };
+
+  /** A file's content before the current or last run changed it (Open Diff's left side). */
+  fileBefore(p: string): Before | undefined {
+    return this._files?.before(p);
+  }
+
+  /** Undoes the last run's change to `p`, or to all its files; the Changes row shows the result. */
+  undo(p: string | undefined): { ok: boolean; message: string } {
+    const files = this._files;
+    if (!files) return { ok: false, message: 'No session is open.' };
+    const result = p === undefined ? files.undoAll() : files.undo(p);
+    const view = files.view();
+    if (view) this._apply([{ type: 'changes', ...view }]);
+    return result;
+  }
+
+  /** File bookkeeping must never break the event stream: a failure is logged. */
+  private _fileChanges<T>(f: () => T): T | undefined {
+    try {
+      return f();
+    } catch (err) {
+      this._log.error(`Tracking file changes failed: ${errorText(err)}`);
+      return undefined;
+    }
+  }
+
+  /** Wire events from outside Pi's event stream (its extensions' UI), in order with Pi's own. */
+  emitExternal(events: readonly WireEvent[]): void {
+    if (!this.isDisposed && events.length) this._apply(events);
+  }
 
   private _apply(events: readonly WireEvent[]): void {
     for (const ev of events) this._state = reduceOne(this._state, ev);
@@ -438,8 +521,9 @@ export class SessionController extends Disposable {
     this._cancelWatchdog = this._clock.setTimer(() => {
       this._cancelWatchdog = undefined;
       if (!this._state.run.active) return;
-      // A tool may legitimately run quietly for a long time (a build, `sleep 60`); only a silent model is stalled.
-      if (Object.values(this._state.tools).some((t) => t.status === 'running')) this._armWatchdog();
+      // A tool may legitimately run quietly for a long time (a build, `sleep 60`), and a dialog waits for the
+      // user, not for Pi: only a silent model is stalled.
+      if (this._state.run.dialogs || Object.values(this._state.tools).some((t) => t.status === 'running')) this._armWatchdog();
       else this._apply([{ type: 'stalled', at: this._clock.now(), since: this._lastEventAt }]);
     }, this._options.noResponseMs);
   }

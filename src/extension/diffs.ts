@@ -1,0 +1,94 @@
+/** Reviewing what Pi changed, in the editor: open a changed file at its first change, VS Code's diff editor (before the run ↔ now), Undo. */
+
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { firstChangedLine } from '../shared/lineDiff.ts';
+import { plainNotificationText } from '../shared/notificationText.ts';
+import type { Logger } from '../shared/workerProtocol.ts';
+import { linkTarget } from './linkTarget.ts';
+import type { PiClient } from './piClient.ts';
+
+/** The diff editor's left side: a file's content before the run, served from the worker. */
+export const BEFORE_SCHEME = 'pi-before';
+
+export class FileReview implements vscode.TextDocumentContentProvider {
+  private readonly _client: PiClient;
+  private readonly _log: Logger;
+  private readonly _root: () => string | undefined;
+
+  constructor(client: PiClient, log: Logger, root: () => string | undefined) {
+    this._client = client;
+    this._log = log;
+    this._root = root;
+  }
+
+  /** Registers the before-content provider. */
+  register(): vscode.Disposable {
+    return vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, this);
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const before = await this._client.fileBefore(uri.fsPath);
+    return before?.kind === 'text' ? before.text : '';
+  }
+
+  /** Opens a workspace file at `line`, or (`firstChange`) at the first line the run changed. */
+  async openFile(rel: string, line: number | undefined, firstChange: boolean): Promise<void> {
+    const file = this._resolve(rel);
+    if (!file) return;
+    let at = line;
+    if (at === undefined && firstChange) {
+      const before = await this._client.fileBefore(file);
+      if (before?.kind === 'text') at = firstChangedLine(before.text, await this._read(file));
+    }
+    const zero = at !== undefined ? Math.max(0, at - 1) : undefined;
+    await vscode.window.showTextDocument(vscode.Uri.file(file), {
+      preview: true,
+      ...(zero !== undefined ? { selection: new vscode.Range(zero, 0, zero, 0) } : {}),
+    });
+  }
+
+  /** VS Code's diff editor: the file before the run's first change to it ↔ the file now (empty left side for a file Pi created). */
+  async openDiff(rel: string): Promise<void> {
+    const file = this._resolve(rel);
+    if (!file) return;
+    const before = await this._client.fileBefore(file);
+    if (!before) {
+      void vscode.window.showInformationMessage(plainNotificationText(`Pi: no earlier version of ${rel} is known to this session.`));
+      return;
+    }
+    if (before.kind === 'refused') {
+      void vscode.window.showInformationMessage(plainNotificationText(`Pi: there is no diff for ${rel}: ${before.reason}.`));
+      return;
+    }
+    // The query makes each opening fetch the content again (VS Code caches documents by URI).
+    const left = vscode.Uri.file(file).with({ scheme: BEFORE_SCHEME, query: String(Date.now()) });
+    const name = path.basename(file);
+    const title = before.kind === 'absent' ? `${name} (none before Pi) ↔ ${name}` : `${name} (before Pi's run) ↔ ${name}`;
+    await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(file), title, { preview: true });
+  }
+
+  /** Undoes the last run's change to `rel` (or all of it) and says what happened. */
+  async undo(rel: string | undefined): Promise<void> {
+    if (rel !== undefined && !this._resolve(rel)) return;
+    const result = await this._client.undo(rel === undefined ? undefined : this._resolve(rel));
+    const show = result.ok ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    void show(plainNotificationText(`Pi: ${result.message}`));
+  }
+
+  /** The real path of a workspace file the view named; undefined (logged) when it is outside the workspace. */
+  private _resolve(rel: string): string | undefined {
+    const target = linkTarget(rel, this._root());
+    if (target.kind === 'file') return target.path;
+    this._log.warn(`Refused to open ${JSON.stringify(rel.slice(0, 200))}: ${target.kind === 'refused' ? target.reason : 'not a file'}.`);
+    return undefined;
+  }
+
+  private async _read(file: string): Promise<string> {
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+    } catch {
+      return '';
+    }
+  }
+}

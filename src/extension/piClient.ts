@@ -1,0 +1,471 @@
+/**
+ * The main thread's side of the Pi worker: starts it, forwards the user's intents as requests, keeps the
+ * reduced transcript a re-created view starts from, and survives the worker failing. No `vscode` here, so
+ * the SDK tests run it in plain Node with the real worker.
+ */
+
+import type { Worker } from 'node:worker_threads';
+import { createMessageConnection, PortMessageReader, PortMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import type { Scheduler } from '../shared/batcher.ts';
+import { Disposable, Emitter } from '../shared/disposable.ts';
+import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
+import type { SlashCommand } from '../shared/slashCommands.ts';
+import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
+import type {
+  FileBefore,
+  ExtensionUiNotice,
+  Logger,
+  ModelChoice,
+  SessionChoice,
+  UserNotification,
+  WorkerConfig,
+  WorkerNotifications,
+  WorkerRequestMethod,
+  WorkerRequests,
+} from '../shared/workerProtocol.ts';
+
+export type { ExtensionUiNotice, Logger, UserNotification };
+
+export interface PiClientOptions {
+  /** How long a short request (cancel, model list, …) may go unanswered before it is reported and given up. */
+  readonly requestTimeoutMs: number;
+  /** How often the worker is asked for a sign of life, and how long it may take to answer before the user is told. */
+  readonly pingMs: number;
+  readonly hangMs: number;
+}
+
+/** One started worker and its channel. */
+interface Live {
+  readonly worker: Worker;
+  readonly connection: MessageConnection;
+  /** Resolves once the worker has opened the session (true) or failed to (false). */
+  ready: Promise<boolean>;
+  /** Set when we stop it on purpose: its exit is not a fault. */
+  stopping: boolean;
+  /** Set once the user was told it does not answer; cleared when it answers again. */
+  hangReported: boolean;
+  /** Prompts handed to it whose run has not ended: a fault now fails a run even before Pi started it. */
+  sending: number;
+  stopPing?: () => void;
+}
+
+export class PiClient extends Disposable {
+  private _state: TranscriptState = initialTranscript;
+  private _info: SessionInfoView = { ready: false };
+  private _live: Live | undefined;
+  /** The session file to reopen in the next worker after a fault, so the conversation continues. */
+  private _resumeFile: string | undefined;
+  private _sessionFile: string | undefined;
+  /** Prompts sent before the session existed; Cancel drops them and gives the text back. */
+  private _queued: { text: string; mode: SendMode }[] = [];
+  private readonly _spawn: () => Worker;
+  private readonly _config: () => WorkerConfig;
+  private readonly _log: Logger;
+  private readonly _clock: Scheduler;
+  private readonly _options: PiClientOptions;
+
+  private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
+  /** Wire events, in order, right after the host store applied them. */
+  readonly onDidEmit = this._onDidEmit.event;
+  private readonly _onDidRestoreInput = this._register(new Emitter<readonly string[]>());
+  /** Texts that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
+  readonly onDidRestoreInput = this._onDidRestoreInput.event;
+  private readonly _onDidNotify = this._register(new Emitter<UserNotification>());
+  readonly onDidNotify = this._onDidNotify.event;
+  private readonly _onDidChangeSession = this._register(new Emitter<SessionInfoView>());
+  readonly onDidChangeSession = this._onDidChangeSession.event;
+  private readonly _onDidExtensionUi = this._register(new Emitter<ExtensionUiNotice>());
+  /** An extension set a status-bar item, the view's title or the composer's text. */
+  readonly onDidExtensionUi = this._onDidExtensionUi.event;
+
+  constructor(spawn: () => Worker, config: () => WorkerConfig, log: Logger, clock: Scheduler, options: PiClientOptions) {
+    super();
+    this._spawn = spawn;
+    this._config = config;
+    this._log = log;
+    this._clock = clock;
+    this._options = options;
+  }
+
+  /** The host's reduced transcript: what a (re)created view starts from. */
+  get state(): TranscriptState {
+    return this._state;
+  }
+
+  get sessionInfo(): SessionInfoView {
+    return this._info;
+  }
+
+  get isActive(): boolean {
+    const r = this._state.run;
+    return r.active || r.compaction !== undefined;
+  }
+
+  /** Whether a worker thread is running now (tests and the bench). */
+  get workerStarted(): boolean {
+    return this._live !== undefined;
+  }
+
+  /** Starts the worker (when the view first opens) and opens the session; true once it is open. */
+  ensureSession(): Promise<boolean> {
+    return this._start().ready;
+  }
+
+  /** Sends a prompt while idle; while a run is active Pi queues it as steer or follow-up. */
+  async send(text: string, mode: SendMode): Promise<void> {
+    if (!text.trim()) return;
+    const live = this._start();
+    if (!this._info.ready) {
+      // The session is still opening (Pi loads in the worker): hold the prompt until it exists.
+      const item = { text, mode };
+      this._queued.push(item);
+      if (this._queued.length === 1) this._apply([{ type: 'starting', on: true, at: this._clock.now() }]);
+      const ok = await live.ready;
+      const i = this._queued.indexOf(item);
+      if (i < 0) return; // cancelled meanwhile; the text went back to the composer
+      this._queued.splice(i, 1);
+      if (this._state.run.starting) this._apply([{ type: 'starting', on: false, at: this._clock.now() }]);
+      if (!ok || live !== this._live) {
+        this._onDidRestoreInput.fire([text]);
+        return;
+      }
+    }
+    live.sending++;
+    try {
+      await this._call(live, 'send', { text, mode }, 0);
+    } finally {
+      live.sending--;
+    }
+  }
+
+  /** Cancels the run; prompts still waiting for the session are dropped and given back. Works in every phase. */
+  async cancel(): Promise<void> {
+    if (this._queued.length) {
+      const texts = this._queued.map((q) => q.text);
+      this._queued = [];
+      this._apply([{ type: 'starting', on: false, at: this._clock.now() }]);
+      this._onDidRestoreInput.fire(texts);
+    }
+    const live = this._live;
+    // An open extension dialog is answered as dismissed even when no run is active (a command asked).
+    if (!live || ((!this.isActive || this._state.run.cancelling) && !this._state.run.dialogs)) return;
+    await this._call(live, 'cancel', null);
+  }
+
+  /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
+  async answerDialog(id: string, value: string | undefined): Promise<boolean> {
+    const live = this._live;
+    if (!live) return false;
+    const r = await this._call(live, 'answerDialog', value === undefined ? { id } : { id, value });
+    return r?.answered ?? false;
+  }
+
+  /** Pi's slash commands (extension commands, prompt templates, skills); empty when there is no session. */
+  async listCommands(): Promise<readonly SlashCommand[]> {
+    const live = this._start();
+    if (!(await live.ready)) return [];
+    return (await this._call(live, 'listCommands', null))?.commands ?? [];
+  }
+
+  /** `/compact instructions`. */
+  async compactWith(instructions: string): Promise<void> {
+    const live = this._start();
+    if (await live.ready) await this._call(live, 'compactWith', { instructions }, 0);
+  }
+
+  /** `/name title`. */
+  async setSessionName(name: string): Promise<void> {
+    const live = this._start();
+    if (await live.ready) await this._call(live, 'setSessionName', { name });
+  }
+
+  /** Tells the worker what the composer holds, for an extension's `getEditorText()`. */
+  composerText(text: string): void {
+    const live = this._live;
+    if (live) void this._call(live, 'composerText', { text });
+  }
+
+  async retryLast(): Promise<void> {
+    const live = this._start();
+    if (await live.ready) await this._call(live, 'retryLast', null, 0);
+  }
+
+  async newSession(): Promise<void> {
+    this._resumeFile = undefined;
+    const live = this._start();
+    await live.ready;
+    await this._call(live, 'newSession', null, 0);
+  }
+
+  async resumeSession(file: string): Promise<void> {
+    this._resumeFile = undefined;
+    const live = this._start();
+    await live.ready;
+    await this._call(live, 'resumeSession', { file }, 0);
+  }
+
+  /** Applies changed settings or workspace trust: at once when idle, else when the run settles. */
+  async reload(): Promise<boolean> {
+    const live = this._live;
+    if (!live) return false;
+    const r = await this._call(live, 'reload', this._config(), 0);
+    return r?.reloaded ?? false;
+  }
+
+  /** Sends settings that apply without reopening the session (approvals) to a running worker. */
+  configure(): void {
+    const live = this._live;
+    if (live) void this._request(live, 'configure', this._config(), 0).catch(() => undefined);
+  }
+
+  /**
+   * Gives up waiting: a worker that answers re-creates its session from disk; one that does not (or is gone)
+   * is replaced by a fresh one that resumes the same session file. The transcript stays.
+   */
+  async forceIdle(): Promise<void> {
+    const live = this._live;
+    if (live && !live.hangReported) {
+      try {
+        await this._request(live, 'forceIdle', null, this._options.requestTimeoutMs);
+        return;
+      } catch (err) {
+        this._log.warn(`Force idle: the worker did not answer (${errorText(err)}); restarting it.`);
+      }
+    }
+    this.restart();
+  }
+
+  /** Stops the worker (whatever it is doing) and starts a fresh one that resumes the session. */
+  restart(): void {
+    const live = this._live;
+    if (live) {
+      live.stopping = true;
+      this._drop(live);
+      void live.worker.terminate();
+      this._afterWorkerGone(undefined, live.sending);
+    }
+    void this._start().ready;
+  }
+
+  async compact(): Promise<void> {
+    const live = this._start();
+    if (await live.ready) await this._call(live, 'compact', null, 0);
+  }
+
+  async listModels(): Promise<{ models: readonly ModelChoice[]; current?: string } | undefined> {
+    const live = this._start();
+    return (await live.ready) ? this._request(live, 'listModels', null, this._options.requestTimeoutMs) : undefined;
+  }
+
+  async setModel(model: ModelChoice): Promise<void> {
+    const live = this._start();
+    await this._request(live, 'setModel', { provider: model.provider, id: model.id }, this._options.requestTimeoutMs);
+  }
+
+  async thinkingLevels(): Promise<{ levels: readonly string[]; current?: string } | undefined> {
+    const live = this._start();
+    return (await live.ready) ? this._request(live, 'thinkingLevels', null, this._options.requestTimeoutMs) : undefined;
+  }
+
+  async setThinkingLevel(level: string): Promise<void> {
+    await this._request(this._start(), 'setThinkingLevel', { level }, this._options.requestTimeoutMs);
+  }
+
+  async listSessions(): Promise<readonly SessionChoice[]> {
+    return (await this._request(this._start(), 'listSessions', null, this._options.requestTimeoutMs)).sessions;
+  }
+
+  /** A file's content before the current or last run changed it; undefined when no run touched it. */
+  async fileBefore(path: string): Promise<FileBefore | undefined> {
+    const live = this._start();
+    if (!(await live.ready)) return undefined;
+    return (await this._request(live, 'fileBefore', { path }, this._options.requestTimeoutMs)).before;
+  }
+
+  /** Undoes the last run's change to `path`, or to all its files. */
+  async undo(path: string | undefined): Promise<{ ok: boolean; message: string }> {
+    const live = this._start();
+    if (!(await live.ready)) return { ok: false, message: 'the session could not start (see Pi: Show Log)' };
+    return this._request(live, 'undo', path === undefined ? {} : { path }, this._options.requestTimeoutMs);
+  }
+
+  async exportHtml(): Promise<string> {
+    // Writing a long transcript can take a while; the worker's liveness is watched separately.
+    return (await this._request(this._start(), 'exportHtml', null, 0)).file;
+  }
+
+  override dispose(): void {
+    const live = this._live;
+    if (live) {
+      live.stopping = true;
+      this._drop(live);
+      void live.worker.terminate();
+    }
+    super.dispose();
+  }
+
+  private _start(): Live {
+    if (this._live) return this._live;
+    if (this.isDisposed) throw new Error('The Pi panel is shutting down.');
+    const worker = this._spawn();
+    const connection = createMessageConnection(new PortMessageReader(worker), new PortMessageWriter(worker));
+    const live: Live = { worker, connection, ready: Promise.resolve(false), stopping: false, hangReported: false, sending: 0 };
+    this._live = live;
+    const on = <M extends keyof WorkerNotifications>(method: M, fn: (p: WorkerNotifications[M]) => void) =>
+      connection.onNotification(method, (p: WorkerNotifications[M]) => {
+        if (this._live === live) fn(p);
+      });
+    on('events', (p) => this._apply(p.events));
+    on('session', (p) => {
+      this._info = p.info;
+      this._sessionFile = p.sessionFile;
+      this._onDidChangeSession.fire(p.info);
+    });
+    on('restoreInput', (p) => this._onDidRestoreInput.fire(p.texts));
+    on('notify', (n) => this._onDidNotify.fire(n));
+    on('log', (l) => this._log[l.level](`[worker] ${l.message}`));
+    on('extensionUi', (n) => this._onDidExtensionUi.fire(n));
+    worker.on('error', (err: Error) => this._onFault(live, `it threw: ${err.message}`));
+    worker.on('exit', (code: number) => this._onFault(live, `it exited with code ${code}`));
+    connection.listen();
+    const resume = this._resumeFile;
+    void this._request(live, 'configure', this._config(), 0).catch(() => undefined);
+    live.ready = this._request(live, 'ensureSession', resume ? { resume } : {}, 0).then(
+      (r) => r.ok,
+      () => false,
+    );
+    this._ping(live);
+    return live;
+  }
+
+  /** Asks for a sign of life every `pingMs`; a worker silent for `hangMs` is reported (once per hang). */
+  private _ping(live: Live): void {
+    live.stopPing = this._clock.setTimer(() => {
+      if (this._live !== live) return;
+      let answered = false;
+      const cancelHang = this._clock.setTimer(() => {
+        if (answered || this._live !== live || live.hangReported) return;
+        live.hangReported = true;
+        const secs = Math.round(this._options.hangMs / 1000);
+        this._notice(
+          'warning',
+          `Pi's worker has not answered for ${secs} s (a tool or a Pi extension may be busy). The panel keeps working; Restart stops the worker and resumes the conversation.`,
+          'workerStopped',
+        );
+      }, this._options.hangMs);
+      this._request(live, 'ping', null, 0).then(
+        () => {
+          answered = true;
+          cancelHang();
+          live.hangReported = false;
+          this._ping(live);
+        },
+        () => cancelHang(),
+      );
+    }, this._options.pingMs);
+  }
+
+  /** A request whose failure is reported in the view rather than thrown at the caller. */
+  private async _call<M extends WorkerRequestMethod>(
+    live: Live,
+    method: M,
+    params: WorkerRequests[M]['params'],
+    timeoutMs = this._options.requestTimeoutMs,
+  ): Promise<WorkerRequests[M]['result'] | undefined> {
+    try {
+      return await this._request(live, method, params, timeoutMs);
+    } catch (err) {
+      if (this._live === live && !live.stopping) {
+        this._log.error(`Pi worker request "${method}" failed: ${errorText(err)}`);
+        this._notice('error', `Pi did not complete "${method}": ${errorText(err)}`, 'workerStopped');
+      }
+      return undefined;
+    }
+  }
+
+  /** Sends one request; with `timeoutMs` > 0 it is given up (rejected) after that long without an answer. */
+  private _request<M extends WorkerRequestMethod>(
+    live: Live,
+    method: M,
+    params: WorkerRequests[M]['params'],
+    timeoutMs: number,
+  ): Promise<WorkerRequests[M]['result']> {
+    const sent = (params === null ? live.connection.sendRequest(method) : live.connection.sendRequest(method, params)) as Promise<WorkerRequests[M]['result']>;
+    if (!timeoutMs) return sent;
+    return new Promise((resolve, reject) => {
+      const cancel = this._clock.setTimer(
+        () => reject(new Error(`the Pi worker did not answer "${method}" within ${Math.round(timeoutMs / 1000)} s`)),
+        timeoutMs,
+      );
+      sent.then(
+        (v) => {
+          cancel();
+          resolve(v);
+        },
+        (err: unknown) => {
+          cancel();
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
+  }
+
+  private _onFault(live: Live, reason: string): void {
+    if (this._live !== live) return;
+    this._drop(live);
+    if (live.stopping || this.isDisposed) return;
+    this._log.error(`The Pi worker stopped: ${reason}.`);
+    this._afterWorkerGone(reason, live.sending);
+  }
+
+  /** Forgets a worker: no more of its messages are applied, its pending requests fail. */
+  private _drop(live: Live): void {
+    if (this._live === live) this._live = undefined;
+    live.stopPing?.();
+    live.connection.dispose();
+  }
+
+  /** The transcript stays; a run in progress is marked failed; the next worker resumes the same session file. */
+  private _afterWorkerGone(reason: string | undefined, sending = 0): void {
+    this._resumeFile = this._sessionFile ?? this._resumeFile;
+    const events: WireEvent[] = [];
+    const now = this._clock.now();
+    const message = reason ? `Pi's worker stopped (${reason}).` : 'Pi was restarted.';
+    // Dialogs of the old worker can never be answered now.
+    for (const d of this._state.ui?.dialogs ?? []) events.push({ type: 'dialogClose', id: d.id, outcome: 'worker stopped' });
+    if (this.isActive || sending > 0) events.push({ type: 'settled', aborted: false, at: now, error: message });
+    if (reason) {
+      events.push({
+        type: 'noticeMessage',
+        level: 'error',
+        text: `${message} The conversation is kept; your next prompt resumes it. Restart starts Pi again now.`,
+        code: 'workerStopped',
+      });
+    }
+    if (this._state.run.starting) events.push({ type: 'starting', on: false, at: now });
+    if (events.length) this._apply(events);
+    if (this._queued.length) {
+      const texts = this._queued.map((q) => q.text);
+      this._queued = [];
+      this._onDidRestoreInput.fire(texts);
+    }
+    this._info = { ...this._info, ready: false };
+    this._onDidChangeSession.fire(this._info);
+    if (reason) this._onDidNotify.fire({ level: 'error', message: `Pi: ${message} The conversation is kept.`, code: 'workerStopped' });
+  }
+
+  private _apply(events: readonly WireEvent[]): void {
+    let s = this._state;
+    for (const ev of events) s = reduceOne(s, ev);
+    this._state = s;
+    this._onDidEmit.fire(events);
+  }
+
+  private _notice(level: 'info' | 'warning' | 'error', text: string, code?: 'workerStopped'): void {
+    this._apply([{ type: 'noticeMessage', level, text, code }]);
+  }
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,30 @@
+/** What the Pi worker needs from VS Code, read on the main thread: the workspace folder, trust and our settings. */
+
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { WorkerConfig } from '../shared/workerProtocol.ts';
+import { readConfig } from './config.ts';
+
+function expandHome(p: string): string {
+  return p === '~' ? os.homedir() : p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p;
+}
+
+/** The worker's configuration now; an empty agent directory lets Pi use its own default in the worker. */
+export function workerConfig(storageDir?: string): WorkerConfig {
+  const config = readConfig();
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  const cwd = folder ? folder.uri.fsPath : os.homedir();
+  return {
+    cwd,
+    agentDir: config.agentDir ? expandHome(config.agentDir) : '',
+    trusted: vscode.workspace.isTrusted,
+    tools: config.tools,
+    cwdNote: folder ? undefined : `No folder is open, so Pi works in your home directory (${cwd}).`,
+    settleTimeoutMs: config.settleTimeoutMs,
+    noResponseMs: config.noResponseMs,
+    collapseThinking: config.collapseThinking,
+    approval: config.approval,
+    ...(storageDir ? { storageDir } : {}),
+  };
+}

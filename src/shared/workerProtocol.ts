@@ -1,0 +1,127 @@
+/**
+ * The wire between the extension host's main thread and the Pi worker thread: requests with replies one
+ * way, notifications both ways, declared once and imported by both sides. Only plain data crosses.
+ */
+
+import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from './protocol.ts';
+import type { SlashCommand } from './slashCommands.ts';
+
+/** Where and how the worker opens sessions; read on the main thread (settings, workspace trust). */
+export interface WorkerConfig {
+  readonly cwd: string;
+  /** Pi's agent directory; empty lets the worker use Pi's own default (`PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
+  readonly agentDir: string;
+  readonly trusted: boolean;
+  readonly tools: readonly string[];
+  /** Why `cwd` is what it is, when the user should know (no folder open). */
+  readonly cwdNote?: string;
+  readonly settleTimeoutMs: number;
+  readonly noResponseMs: number;
+  readonly collapseThinking: boolean;
+  /** The extension's workspace storage folder (the last run's file changes survive a reload there). */
+  readonly storageDir?: string;
+  /** Setting `piPanel.approval`: which tool calls wait for the user's Allow (absent: off). */
+  readonly approval?: 'off' | 'writes' | 'commands' | 'all';
+}
+
+/** A file's content before a run changed it: text, absent (Pi created it), or not kept and why. */
+export type FileBefore = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'absent' } | { readonly kind: 'refused'; readonly reason: string };
+
+/** A model the user may pick. */
+export interface ModelChoice {
+  readonly provider: string;
+  readonly id: string;
+  readonly name?: string;
+}
+
+/** A saved session of the workspace. */
+export interface SessionChoice {
+  readonly path: string;
+  readonly name?: string;
+  readonly firstMessage: string;
+  /** Epoch ms. */
+  readonly modified: number;
+  readonly messageCount: number;
+}
+
+/** A message for a VS Code notification; the UI layer shows it. */
+export interface UserNotification {
+  readonly level: NoticeLevel;
+  readonly message: string;
+  readonly code?: NoticeCode;
+}
+
+/** Where log lines go, on either side. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export type LogLevel = keyof Logger;
+
+/** Requests the main thread sends; each gets exactly one reply (or an error reply). */
+export interface WorkerRequests {
+  /** Sets or replaces the configuration; the next session opened uses it. */
+  readonly configure: { readonly params: WorkerConfig; readonly result: null };
+  /** Opens the session (loading Pi) unless it is open; `resume` opens that session file quietly instead. */
+  readonly ensureSession: { readonly params: { readonly resume?: string }; readonly result: { readonly ok: boolean } };
+  /** Resolves when Pi has taken the text (a prompt runs on; its progress arrives as events). */
+  readonly send: { readonly params: { readonly text: string; readonly mode: SendMode }; readonly result: null };
+  readonly cancel: { readonly params: null; readonly result: null };
+  readonly retryLast: { readonly params: null; readonly result: null };
+  readonly newSession: { readonly params: null; readonly result: null };
+  readonly resumeSession: { readonly params: { readonly file: string }; readonly result: null };
+  /** Reopens the session with `config` when idle; false when a run is active (try again later). */
+  readonly reload: { readonly params: WorkerConfig; readonly result: { readonly reloaded: boolean } };
+  readonly forceIdle: { readonly params: null; readonly result: null };
+  readonly compact: { readonly params: null; readonly result: null };
+  readonly listModels: { readonly params: null; readonly result: { readonly models: readonly ModelChoice[]; readonly current?: string } };
+  readonly setModel: { readonly params: { readonly provider: string; readonly id: string }; readonly result: null };
+  readonly thinkingLevels: { readonly params: null; readonly result: { readonly levels: readonly string[]; readonly current?: string } };
+  readonly setThinkingLevel: { readonly params: { readonly level: string }; readonly result: null };
+  readonly listSessions: { readonly params: null; readonly result: { readonly sessions: readonly SessionChoice[] } };
+  readonly exportHtml: { readonly params: null; readonly result: { readonly file: string } };
+  /** The content of a file before the current or last run changed it; none when no run touched it. */
+  readonly fileBefore: { readonly params: { readonly path: string }; readonly result: { readonly before?: FileBefore } };
+  /** Undoes the last run's change to `path`, or to all its files. */
+  readonly undo: { readonly params: { readonly path?: string }; readonly result: { readonly ok: boolean; readonly message: string } };
+  /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
+  readonly answerDialog: { readonly params: { readonly id: string; readonly value?: string }; readonly result: { readonly answered: boolean } };
+  /** The composer's current text, which an extension's `getEditorText()` returns. */
+  readonly composerText: { readonly params: { readonly text: string }; readonly result: null };
+  /** Pi's commands for the slash menu: extension commands, prompt templates, skills (as Pi lists them for RPC clients). */
+  readonly listCommands: { readonly params: null; readonly result: { readonly commands: readonly SlashCommand[] } };
+  /** `/compact [instructions]`: manual compaction with the user's instructions. */
+  readonly compactWith: { readonly params: { readonly instructions: string }; readonly result: null };
+  /** `/name <title>`: names the session. */
+  readonly setSessionName: { readonly params: { readonly name: string }; readonly result: null };
+  /** Answers as soon as the worker's event loop is free: proof of life. */
+  readonly ping: { readonly params: null; readonly result: null };
+}
+
+/** Notifications the worker sends, in the order things happened (events are batched one frame at most). */
+export interface WorkerNotifications {
+  readonly events: { readonly events: readonly WireEvent[] };
+  readonly session: { readonly info: SessionInfoView; readonly sessionFile?: string };
+  /** Texts that did not reach Pi: they go back to the composer. */
+  readonly restoreInput: { readonly texts: readonly string[] };
+  readonly notify: UserNotification;
+  readonly log: { readonly level: LogLevel; readonly message: string };
+  /** What Pi's extensions show outside the transcript: status-bar items, the view's title, the composer's text. */
+  readonly extensionUi: ExtensionUiNotice;
+}
+
+/** An extension's request for a VS Code surface (dialogs and widgets travel as wire events instead). */
+export type ExtensionUiNotice =
+  /** `setStatus`: one status-bar item per key; no `text` removes it. */
+  | { readonly kind: 'status'; readonly key: string; readonly text?: string }
+  /** `setTitle`: the chat view's title. */
+  | { readonly kind: 'title'; readonly title: string }
+  /** Pi's extensions are bound to the panel (count > 0): only then does the composer's text need to reach the worker. */
+  | { readonly kind: 'bound'; readonly count: number }
+  /** `setEditorText` (replace) or `pasteToEditor` (insert at the cursor). */
+  | { readonly kind: 'editorText'; readonly text: string; readonly paste: boolean };
+
+export type WorkerRequestMethod = keyof WorkerRequests;
+export type WorkerNotificationMethod = keyof WorkerNotifications;

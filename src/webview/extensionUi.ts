@@ -1,0 +1,215 @@
+/**
+ * What Pi's extensions show in the chat: dialog cards (select, confirm, input, editor) the user answers
+ * inline by mouse or keyboard, and the widget strip above the composer. Keyed by dialog id and widget key,
+ * so a render touches only what changed.
+ */
+
+import { dialogChoices, type DialogView, type ExtensionUiState, type WidgetView } from '../shared/extensionUi.ts';
+import { showBidiControls } from '../shared/bidi.ts';
+import { button } from './components.ts';
+import { h, setHidden, setText } from './dom.ts';
+
+export interface DialogHost {
+  /** The user's answer; no `value` dismisses the dialog. */
+  answer(id: string, value: string | undefined): void;
+}
+
+interface Card {
+  readonly el: HTMLElement;
+  readonly dialog: DialogView;
+  readonly countdown: HTMLElement;
+  /** What takes focus when the card appears. */
+  readonly first: HTMLElement;
+}
+
+/** The open dialogs, in the order they opened, inline after the transcript. */
+export class DialogList {
+  readonly el: HTMLElement;
+  private readonly _cards = new Map<string, Card>();
+  private readonly _host: DialogHost;
+  private _dialogs: readonly DialogView[] | undefined;
+  private _ticker: ReturnType<typeof setInterval> | undefined;
+
+  constructor(host: DialogHost) {
+    this._host = host;
+    this.el = h('div', { class: 'dialogs' });
+    this.el.addEventListener('click', (e) => this._onClick(e));
+    this.el.addEventListener('keydown', (e) => this._onKey(e));
+  }
+
+  /** Shows `dialogs`; a dialog that is new takes keyboard focus. */
+  render(ui: ExtensionUiState | undefined): void {
+    const dialogs = ui?.dialogs ?? [];
+    if (dialogs === this._dialogs) return;
+    this._dialogs = dialogs;
+    const open = new Set(dialogs.map((d) => d.id));
+    let focusLost = false;
+    for (const [id, card] of this._cards) {
+      if (open.has(id)) continue;
+      focusLost ||= card.el.contains(document.activeElement);
+      card.el.remove();
+      this._cards.delete(id);
+    }
+    let fresh: Card | undefined;
+    for (const d of dialogs) {
+      if (this._cards.has(d.id)) continue;
+      const card = makeCard(d);
+      this._cards.set(d.id, card);
+      this.el.append(card.el);
+      fresh ??= card;
+    }
+    this._tick();
+    const timed = dialogs.some((d) => d.timeoutMs);
+    if (timed && !this._ticker) this._ticker = setInterval(() => this._tick(), 1000);
+    else if (!timed && this._ticker) {
+      clearInterval(this._ticker);
+      this._ticker = undefined;
+    }
+    // Focus moves to the question; once it is answered, to the next open one.
+    const target = fresh ?? (focusLost ? [...this._cards.values()][0] : undefined);
+    target?.first.focus();
+  }
+
+  private _tick(): void {
+    const now = Date.now();
+    for (const card of this._cards.values()) {
+      const t = card.dialog.timeoutMs;
+      if (!t) continue;
+      const secs = Math.max(0, Math.ceil((card.dialog.at + t - now) / 1000));
+      setText(card.countdown, `Dismissed automatically in ${secs} s`);
+    }
+  }
+
+  private _cardOf(target: EventTarget | null): Card | undefined {
+    const el = (target as Element | null)?.closest?.('[data-testid="dialog"]');
+    const id = el?.getAttribute('data-dialog-id');
+    return id ? this._cards.get(id) : undefined;
+  }
+
+  private _answer(card: Card, value: string | undefined): void {
+    if (card.el.hasAttribute('data-answered')) return;
+    card.el.setAttribute('data-answered', value === undefined ? 'dismissed' : 'answered');
+    for (const b of card.el.querySelectorAll('button')) b.disabled = true;
+    this._host.answer(card.dialog.id, value);
+  }
+
+  private _onClick(e: MouseEvent): void {
+    const card = this._cardOf(e.target);
+    if (!card) return;
+    const btn = (e.target as Element).closest('button');
+    if (!btn) return;
+    if (btn.hasAttribute('data-choice')) {
+      const field = card.el.querySelector<HTMLInputElement | HTMLTextAreaElement>('.dialog-field');
+      // input and editor submit their text; select and confirm their label.
+      this._answer(card, field ? field.value : btn.getAttribute('data-choice')!);
+    } else if (btn.getAttribute('data-action') === 'dialog-dismiss') this._answer(card, undefined);
+  }
+
+  private _onKey(e: KeyboardEvent): void {
+    const card = this._cardOf(e.target);
+    if (!card || e.isComposing) return;
+    const target = e.target as HTMLElement;
+    if (e.key === 'Escape') {
+      // Escape dismisses the question; it must not also cancel the run.
+      e.preventDefault();
+      e.stopPropagation();
+      this._answer(card, undefined);
+      return;
+    }
+    if (e.key === 'Enter' && target.classList.contains('dialog-field')) {
+      // A one-line input submits on Enter; the editor on Ctrl/Cmd+Enter (Enter is a new line there).
+      if (target.tagName === 'TEXTAREA' && !(e.ctrlKey || e.metaKey)) return;
+      e.preventDefault();
+      this._answer(card, (target as HTMLInputElement | HTMLTextAreaElement).value);
+      return;
+    }
+    if (['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key) && target.hasAttribute('data-choice')) {
+      const choices = [...card.el.querySelectorAll<HTMLButtonElement>('button[data-choice]')];
+      const i = choices.indexOf(target as HTMLButtonElement);
+      const next =
+        e.key === 'Home'
+          ? 0
+          : e.key === 'End'
+            ? choices.length - 1
+            : (i + (e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : -1) + choices.length) % choices.length;
+      e.preventDefault();
+      choices[next]?.focus();
+    }
+  }
+}
+
+let nextDomId = 0;
+
+function makeCard(d: DialogView): Card {
+  const n = ++nextDomId;
+  const titleId = `dialog-title-${n}`;
+  const messageId = `dialog-message-${n}`;
+  const title = h('div', { class: 'dialog-title', id: titleId }, showBidiControls(d.title));
+  const message = d.message ? h('div', { class: 'dialog-message', id: messageId }, showBidiControls(d.message)) : undefined;
+  const countdown = h('div', { class: 'dialog-countdown', 'aria-live': 'off' });
+  setHidden(countdown, !d.timeoutMs);
+  const choices = dialogChoices(d);
+  let field: HTMLInputElement | HTMLTextAreaElement | undefined;
+  if (d.kind === 'input') {
+    field = h('input', { type: 'text', class: 'dialog-field', 'aria-labelledby': titleId, placeholder: d.placeholder ?? '' });
+  } else if (d.kind === 'editor') {
+    field = h('textarea', { class: 'dialog-field', rows: 6, 'aria-labelledby': titleId, 'aria-describedby': `${messageId}-hint` });
+    field.value = d.prefill ?? '';
+  }
+  const buttons = choices.length
+    ? choices.map((c, i) => button(showBidiControls(c), 'dialog-choice', i === 0 ? 'primary' : 'secondary', { 'data-choice': c }))
+    : [button('Submit', 'dialog-choice', 'primary', { 'data-choice': 'Submit' })];
+  const dismiss = button('Dismiss', 'dialog-dismiss', 'secondary', { title: 'Dismiss (Escape)' });
+  const hint = h(
+    'div',
+    { class: 'dialog-hint', id: `${messageId}-hint` },
+    d.kind === 'editor'
+      ? 'Ctrl+Enter submits · Escape dismisses'
+      : d.kind === 'input'
+        ? 'Enter submits · Escape dismisses'
+        : 'Arrow keys move · Enter chooses · Escape dismisses',
+  );
+  const el = h(
+    'section',
+    {
+      class: `dialog-card dialog-${d.kind}`,
+      'data-testid': 'dialog',
+      'data-kind': d.kind,
+      'data-dialog-id': d.id,
+      role: 'dialog',
+      'aria-modal': 'false',
+      'aria-labelledby': titleId,
+      ...(message ? { 'aria-describedby': messageId } : {}),
+    },
+    h('div', { class: 'dialog-origin' }, 'A Pi extension asks'),
+    title,
+    ...(message ? [message] : []),
+    ...(field ? [field] : []),
+    h('div', { class: 'dialog-choices', role: 'group', 'aria-label': 'Answers' }, ...buttons, dismiss),
+    hint,
+    countdown,
+  );
+  return { el, dialog: d, countdown, first: field ?? buttons[0]! };
+}
+
+/** Extensions' widgets (`setWidget` with lines), above the composer. */
+export class WidgetStrip {
+  readonly el: HTMLElement;
+  private _widgets: readonly WidgetView[] | undefined;
+
+  constructor() {
+    this.el = h('div', { class: 'widget-strip', 'data-testid': 'widgets', role: 'region', 'aria-label': 'Extension widgets', hidden: true });
+  }
+
+  render(ui: ExtensionUiState | undefined): void {
+    const widgets = ui?.widgets ?? [];
+    if (widgets === this._widgets) return;
+    this._widgets = widgets;
+    this.el.replaceChildren(
+      ...widgets.map((w) =>
+        h('div', { class: 'widget', 'data-widget-key': w.key }, ...w.lines.map((l) => h('div', { class: 'widget-line' }, showBidiControls(l)))),
+      ),
+    );
+    setHidden(this.el, widgets.length === 0);
+  }
+}

@@ -1,0 +1,52 @@
+/** The file actions of an `edit` or `write` card: its path as a link to the first changed line, and Open Diff. */
+
+import type { ToolCardView } from '../shared/transcript.ts';
+import { button } from './components.ts';
+import { setAttr, setHidden } from './dom.ts';
+import { parseArgs } from './format.ts';
+
+const FILE_TOOLS = new Set(['edit', 'write']);
+
+/** The path a file tool names, workspace-relative when it is inside `cwd`. */
+export function filePathOf(toolName: string, args: Record<string, unknown> | undefined, cwd: string | undefined): string | undefined {
+  if (!FILE_TOOLS.has(toolName) || !args) return undefined;
+  const p = args.path ?? args.file_path ?? args.filePath;
+  if (typeof p !== 'string' || !p) return undefined;
+  return relativeTo(p, cwd);
+}
+
+/** `p` relative to `cwd` when it lies inside it ('/'-separated); otherwise as given. */
+export function relativeTo(p: string, cwd: string | undefined): string {
+  const norm = p.replaceAll('\\', '/');
+  if (!cwd) return norm;
+  const root = cwd.replaceAll('\\', '/').replace(/\/+$/, '');
+  return norm.startsWith(`${root}/`) ? norm.slice(root.length + 1) : norm;
+}
+
+/** The row of actions under a file tool's header; hidden until the tool has started (a draft call changed nothing). */
+export class FileActions {
+  readonly el: HTMLElement;
+  private readonly _open: HTMLButtonElement;
+  private readonly _diff: HTMLButtonElement;
+
+  constructor() {
+    this._open = button('', 'open-file', 'link', { class: 'btn btn-link file-link' });
+    this._diff = button('Open Diff', 'open-diff', 'secondary', { class: 'btn btn-secondary btn-small' });
+    this.el = document.createElement('div');
+    this.el.className = 'file-actions';
+    this.el.hidden = true;
+    this.el.append(this._open, this._diff);
+  }
+
+  /** `argText`: the executed call's arguments (JSON); `cwd`: the session's folder, for a workspace-relative path. */
+  update(toolName: string, argText: string, card: ToolCardView | undefined, cwd: string | undefined): void {
+    const path = card && FILE_TOOLS.has(toolName) ? filePathOf(toolName, parseArgs(argText), cwd) : undefined;
+    const show = path !== undefined;
+    setHidden(this.el, !show);
+    if (!show) return;
+    for (const b of [this._open, this._diff]) setAttr(b, 'data-path', path);
+    if (this._open.textContent !== path) this._open.textContent = path;
+    setAttr(this._open, 'title', `Open ${path} at the first changed line`);
+    setAttr(this._diff, 'aria-label', `Open diff of ${path}`);
+  }
+}

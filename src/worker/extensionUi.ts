@@ -1,0 +1,279 @@
+/**
+ * The VS Code face of Pi's `ExtensionUIContext`, in the worker: dialogs become wire events answered by the
+ * main thread, status / title / composer calls become notifications, and terminal-only calls say once that
+ * the panel cannot show them instead of hanging.
+ */
+
+import type { ExtensionError, ExtensionUIContext, ExtensionUIDialogOptions } from '@earendil-works/pi-coding-agent';
+import type { Scheduler } from '../shared/batcher.ts';
+import type { DialogKind, DialogView, ExtensionUiEvent } from '../shared/extensionUi.ts';
+import type { NoticeLevel, WireEvent } from '../shared/protocol.ts';
+import type { ExtensionUiNotice, Logger, UserNotification } from '../shared/workerProtocol.ts';
+import type { ApprovalAsker } from './approvalExtension.ts';
+
+/** Where the UI context's effects go; the worker wires these to the session controller and the channel. */
+export interface ExtensionUiHost {
+  /** Wire events into the transcript (dialogs, widgets, the working message, notices). */
+  emit(events: readonly WireEvent[]): void;
+  /** VS Code surfaces outside the transcript. */
+  surface(notice: ExtensionUiNotice): void;
+  /** A VS Code notification. */
+  notify(n: UserNotification): void;
+  readonly log: Logger;
+  readonly clock: Scheduler;
+}
+
+interface Pending {
+  readonly kind: DialogKind;
+  readonly title: string;
+  finish(value: string | undefined, outcome: string): void;
+}
+
+/** Longest dialog title, message or option the card shows. */
+const MAX_TEXT = 4000;
+const MAX_OPTIONS = 50;
+
+export class ExtensionUi {
+  /** Pass to `bindExtensions({ uiContext })`. */
+  readonly context: ExtensionUIContext;
+  private readonly _host: ExtensionUiHost;
+  private readonly _pending = new Map<string, Pending>();
+  private readonly _told = new Set<string>();
+  private _next = 0;
+  private _editorText = '';
+
+  constructor(host: ExtensionUiHost) {
+    this._host = host;
+    this.context = this._makeContext();
+  }
+
+  /** The panel's approvals ask through the same cards: a choice with the command or a diff preview under the title. */
+  readonly approvals: ApprovalAsker = {
+    choose: (title, message, choices, signal) => this._dialog('select', { title, message, options: [...choices] }, signal ? { signal } : undefined),
+    input: (title, placeholder, signal) => this._dialog('input', { title, placeholder }, signal ? { signal } : undefined),
+  };
+
+  /** Dialogs waiting for the user. */
+  get pendingCount(): number {
+    return this._pending.size;
+  }
+
+  /** The user answered dialog `id` (no `value`: dismissed). False when it is no longer open. */
+  answer(id: string, value: string | undefined): boolean {
+    const p = this._pending.get(id);
+    if (!p) return false;
+    if (value !== undefined && p.kind === 'select') {
+      // Only one of the offered choices is an answer; anything else the webview sent is a dismissal.
+      const options = this._options.get(id) ?? [];
+      if (!options.includes(value)) value = undefined;
+    }
+    p.finish(value, value === undefined ? 'dismissed' : `answered ${value}`);
+    return true;
+  }
+
+  /** Answers every open dialog as dismissed (Cancel, a new session). */
+  dismissAll(outcome = 'dismissed'): void {
+    for (const p of [...this._pending.values()]) p.finish(undefined, outcome);
+  }
+
+  /** Extensions were bound: the view reports the composer's text only when there are some. */
+  bound(count: number): void {
+    this._host.surface({ kind: 'bound', count });
+  }
+
+  /** The composer's text as the webview last reported it. */
+  setEditorText(text: string): void {
+    this._editorText = text;
+  }
+
+  /** `bindExtensions({ onError })`: the log, plus a notice naming the extension and what failed. */
+  readonly onError = (err: ExtensionError): void => {
+    const name = extensionName(err.extensionPath);
+    this._host.log.error(`Pi extension ${err.extensionPath} failed in ${err.event}: ${err.error}${err.stack ? `\n${err.stack}` : ''}`);
+    this._notice('error', `The Pi extension "${name}" failed (${err.event}): ${err.error}`);
+  };
+
+  private readonly _options = new Map<string, readonly string[]>();
+
+  private _dialog(
+    kind: DialogKind,
+    fields: Omit<DialogView, 'id' | 'kind' | 'at' | 'timeoutMs'>,
+    opts: ExtensionUIDialogOptions | undefined,
+  ): Promise<string | undefined> {
+    if (opts?.signal?.aborted) return Promise.resolve(undefined);
+    const id = `dialog-${++this._next}`;
+    const clock = this._host.clock;
+    const timeoutMs = typeof opts?.timeout === 'number' && opts.timeout > 0 ? opts.timeout : undefined;
+    const dialog: DialogView = {
+      id,
+      kind,
+      title: clip(fields.title) || 'A Pi extension asks',
+      ...(fields.message !== undefined ? { message: clip(fields.message) } : {}),
+      ...(fields.options ? { options: fields.options.slice(0, MAX_OPTIONS).map((o) => clip(String(o))) } : {}),
+      ...(fields.placeholder !== undefined ? { placeholder: clip(fields.placeholder) } : {}),
+      ...(fields.prefill !== undefined ? { prefill: fields.prefill } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+      at: clock.now(),
+    };
+    return new Promise((resolve) => {
+      let cancelTimer: (() => void) | undefined;
+      const onAbort = () => finish(undefined, 'aborted');
+      const finish = (value: string | undefined, outcome: string) => {
+        if (!this._pending.delete(id)) return;
+        this._options.delete(id);
+        cancelTimer?.();
+        opts?.signal?.removeEventListener('abort', onAbort);
+        this._emitUi({ type: 'dialogClose', id, outcome });
+        resolve(value);
+      };
+      this._pending.set(id, { kind, title: dialog.title, finish });
+      if (dialog.options) this._options.set(id, kind === 'confirm' ? ['Yes', 'No'] : dialog.options);
+      opts?.signal?.addEventListener('abort', onAbort, { once: true });
+      if (timeoutMs) cancelTimer = clock.setTimer(() => finish(undefined, 'timed out'), timeoutMs);
+      this._emitUi({ type: 'dialogOpen', dialog });
+    });
+  }
+
+  private _emitUi(ev: ExtensionUiEvent): void {
+    this._host.emit([ev]);
+  }
+
+  private _notice(level: NoticeLevel, text: string): void {
+    this._host.emit([{ type: 'noticeMessage', level, text }]);
+  }
+
+  /** A terminal-only call: one notice per extension and call, naming the extension. */
+  private _tuiOnly(what: string): void {
+    const name = callerExtension();
+    const key = `${name}:${what}`;
+    if (this._told.has(key)) return;
+    this._told.add(key);
+    this._host.log.info(`Pi extension "${name}" called ${what}, which needs Pi's terminal UI; the panel skips it.`);
+    this._notice('info', `The Pi extension "${name}" uses ${what}, which only Pi's terminal UI can show. The panel skips it; the rest of the extension works.`);
+  }
+
+  private _makeContext(): ExtensionUIContext {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the context is a plain object whose methods Pi may detach
+    const self = this;
+    const context: ExtensionUIContext = {
+      select: (title, options, opts) => self._dialog('select', { title, options: Array.isArray(options) ? options : [] }, opts),
+      confirm: async (title, message, opts) => (await self._dialog('confirm', { title, message, options: ['Yes', 'No'] }, opts)) === 'Yes',
+      input: (title, placeholder, opts) => self._dialog('input', { title, placeholder }, opts),
+      editor: (title, prefill) => self._dialog('editor', { title, prefill }, undefined),
+      notify(message, type) {
+        const level: NoticeLevel = type === 'error' || type === 'warning' ? type : 'info';
+        self._host.notify({ level, message: String(message) });
+      },
+      onTerminalInput() {
+        self._tuiOnly('terminal input');
+        return () => undefined;
+      },
+      setStatus(key, text) {
+        self._host.surface(text === undefined ? { kind: 'status', key: String(key) } : { kind: 'status', key: String(key), text: plain(text) });
+      },
+      setWorkingMessage(message) {
+        self._emitUi(message === undefined ? { type: 'workingMessage' } : { type: 'workingMessage', message: plain(message) });
+      },
+      setWorkingVisible(visible) {
+        self._emitUi({ type: 'workingVisible', visible: visible !== false });
+      },
+      setWorkingIndicator() {
+        // The view's indicator follows VS Code's theme; frames drawn for a terminal would not fit.
+      },
+      setHiddenThinkingLabel() {
+        // Thinking blocks are shown (folded) in the panel, never hidden behind a label.
+      },
+      setWidget(key: string, content: unknown) {
+        if (content === undefined) self._emitUi({ type: 'widget', key: String(key) });
+        else if (Array.isArray(content)) self._emitUi({ type: 'widget', key: String(key), lines: content.map((l) => plain(String(l))) });
+        else self._tuiOnly('a component widget');
+      },
+      setFooter(factory) {
+        if (factory) self._tuiOnly('a custom footer');
+      },
+      setHeader(factory) {
+        if (factory) self._tuiOnly('a custom header');
+      },
+      setTitle(title) {
+        self._host.surface({ kind: 'title', title: plain(String(title)) });
+      },
+      async custom() {
+        self._tuiOnly('a custom component (ctx.ui.custom)');
+        // Dismissed, as if the user closed it: the extension's own fallback decides what happens.
+        return undefined as never;
+      },
+      pasteToEditor(text) {
+        self._host.surface({ kind: 'editorText', text: String(text), paste: true });
+      },
+      setEditorText(text) {
+        self._editorText = String(text);
+        self._host.surface({ kind: 'editorText', text: String(text), paste: false });
+      },
+      getEditorText: () => self._editorText,
+      addAutocompleteProvider() {
+        self._tuiOnly('an autocomplete provider');
+      },
+      setEditorComponent(factory) {
+        if (factory) self._tuiOnly('a custom editor');
+      },
+      getEditorComponent: () => undefined,
+      get theme() {
+        return plainTheme;
+      },
+      getAllThemes: () => [],
+      getTheme: () => undefined,
+      setTheme: () => ({ success: false, error: 'The panel follows the VS Code theme.' }),
+      getToolsExpanded: () => false,
+      setToolsExpanded() {
+        // Tool cards fold and unfold in the view itself.
+      },
+    } as ExtensionUIContext;
+    return context;
+  }
+}
+
+/**
+ * A theme whose every styling call returns its text unchanged: extensions colour status texts and widgets
+ * with it, and VS Code shows them in its own theme's colours.
+ */
+const plainTheme = new Proxy(
+  {},
+  {
+    get: (_t, prop) => (prop === 'then' ? undefined : (...args: unknown[]) => (args.length ? String(args[args.length - 1]) : '')),
+  },
+) as ExtensionUIContext['theme'];
+
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*(\u0007|\u001b\\)/g;
+
+/** Text an extension styled for a terminal, without its escape sequences. */
+function plain(text: string): string {
+  return String(text).replace(ANSI, '');
+}
+
+function clip(text: string | undefined): string {
+  const t = plain(text ?? '');
+  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT - 1)}…` : t;
+}
+
+/** `foo.ts` of `/home/me/.pi/agent/extensions/foo.ts`; `foo` of `…/extensions/foo/index.ts`. */
+export function extensionName(extensionPath: string): string {
+  const parts = String(extensionPath).split(/[/\\]/).filter(Boolean);
+  const last = parts[parts.length - 1] ?? extensionPath;
+  return /^index\.[cm]?[jt]s$/.test(last) && parts.length > 1 ? parts[parts.length - 2]! : last;
+}
+
+/**
+ * The extension that called into the UI context, from the call stack: the first frame outside the panel's
+ * own bundles. Pi does not say which extension a `ctx.ui` call came from.
+ */
+function callerExtension(): string {
+  const stack = new Error().stack?.split('\n').slice(1) ?? [];
+  for (const line of stack) {
+    const m = /\(?((?:file:\/\/)?[^\s()]+?\.[cm]?[jt]s):\d+:\d+\)?\s*$/.exec(line);
+    if (!m) continue;
+    const file = m[1]!;
+    if (/[/\\]dist[/\\](worker\.js|pi[/\\]pi\.cjs)$/.test(file) || /[/\\]src[/\\]worker[/\\]/.test(file) || file.startsWith('node:')) continue;
+    return extensionName(file.replace(/^file:\/\//, ''));
+  }
+  return 'an extension';
+}

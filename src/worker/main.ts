@@ -1,0 +1,238 @@
+/**
+ * Entry of the Pi worker thread (`dist/worker.js`): loads Pi, owns the session, projects and batches its
+ * events, and answers the main thread's requests (src/shared/workerProtocol.ts). Nothing here can block or
+ * crash the extension host's main thread: a fault ends this thread only.
+ */
+
+import * as path from 'node:path';
+import { parentPort } from 'node:worker_threads';
+import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
+import { Batcher, realScheduler } from '../shared/batcher.ts';
+import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
+import { Approvals } from './approvalExtension.ts';
+import { ExtensionUi } from './extensionUi.ts';
+import { loadPi } from './piLoader.ts';
+import { listPiCommands } from './piCommands.ts';
+import { createPiSession, listPiSessions } from './piSessions.ts';
+import { errorText, SessionController } from './sessionController.ts';
+
+if (!parentPort) throw new Error('dist/worker.js runs only as a worker thread.');
+const port = parentPort;
+const distDir = __dirname;
+const connection = createMessageConnection(new PortMessageReader(port), new PortMessageWriter(port));
+
+function notify<M extends keyof WorkerNotifications>(method: M, params: WorkerNotifications[M]): void {
+  // Events are batched per frame; anything else must not overtake the events queued before it.
+  if (method !== 'events') batcher.flush();
+  void connection.sendNotification(method, params);
+}
+
+function handle<M extends keyof WorkerRequests>(method: M, fn: (params: WorkerRequests[M]['params']) => Promise<WorkerRequests[M]['result']>): void {
+  connection.onRequest(method, async (params: WorkerRequests[M]['params']) => {
+    try {
+      const result = await fn(params);
+      // Replies follow the events their request caused.
+      batcher.flush();
+      return result;
+    } catch (err) {
+      batcher.flush();
+      return new ResponseError(1, errorText(err));
+    }
+  });
+}
+
+/** Events per notification at most: a resumed history arrives in slices the main thread reduces between other work. */
+const MAX_EVENTS_PER_POST = 1000;
+
+const batcher = new Batcher((events) => {
+  for (let i = 0; i < events.length; i += MAX_EVENTS_PER_POST) notify('events', { events: events.slice(i, i + MAX_EVENTS_PER_POST) });
+}, realScheduler);
+
+const log: Logger = {
+  info: (message) => notify('log', { level: 'info', message }),
+  warn: (message) => notify('log', { level: 'warn', message }),
+  error: (message) => notify('log', { level: 'error', message }),
+};
+
+let config: WorkerConfig | undefined;
+const options: { settleTimeoutMs: number; noResponseMs: number; collapseThinking: boolean; storageDir?: string } = {
+  settleTimeoutMs: 5000,
+  noResponseMs: 60_000,
+  collapseThinking: true,
+};
+
+function currentConfig(): WorkerConfig {
+  if (!config) throw new Error('The Pi worker was not configured.');
+  return config;
+}
+
+function agentDirOf(c: WorkerConfig): string {
+  return c.agentDir || loadPi(distDir).getAgentDir();
+}
+
+const extensionUi = new ExtensionUi({
+  emit: (events) => controller.emitExternal(events),
+  surface: (notice) => notify('extensionUi', notice),
+  notify: (n) => notify('notify', n),
+  log,
+  clock: realScheduler,
+});
+
+// Reads the setting at each tool call: changing `piPanel.approval` applies to the next call, no reload.
+const approvals = new Approvals(() => config?.approval ?? 'off', extensionUi.approvals);
+
+const controller = new SessionController(
+  ({ fresh, open }) => {
+    const c = currentConfig();
+    const pi = loadPi(distDir);
+    return createPiSession(pi, {
+      cwd: c.cwd,
+      agentDir: agentDirOf(c),
+      fresh,
+      open,
+      trusted: c.trusted,
+      tools: c.tools,
+      cwdNote: c.cwdNote,
+      extensionFactories: [approvals.factory],
+      extensions: {
+        ui: extensionUi,
+        actions: {
+          // After the command that asked returns: the session it runs in is the one being replaced.
+          newSession: async () => {
+            setTimeout(() => void controller.newSession(), 0);
+            return { cancelled: false };
+          },
+          switchSession: async (file) => {
+            setTimeout(() => void controller.resumeSession(file), 0);
+            return { cancelled: false };
+          },
+        },
+      },
+    });
+  },
+  log,
+  realScheduler,
+  options,
+);
+controller.onDidEmit((events) => {
+  for (const ev of events) batcher.push(ev);
+});
+controller.onDidRestoreInput((texts) => notify('restoreInput', { texts }));
+controller.onDidNotify((n) => notify('notify', n));
+controller.onWillCancel(() => extensionUi.dismissAll('cancelled'));
+controller.onWillDisposeSession(() => {
+  extensionUi.dismissAll('session closed');
+  approvals.reset();
+});
+controller.onDidChangeSession((info) => notify('session', { info, sessionFile: controller.sessionFile }));
+
+function configure(c: WorkerConfig): void {
+  config = c;
+  Object.assign(options, { settleTimeoutMs: c.settleTimeoutMs, noResponseMs: c.noResponseMs, collapseThinking: c.collapseThinking, storageDir: c.storageDir });
+}
+
+/** The live session, or an error saying why there is none. */
+async function session() {
+  const s = await controller.ensureSession();
+  if (!s) throw new Error('the session could not start (see Pi: Show Log)');
+  return s;
+}
+
+handle('configure', async (c) => {
+  configure(c);
+  return null;
+});
+handle('ensureSession', async ({ resume }) => {
+  return { ok: (await controller.ensureSession(resume)) !== undefined };
+});
+handle('send', async ({ text, mode }) => {
+  await controller.send(text, mode);
+  return null;
+});
+handle('cancel', async () => {
+  await controller.cancel();
+  return null;
+});
+handle('retryLast', async () => {
+  await controller.retryLast();
+  return null;
+});
+handle('newSession', async () => {
+  await controller.newSession();
+  return null;
+});
+handle('resumeSession', async ({ file }) => {
+  await controller.resumeSession(file);
+  return null;
+});
+handle('reload', async (c) => {
+  const trustGained = config !== undefined && !config.trusted && c.trusted;
+  configure(c);
+  const note = trustGained ? 'The workspace is trusted now: Pi has its tools from here on.' : undefined;
+  return { reloaded: await controller.reload(note) };
+});
+handle('forceIdle', async () => {
+  await controller.forceIdle();
+  return null;
+});
+handle('compact', async () => {
+  await controller.compact();
+  return null;
+});
+handle('listModels', async () => {
+  const s = await session();
+  const models = (await s.modelRuntime.getAvailable()).map((m) => ({ provider: m.provider, id: m.id, name: m.name }));
+  return { models, current: s.model ? `${s.model.provider}/${s.model.id}` : undefined };
+});
+handle('setModel', async ({ provider, id }) => {
+  const s = await session();
+  const model = (await s.modelRuntime.getAvailable()).find((m) => m.provider === provider && m.id === id);
+  if (!model) throw new Error(`no model ${provider}/${id} with credentials`);
+  await s.setModel(model);
+  controller.refreshSessionInfo();
+  return null;
+});
+handle('thinkingLevels', async () => {
+  const s = await session();
+  return { levels: [...s.getAvailableThinkingLevels()], current: s.thinkingLevel };
+});
+handle('setThinkingLevel', async ({ level }) => {
+  const s = await session();
+  s.setThinkingLevel(level as Parameters<typeof s.setThinkingLevel>[0]);
+  controller.refreshSessionInfo();
+  return null;
+});
+handle('listSessions', async () => {
+  const c = currentConfig();
+  const sessions = await listPiSessions(loadPi(distDir), c.cwd, agentDirOf(c));
+  return {
+    sessions: sessions.map((i) => ({ path: i.path, name: i.name, firstMessage: i.firstMessage, modified: i.modified.getTime(), messageCount: i.messageCount })),
+  };
+});
+handle('exportHtml', async () => {
+  const s = await session();
+  return { file: path.resolve(await s.exportToHtml()) };
+});
+handle('fileBefore', async ({ path: p }) => {
+  const before = controller.fileBefore(p);
+  return before ? { before } : {};
+});
+handle('undo', async ({ path: p }) => controller.undo(p));
+handle('answerDialog', async ({ id, value }) => ({ answered: extensionUi.answer(id, value) }));
+handle('composerText', async ({ text }) => {
+  extensionUi.setEditorText(text);
+  return null;
+});
+handle('listCommands', async () => ({ commands: listPiCommands(await session()) }));
+handle('compactWith', async ({ instructions }) => {
+  await controller.compact(instructions);
+  return null;
+});
+handle('setSessionName', async ({ name }) => {
+  const s = (await session()) as unknown as { setSessionName(name: string): void };
+  s.setSessionName(name);
+  return null;
+});
+handle('ping', async () => null);
+
+connection.listen();

@@ -1,0 +1,174 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DialogView } from '../../src/shared/extensionUi.ts';
+import { runPhase } from '../../src/shared/runState.ts';
+import { toolOf } from '../../src/shared/transcript.ts';
+import type { Scenario } from '../scriptedModel/scenario.ts';
+import { startClientHarness, type ClientHarness } from './workerHarness.ts';
+
+const writeThenAnswer: Scenario = {
+  name: 'write-then-answer',
+  steps: [
+    { chunks: [{ toolCall: { id: 'call_w', name: 'write', arguments: { path: 'out.txt', content: 'hello\n' } } }], finish: 'tool_calls' },
+    { chunks: [{ text: 'Done with the file.' }], finish: 'stop' },
+  ],
+} as Scenario;
+
+const answers = (n: number): Scenario =>
+  ({ name: 'answers', steps: Array.from({ length: n }, (_, i) => ({ chunks: [{ text: `Answer ${i + 1}.` }], finish: 'stop' })) }) as Scenario;
+
+const openDialog = (h: ClientHarness): DialogView | undefined => h.client.state.ui?.dialogs[0];
+const notices = (h: ClientHarness) => h.client.state.messages.filter((m) => m.role === 'notice').map((m) => m.blocks[0]?.text ?? '');
+
+describe("Pi's extensions with the panel's UI (real worker, real Pi)", function () {
+  this.timeout(90_000);
+  let h: ClientHarness | undefined;
+
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  for (const choice of ['Allow', 'Block'] as const) {
+    it(`a permission gate asks in the chat and the answer ${choice} decides the write`, async () => {
+      h = await startClientHarness(writeThenAnswer, ['gate.js']);
+      const harness = h;
+      await harness.settledAfter(async () => {
+        void harness.client.send('Write the file.', 'prompt');
+        await harness.until(() => openDialog(harness) !== undefined, 'the gate to ask');
+        const d = openDialog(harness)!;
+        assert.equal(d.kind, 'select');
+        assert.match(d.title, /Allow Pi to write out\.txt\?/);
+        assert.deepEqual(d.options, ['Allow', 'Block']);
+        assert.equal(runPhase(harness.client.state.run), 'waiting', 'the run waits for the user');
+        assert.equal(await harness.client.answerDialog(d.id, choice), true);
+      }, 'the run to settle');
+      const card = toolOf(h.client.state.tools, 'call_w');
+      const file = join(h.cwd, 'out.txt');
+      if (choice === 'Allow') {
+        assert.equal(card?.status, 'done');
+        assert.equal(readFileSync(file, 'utf8'), 'hello\n');
+      } else {
+        assert.equal(card?.status, 'error');
+        assert.match(card?.output ?? '', /Blocked by the user/);
+        assert.equal(existsSync(file), false, 'the blocked write left no file');
+      }
+      assert.equal(h.client.state.ui?.dialogs.length, 0);
+      assert.ok(h.emitted.some((e) => e.type === 'dialogClose' && e.outcome === `answered ${choice}`));
+    });
+  }
+
+  it('Cancel while a dialog is open answers it as dismissed and the run settles', async () => {
+    h = await startClientHarness(writeThenAnswer, ['gate.js']);
+    const harness = h;
+    await harness.settledAfter(async () => {
+      void harness.client.send('Write the file.', 'prompt');
+      await harness.until(() => openDialog(harness) !== undefined, 'the gate to ask');
+      await harness.client.cancel();
+    }, 'the cancelled run to settle');
+    assert.ok(h.emitted.some((e) => e.type === 'dialogClose' && e.outcome === 'cancelled'));
+    assert.equal(h.client.state.ui?.dialogs.length, 0);
+    assert.equal(h.client.state.run.dialogs ?? 0, 0);
+    assert.equal(existsSync(join(h.cwd, 'out.txt')), false);
+  });
+
+  it('a confirm with a timeout answers itself as declined and the run goes on', async () => {
+    h = await startClientHarness(answers(1), ['uiShowcase.js']);
+    const harness = h;
+    await harness.settledAfter(() => harness.client.send('CONFIRM-TIMEOUT please', 'prompt'), 'the run to settle');
+    const opened = h.emitted.find((e) => e.type === 'dialogOpen');
+    assert.equal(opened?.type === 'dialogOpen' && opened.dialog.kind, 'confirm');
+    assert.equal(opened?.type === 'dialogOpen' && opened.dialog.timeoutMs, 300);
+    assert.ok(h.emitted.some((e) => e.type === 'dialogClose' && e.outcome === 'timed out'));
+    assert.ok(h.notifications.some((n) => n.message === 'confirm answered false'));
+  });
+
+  it('status, widget and title set at session start reach their surfaces, as plain text', async () => {
+    h = await startClientHarness(answers(1), ['uiShowcase.js']);
+    const harness = h;
+    assert.equal(await h.client.ensureSession(), true);
+    await harness.until(() => harness.surfaces.some((s) => s.kind === 'title'), 'the title');
+    assert.deepEqual(
+      h.surfaces.filter((s) => s.kind === 'status' || s.kind === 'title'),
+      [
+        { kind: 'status', key: 'showcase', text: 'showcase ready' },
+        { kind: 'title', title: 'Showcase title' },
+      ],
+    );
+    assert.deepEqual(h.client.state.ui?.widgets, [{ key: 'showcase', lines: ['Showcase widget', 'second line'] }]);
+    assert.ok(
+      h.surfaces.some((s) => s.kind === 'bound' && s.count === 1),
+      'the view is told to report the composer',
+    );
+  });
+
+  it('notify becomes a notification; custom() resolves dismissed with a notice naming the extension', async () => {
+    h = await startClientHarness(answers(1), ['uiShowcase.js']);
+    const harness = h;
+    await harness.settledAfter(() => harness.client.send('NOTIFY and CUSTOM', 'prompt'), 'the run to settle');
+    assert.ok(h.notifications.some((n) => n.level === 'info' && n.message === 'custom resolved undefined'));
+    assert.ok(h.notifications.some((n) => n.level === 'warning' && n.message.startsWith('Heads up')));
+    assert.ok(
+      notices(h).some((t) => t.includes('"uiShowcase.js"') && t.includes('custom component')),
+      `a notice names the extension: ${JSON.stringify(notices(h))}`,
+    );
+  });
+
+  it("an extension's error is logged and shown in the view, naming the extension", async () => {
+    h = await startClientHarness(answers(1), ['uiShowcase.js']);
+    const harness = h;
+    await harness.settledAfter(() => harness.client.send('FAIL now', 'prompt'), 'the run to settle');
+    assert.ok(
+      notices(h).some((t) => t.includes('"uiShowcase.js" failed (before_agent_start): the showcase failed on purpose')),
+      JSON.stringify(notices(h)),
+    );
+    assert.ok(h.log.lines.some((l) => l.includes('the showcase failed on purpose')));
+  });
+
+  it('setEditorText reaches the composer and getEditorText reads what the user typed', async () => {
+    h = await startClientHarness(answers(1), ['uiShowcase.js']);
+    const harness = h;
+    assert.equal(await h.client.ensureSession(), true);
+    h.client.composerText('typed so far');
+    await harness.settledAfter(() => harness.client.send('EDITOR', 'prompt'), 'the run to settle');
+    assert.ok(h.surfaces.some((s) => s.kind === 'editorText' && s.text === 'draft from the extension (was "typed so far")' && !s.paste));
+  });
+});
+
+describe('slash commands on the real worker', function () {
+  this.timeout(90_000);
+  let h: ClientHarness | undefined;
+
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  it("lists an extension's command as Pi lists it for RPC clients", async () => {
+    h = await startClientHarness(answers(1), ['hello.js']);
+    const commands = await h.client.listCommands();
+    assert.deepEqual(
+      commands.filter((c) => c.source === 'extension'),
+      [{ name: 'hello', description: 'Say hello from an extension', source: 'extension' }],
+    );
+  });
+
+  it('runs an extension command typed while a run is active at once, never as text for the model', async () => {
+    const slow = {
+      name: 'slow-answer',
+      steps: [{ chunks: [{ text: 'A slow answer that streams for a while. '.repeat(3), split: 2, delayMs: 40 }], finish: 'stop' }],
+    } as Scenario;
+    h = await startClientHarness(slow, ['hello.js']);
+    const harness = h;
+    await harness.settledAfter(async () => {
+      void harness.client.send('Tell me slowly.', 'prompt');
+      await harness.until(() => harness.emitted.some((e) => e.type === 'delta'), 'the answer to stream');
+      await harness.client.send('/hello panel', 'steer');
+      await harness.until(() => harness.notifications.some((n) => n.message === 'Hello panel!'), 'the command to run');
+      assert.equal(harness.client.isActive, true, 'it ran while the answer was still streaming');
+    }, 'the run to settle');
+    assert.equal(h.model.requests.length, 1, 'the model got no second request');
+    assert.equal(JSON.stringify(h.model.requests).includes('/hello'), false);
+  });
+});

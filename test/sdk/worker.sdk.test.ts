@@ -1,0 +1,191 @@
+import { strict as assert } from 'node:assert';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { PiClient } from '../../src/extension/piClient.ts';
+import { realScheduler } from '../../src/shared/batcher.ts';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import { runPhase } from '../../src/shared/runState.ts';
+import type { MessageView } from '../../src/shared/transcript.ts';
+import type { WorkerConfig } from '../../src/shared/workerProtocol.ts';
+import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
+import type { Scenario } from '../scriptedModel/scenario.ts';
+import { makePiAgentDir } from '../support/piConfig.ts';
+import { loadBundledPi, MemoryLog } from './harness.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const workerFile = join(root, 'dist', 'worker.js');
+
+const answers = (n: number): Scenario =>
+  ({
+    name: 'worker-answers',
+    steps: Array.from({ length: n }, (_, i) => ({ chunks: [{ text: `Answer number ${i + 1}.`, split: 4 }], finish: 'stop' })),
+  }) as Scenario;
+
+interface WorkerHarness {
+  readonly client: PiClient;
+  readonly model: ScriptedModel;
+  readonly log: MemoryLog;
+  readonly emitted: WireEvent[];
+  readonly restored: string[][];
+  readonly cwd: string;
+  until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+  /** Sends a prompt and resolves once the run it starts has settled. */
+  run(text: string): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+async function startWorkerHarness(scenario: Scenario, extensions: string[] = [], requestTimeoutMs = 10_000): Promise<WorkerHarness> {
+  // The Pi bundle and the worker must be built; loading the bundle here builds them when missing.
+  if (!existsSync(workerFile)) loadBundledPi();
+  const model = await startScriptedModel({ scenario });
+  const agentDir = await makePiAgentDir({ baseUrl: model.url });
+  mkdirSync(join(agentDir, 'extensions'), { recursive: true });
+  for (const name of extensions) copyFileSync(join(root, 'test', 'fixtures', 'piExtensions', name), join(agentDir, 'extensions', name));
+  const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
+  const config: WorkerConfig = { cwd, agentDir, trusted: true, tools: [], settleTimeoutMs: 5000, noResponseMs: 0, collapseThinking: true };
+  const log = new MemoryLog();
+  const client = new PiClient(
+    () => new Worker(workerFile),
+    () => config,
+    log,
+    realScheduler,
+    { requestTimeoutMs, pingMs: 500, hangMs: 2_000 },
+  );
+  const emitted: WireEvent[] = [];
+  const restored: string[][] = [];
+  client.onDidEmit((evs) => emitted.push(...evs));
+  client.onDidRestoreInput((t) => restored.push([...t]));
+  const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) =>
+    new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const check = () => {
+        if (predicate()) return resolve();
+        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+        setTimeout(check, 10);
+      };
+      check();
+    });
+  return {
+    client,
+    model,
+    log,
+    emitted,
+    restored,
+    cwd,
+    until,
+    async run(text) {
+      const settles = emitted.filter((e) => e.type === 'settled').length;
+      void client.send(text, 'prompt');
+      await until(() => emitted.filter((e) => e.type === 'settled').length > settles && runPhase(client.state.run) === 'idle', `"${text}" to settle`);
+    },
+    async dispose() {
+      client.dispose();
+      await model.close();
+    },
+  };
+}
+
+const texts = (messages: readonly MessageView[], role: string) =>
+  messages.filter((m) => m.role === role).map((m) => m.blocks.map((b) => b?.text ?? '').join(''));
+
+describe('Pi in its worker thread', function () {
+  this.timeout(90_000);
+  let h: WorkerHarness | undefined;
+
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  it('streams a reply from a worker started on first use into the host store', async () => {
+    h = await startWorkerHarness(answers(1));
+    assert.equal(h.client.workerStarted, false, 'nothing starts before it is needed');
+    await h.run('Hello?');
+    assert.deepEqual(texts(h.client.state.messages, 'assistant'), ['Answer number 1.']);
+    assert.deepEqual(
+      h.emitted.filter((e) => e.type === 'starting').map((e) => e.type === 'starting' && e.on),
+      [true, false],
+      'the prompt waited in the starting state, then went out',
+    );
+    assert.ok(
+      h.emitted.some((e) => e.type === 'delta'),
+      'text arrived as deltas',
+    );
+    assert.equal(h.client.sessionInfo.ready, true);
+  });
+
+  it('cancels a prompt sent before the session exists: dropped, text back, no request to the model', async () => {
+    h = await startWorkerHarness(answers(1));
+    const sending = h.client.send('Never mind.', 'prompt');
+    assert.equal(runPhase(h.client.state.run), 'starting', 'Starting Pi… while the worker loads');
+    await h.client.cancel();
+    assert.equal(runPhase(h.client.state.run), 'idle');
+    await sending;
+    assert.deepEqual(h.restored, [['Never mind.']]);
+    assert.equal(await h.client.ensureSession(), true);
+    assert.equal(h.model.requests.length, 0);
+    assert.equal(texts(h.client.state.messages, 'user').length, 0);
+  });
+
+  for (const fault of [
+    { name: 'throws asynchronously', file: 'throwsAsync.js', prompt: 'THROW-ASYNC please' },
+    { name: 'calls process.exit(1)', file: 'exits.js', prompt: 'EXIT-NOW please' },
+  ]) {
+    it(`survives a Pi extension that ${fault.name}: transcript kept, run failed, next prompt resumes the session`, async () => {
+      h = await startWorkerHarness(answers(3), [fault.file]);
+      await h.run('First question');
+      const notified: string[] = [];
+      h.client.onDidNotify((n) => notified.push(n.code ?? ''));
+      await h.run(fault.prompt);
+      assert.equal(h.client.state.run.outcome?.kind, 'error', 'the run in progress is marked failed');
+      const notice = h.client.state.messages.at(-1)!;
+      assert.equal(notice.code, 'workerStopped', 'the panel says what happened');
+      assert.deepEqual(notified, ['workerStopped']);
+      assert.deepEqual(texts(h.client.state.messages, 'assistant'), ['Answer number 1.'], 'the transcript survives');
+      assert.equal(h.client.workerStarted, false);
+      await h.run('Second question');
+      assert.deepEqual(texts(h.client.state.messages, 'assistant'), ['Answer number 1.', 'Answer number 2.']);
+      // The fresh worker resumed the same session file: the model saw the first exchange again.
+      const last = JSON.stringify(h.model.requests.at(-1));
+      assert.match(last, /First question/);
+      assert.match(last, /Answer number 1\./);
+    });
+  }
+
+  it('gives up a request the busy worker does not answer within the bound, then Restart resumes the session in a fresh worker', async () => {
+    h = await startWorkerHarness(answers(3), ['spins.js'], 1000);
+    await h.run('Warm up');
+    const cwd = h.cwd;
+    void h.client.send('SPIN now', 'prompt');
+    await h.until(() => existsSync(join(cwd, 'spin-started')), 'the extension to start spinning');
+    await assert.rejects(h.client.listModels(), /did not answer "listModels" within 1 s/);
+    await h.until(() => h!.client.state.messages.some((m) => m.code === 'workerStopped'), 'the silent worker to be reported');
+    // Restart (the notice's button) stops the busy worker at once; the conversation continues in a new one.
+    await h.client.forceIdle();
+    assert.equal(h.client.state.run.active, false);
+    await h.run('After the restart');
+    assert.deepEqual(texts(h.client.state.messages, 'assistant').at(-1), 'Answer number 2.');
+    assert.match(JSON.stringify(h.model.requests.at(-1)), /Warm up/);
+  });
+
+  it('keeps the main thread responsive while a Pi extension blocks the worker for 5 s', async () => {
+    h = await startWorkerHarness(answers(2), ['spins.js']);
+    await h.run('Warm up');
+    const cwd = h.cwd;
+    const running = h.run('SPIN now');
+    await h.until(() => existsSync(join(cwd, 'spin-started')), 'the extension to start spinning');
+    // A timer on the main thread runs while the worker is still busy.
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(existsSync(join(cwd, 'spin-ended')), false, 'the main thread answered while the worker spun');
+    await running;
+    assert.ok(existsSync(join(cwd, 'spin-ended')));
+    assert.deepEqual(texts(h.client.state.messages, 'assistant'), ['Answer number 1.', 'Answer number 2.']);
+    assert.ok(
+      h.client.state.messages.some((m) => m.role === 'notice' && /has not answered/.test(m.blocks[0]?.text ?? '')),
+      'the silent worker was reported',
+    );
+  });
+});

@@ -1,0 +1,102 @@
+/** Runs the product's PiClient with the real worker (dist/worker.js) and Pi extensions from the fixtures, against the scripted model. */
+
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { PiClient, type ExtensionUiNotice, type UserNotification } from '../../src/extension/piClient.ts';
+import { realScheduler } from '../../src/shared/batcher.ts';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import { runPhase } from '../../src/shared/runState.ts';
+import type { WorkerConfig } from '../../src/shared/workerProtocol.ts';
+import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
+import type { Scenario } from '../scriptedModel/scenario.ts';
+import { makePiAgentDir } from '../support/piConfig.ts';
+import { loadBundledPi, MemoryLog } from './harness.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const workerFile = join(root, 'dist', 'worker.js');
+
+export interface ClientHarness {
+  readonly client: PiClient;
+  readonly model: ScriptedModel;
+  readonly log: MemoryLog;
+  readonly emitted: WireEvent[];
+  readonly notifications: UserNotification[];
+  readonly surfaces: ExtensionUiNotice[];
+  readonly cwd: string;
+  until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+  /** Resolves once a run has settled more times than before `action` ran. */
+  settledAfter(action: () => unknown, what: string): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startClientHarness(
+  scenario: Scenario,
+  extensions: readonly string[],
+  options: { trusted?: boolean; approval?: WorkerConfig['approval'] } = {},
+): Promise<ClientHarness> {
+  if (!existsSync(workerFile)) loadBundledPi();
+  const model = await startScriptedModel({ scenario });
+  const agentDir = await makePiAgentDir({ baseUrl: model.url });
+  mkdirSync(join(agentDir, 'extensions'), { recursive: true });
+  for (const name of extensions) copyFileSync(join(root, 'test', 'fixtures', 'piExtensions', name), join(agentDir, 'extensions', name));
+  const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
+  const config: WorkerConfig = {
+    cwd,
+    agentDir,
+    trusted: options.trusted ?? true,
+    tools: [],
+    settleTimeoutMs: 5000,
+    noResponseMs: 0,
+    collapseThinking: true,
+    approval: options.approval ?? 'off',
+  };
+  const log = new MemoryLog();
+  const client = new PiClient(
+    () => new Worker(workerFile),
+    () => config,
+    log,
+    realScheduler,
+    { requestTimeoutMs: 10_000, pingMs: 1000, hangMs: 5_000 },
+  );
+  const emitted: WireEvent[] = [];
+  const notifications: UserNotification[] = [];
+  const surfaces: ExtensionUiNotice[] = [];
+  client.onDidEmit((evs) => emitted.push(...evs));
+  client.onDidNotify((n) => notifications.push(n));
+  client.onDidExtensionUi((n) => surfaces.push(n));
+  const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) =>
+    new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const check = () => {
+        if (predicate()) return resolve();
+        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+        setTimeout(check, 10);
+      };
+      check();
+    });
+  return {
+    client,
+    model,
+    log,
+    emitted,
+    notifications,
+    surfaces,
+    cwd,
+    until,
+    async settledAfter(action, what) {
+      const settles = emitted.filter((e) => e.type === 'settled').length;
+      // The action's own checks count: a failure in it fails the test, not just a settle that never comes.
+      await Promise.all([
+        Promise.resolve().then(action),
+        until(() => emitted.filter((e) => e.type === 'settled').length > settles && runPhase(client.state.run) === 'idle', what),
+      ]);
+    },
+    async dispose() {
+      client.dispose();
+      await model.close();
+    },
+  };
+}

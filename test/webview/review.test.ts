@@ -1,0 +1,135 @@
+/** Reviewing and pointing Pi at code in the chat view: file actions on edit cards, the Changes row, chips in the composer and the user row. */
+
+import * as assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import { initialTranscript } from '../../src/shared/transcript.ts';
+import { T0 } from './builders.ts';
+import { assertBundleFresh, deliver, launchBrowser, openView, posted, session, startServer, type TestServer } from './harness.ts';
+
+const editArgs = JSON.stringify({ path: '/work/src/a.ts', edits: [{ oldText: 'a', newText: 'b' }] });
+const editRun: WireEvent[] = [
+  { type: 'userMessage', text: 'Edit a.ts.', images: 0 },
+  { type: 'runStart' },
+  { type: 'assistantStart', at: T0 },
+  { type: 'blockStart', index: 0, kind: 'toolCall', at: T0, toolCallId: 'e1', toolName: 'edit' },
+  { type: 'delta', index: 0, text: editArgs },
+  { type: 'blockEnd', index: 0, at: T0 },
+  { type: 'assistantEnd', stopReason: 'toolUse', at: T0 },
+  { type: 'toolStart', toolCallId: 'e1', toolName: 'edit', args: editArgs, at: T0 },
+  { type: 'toolEnd', toolCallId: 'e1', isError: false, output: 'Successfully replaced 1 block(s).', durationMs: 3 },
+  { type: 'settled', aborted: false, at: T0 },
+  {
+    type: 'changes',
+    runId: 'r1',
+    files: [
+      { path: 'src/a.ts', added: 1, removed: 1, created: false },
+      { path: 'new.txt', added: 3, removed: 0, created: true },
+    ],
+  },
+];
+
+describe('review and chips in the chat view (headless Chromium)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    assertBundleFresh();
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    page = await openView(browser, server.origin);
+    await deliver(page, { type: 'snapshot', state: initialTranscript, session });
+  });
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  const sent = async (type: string) => (await posted(page)).filter((m) => m.type === type);
+
+  it('an edit card links its workspace-relative path and opens the diff, by mouse and keyboard', async () => {
+    await deliver(page, { type: 'batch', events: editRun.slice(0, 9) });
+    const card = page.locator('.tool-card[data-tool-call-id="e1"]');
+    const link = card.locator('[data-action="open-file"]');
+    assert.equal(await link.getAttribute('data-path'), 'src/a.ts');
+    assert.equal(await link.textContent(), 'src/a.ts');
+    await link.click();
+    assert.deepEqual((await sent('openFile')).at(-1), { type: 'openFile', path: 'src/a.ts', firstChange: true });
+    const diff = card.locator('[data-action="open-diff"]');
+    assert.equal(await diff.getAttribute('aria-label'), 'Open diff of src/a.ts');
+    await diff.focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await sent('openDiff')).at(-1), { type: 'openDiff', path: 'src/a.ts' });
+  });
+
+  it('the Changes row lists each file with +/- counts, Open Diff, Undo and Undo all; an Undo updates the row', async () => {
+    await deliver(page, { type: 'batch', events: editRun });
+    const row = page.locator('[data-testid="changes"]');
+    assert.equal(await row.count(), 1);
+    assert.deepEqual(await row.locator('li[data-path]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path'))), ['src/a.ts', 'new.txt']);
+    assert.match((await row.locator('li[data-path="src/a.ts"]').textContent()) ?? '', /\+1.*−1/);
+    assert.equal(await row.locator('[data-action="undo-file"][data-path="new.txt"]').getAttribute('aria-label'), 'Undo: delete new.txt, which Pi created');
+    await row.locator('[data-action="undo-file"][data-path="src/a.ts"]').click();
+    assert.deepEqual((await sent('undo')).at(-1), { type: 'undo', path: 'src/a.ts' });
+    await row.locator('[data-action="undo-all"]').click();
+    assert.deepEqual((await sent('undo')).at(-1), { type: 'undo' });
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        {
+          type: 'changes',
+          runId: 'r1',
+          files: [
+            { path: 'src/a.ts', added: 1, removed: 1, created: false, undone: true },
+            { path: 'new.txt', added: 3, removed: 0, created: true },
+          ],
+        },
+      ],
+    });
+    assert.equal(await page.locator('[data-testid="changes"]').count(), 1, 'the same row, updated');
+    assert.equal(await row.locator('li[data-path="src/a.ts"]').getAttribute('data-undone'), 'true');
+    assert.equal(await row.locator('[data-action="undo-file"][data-path="src/a.ts"]').count(), 0);
+  });
+
+  it('a chip from the host shows in the composer, expands into the prompt, and shows in the user row', async () => {
+    await deliver(page, { type: 'addChip', chip: { kind: 'selection', path: 'src/a.ts', startLine: 2, endLine: 3, text: 'let x = 1;\n' } });
+    const chip = page.locator('[data-testid="composer-chips"] [data-chip="src/a.ts:2-3"]');
+    assert.equal(await chip.count(), 1);
+    assert.equal(await chip.locator('[data-action="remove-chip"]').getAttribute('aria-label'), 'Remove src/a.ts:2-3');
+    await page.locator('[data-testid="composer"]').fill('Explain this.');
+    await page.locator('[data-testid="send"]').click();
+    const text = '<context ref="src/a.ts:2-3">\nlet x = 1;\n</context>\n\nExplain this.';
+    assert.deepEqual((await sent('send')).at(-1), { type: 'send', text, mode: 'prompt' });
+    assert.equal(await page.locator('[data-testid="composer-chips"] .chip').count(), 0, 'sent chips leave the composer');
+    await deliver(page, { type: 'batch', events: [{ type: 'userMessage', text, images: 0 }] });
+    const userRow = page.locator('[data-role="user"]').last();
+    assert.equal(await userRow.locator('[data-chip="src/a.ts:2-3"]').count(), 1);
+    assert.equal(await userRow.locator('.plain').textContent(), 'Explain this.');
+  });
+
+  it('inline code naming a workspace file becomes a link to that line; code blocks and parent paths stay text', async () => {
+    const text = 'Look at `src/a.ts:12`, `README.md`, `../etc/passwd` and `npm test`.\n\n```\nsrc/b.ts:3\n```';
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        { type: 'assistantStart', at: T0 },
+        { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+        { type: 'delta', index: 0, text },
+        { type: 'blockEnd', index: 0, at: T0 },
+        { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      ],
+    });
+    const links = page.locator('[data-role="assistant"] a.path-link');
+    assert.deepEqual(await links.evaluateAll((els) => els.map((e) => e.getAttribute('data-href'))), ['src/a.ts#L12', 'README.md']);
+    await links.first().focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await sent('openLink')).at(-1), { type: 'openLink', href: 'src/a.ts#L12' });
+  });
+});
