@@ -8,7 +8,7 @@ import { runPhase, type RunState } from '../shared/runState.ts';
 import { initialTranscript, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
 import { Composer, QueueStrip } from './composer.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
-import { markdownBody } from './markdown.ts';
+import { markdownBody } from './markdownStream.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { TranscriptView } from './transcriptView.ts';
 import { loadUiState, post, saveUiState } from './vscodeApi.ts';
