@@ -126,6 +126,14 @@ content.addEventListener('click', (e) => {
       transcript.refreshPart(actionEl);
       return;
     }
+    case 'tool-args-show-all': {
+      const card = actionEl.closest('[data-tool-call-id]');
+      if (!card) return;
+      const key = `args:${card.getAttribute('data-tool-call-id')}`;
+      toggled[key] = !toggled[key];
+      transcript.refreshPart(actionEl);
+      return;
+    }
     case 'result-show-all': {
       const row = actionEl.closest('[data-msg-id]');
       if (!row) return;
