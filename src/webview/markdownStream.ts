@@ -590,6 +590,8 @@ class FenceBlock implements OpenBlock {
   private _block: HTMLElement;
   private readonly _text: Text;
   private _checked: number;
+  /** Characters of the content in the DOM. */
+  private _shown: number;
 
   constructor(start: number, opener: string, info: string, nodes: ChildNode[], block: HTMLElement, code: HTMLElement) {
     this._start = start;
@@ -602,6 +604,7 @@ class FenceBlock implements OpenBlock {
     this.nodes = nodes;
     this._block = block;
     this._text = document.createTextNode(code.textContent ?? '');
+    this._shown = this._text.length;
     code.replaceChildren(this._text);
   }
 
@@ -623,9 +626,10 @@ class FenceBlock implements OpenBlock {
     }
     if (close === -1) this._checked = Math.max(this._checked, done);
     const content = src.slice(this._content, close === -1 ? src.length : close);
-    const shown = this._text.data;
-    if (content.startsWith(shown)) this._text.appendData(content.slice(shown.length));
+    // Only the new characters reach the DOM; the closing fence line, shown while it was the open line, goes.
+    if (content.length >= this._shown) this._text.appendData(content.slice(this._shown));
     else this._text.data = content;
+    this._shown = content.length;
     if (close === -1 && !final) return undefined;
     if (highlights(this._info, content)) this._highlightLater(src.slice(this._start, close === -1 ? src.length : end));
     return close === -1 ? undefined : end;

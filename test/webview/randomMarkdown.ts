@@ -108,6 +108,8 @@ function fence(r: Random): string {
 
 function block(r: Random, depth = 0): string {
   const roll = r();
+  // Long enough to be rendered in pieces.
+  if (roll < 0.04) return inline(r, int(r, 500, 900));
   if (roll < 0.28) return paragraph(r);
   if (roll < 0.45) return list(r);
   if (roll < 0.55) return table(r);
@@ -138,10 +140,12 @@ export function randomMarkdown(r: Random): string {
 
 /** Named chunkings of `text`: one delta, small and large random pieces, and one character at a time near the end. */
 export function chunkings(text: string, r: Random): [string, string[]][] {
+  // Small pieces for short texts; about 150 deliveries for long ones, so the test stays quick.
+  const scale = Math.max(1, Math.round(text.length / 1200));
   const random = (max: number): string[] => {
     const out: string[] = [];
     for (let i = 0; i < text.length; ) {
-      const n = int(r, 1, max);
+      const n = int(r, 1, max * scale);
       out.push(text.slice(i, i + n));
       i += n;
     }
