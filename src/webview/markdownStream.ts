@@ -292,11 +292,43 @@ function trailer(block: readonly ChildNode[], old: ChildNode[], tokens: Token[],
   return nodes;
 }
 
+/**
+ * Puts `fresh` where `old` is. An item or row that is still there is updated in place (its children), and
+ * the rest goes in as one fragment: in a long list or table, every insertion or removal of an item costs
+ * the browser work across all its siblings.
+ */
 function replaceNodes(parent: Element, old: ChildNode[], fresh: ChildNode[]): ChildNode[] {
   const after = old.at(-1)?.nextSibling ?? null;
-  for (const n of old) n.remove();
-  for (const n of fresh) parent.insertBefore(n, after);
-  return fresh;
+  const out: ChildNode[] = [];
+  let kept = 0;
+  const a = old[0];
+  const b = fresh[0];
+  if (
+    a &&
+    b &&
+    a.nodeType === Node.ELEMENT_NODE &&
+    b.nodeType === Node.ELEMENT_NODE &&
+    a.nodeName === b.nodeName &&
+    !(a as Element).attributes.length &&
+    !(b as Element).attributes.length
+  ) {
+    (a as Element).replaceChildren(...Array.from(b.childNodes));
+    out.push(a);
+    kept = 1;
+    const t = old[1];
+    if (t && fresh[1] && t.nodeType === Node.TEXT_NODE && fresh[1].nodeType === Node.TEXT_NODE && (t as Text).data === (fresh[1] as Text).data) {
+      out.push(t);
+      kept = 2;
+    }
+  }
+  for (const n of old.slice(kept)) n.remove();
+  const rest = fresh.slice(kept);
+  if (rest.length) {
+    const frag = document.createDocumentFragment();
+    frag.append(...rest);
+    parent.insertBefore(frag, kept ? (out.at(-1)!.nextSibling ?? null) : after);
+  }
+  return out.concat(rest);
 }
 
 /**
@@ -382,8 +414,10 @@ class ParagraphBlock implements OpenBlock {
     const firstNew = this._lastLine < this._checked ? 1 : 0;
     const open = final ? '' : src.slice(done, done + PEEK_CHARS);
     if (lines.length === firstNew && !open.trim()) return undefined;
-    // A line "x" first makes every line a continuation, as it is in the paragraph.
-    const window = ['x', ...lines.map((l) => l.text), ...(open ? [open] : [])].join('\n');
+    // A line "x" first makes every line a continuation, as it is in the paragraph; but the paragraph's own
+    // first line is checked as a start ("3" becoming "3. item" is a list, not a paragraph line).
+    const lead = (lines[0]?.at ?? done) === this._start ? 0 : 1;
+    const window = [...(lead ? ['x'] : []), ...lines.map((l) => l.text), ...(open ? [open] : [])].join('\n');
     const tokens = parseBlocks(window, {});
     const starts = topLevelStarts(tokens);
     if (tokens[0]?.type !== 'paragraph_open') return 'reset';
@@ -392,7 +426,7 @@ class ParagraphBlock implements OpenBlock {
       this._checked = done;
     }
     if (starts.length < 2) return undefined;
-    const line = starts[1]!.line - 1;
+    const line = starts[1]!.line - lead;
     if (line < firstNew) return 'reset';
     // The block after the paragraph starts on the open line: wait until that line is finished.
     if (line >= lines.length) return undefined;
@@ -411,7 +445,6 @@ class ListBlock implements OpenBlock {
   labels = 0;
   private readonly _list: HTMLElement;
   private readonly _env: Required<MdEnv>;
-  private readonly _standIn: string;
   /** Start of the open item's first line. */
   private _item: number;
   private _tail: ChildNode[];
@@ -425,8 +458,6 @@ class ListBlock implements OpenBlock {
     this._list = list;
     this._env = env;
     this._item = start;
-    const marker = /^ {0,3}([-*+]|\d{1,9}([.)]))/.exec(tail);
-    this._standIn = marker?.[2] ? `1${marker[2]} x\n` : `${marker?.[1] ?? '-'} x\n`;
     // All of the list is the open part until the first update commits its finished items.
     this._tail = Array.from(list.childNodes).filter((n, i) => !(i === 0 && n.nodeType === Node.TEXT_NODE));
   }
@@ -438,7 +469,10 @@ class ListBlock implements OpenBlock {
 
   update(src: string, final: boolean): Step {
     const rest = src.slice(this._item);
-    const window = this._standIn + rest;
+    // A stand-in item just like the open one (same indent and marker), so the open item is its sibling.
+    const marker = /^( {0,3})([-*+]|\d{1,9}([.)]))/.exec(rest);
+    if (!marker) return 'reset';
+    const window = `${marker[1]}${marker[3] ? `1${marker[3]}` : marker[2]} x\n${rest}`;
     const tokens = parse(window, { references: { ...this._env.references } });
     const starts = topLevelStarts(tokens);
     const listOpen = tokens[0];
