@@ -491,20 +491,22 @@ class ListBlock implements OpenBlock {
     if (this._committed > 0 && loose !== this._renderedLoose) return 'reset';
     this._renderedLoose = loose;
     let open = items.slice(1);
-    // Items before the last are finished once the last one's first line is (a later character could still
-    // make "-" or "1." something other than an item).
-    const last = open.at(-1);
-    if (end === undefined && last && open.length >= 2) {
-      const line = tokens[last[0]]!.map![0] - 1;
-      if (final || lineDone(rest, line)) {
-        const done = open.slice(0, -1);
-        replaceNodes(this._list, this._tail, this._renderItems(tokens, done, loose, true));
-        this._tail = [];
-        this._committed += done.length;
-        this._committedLoose = loose;
-        this._item += lineOffset(rest, line);
-        open = [last];
+    // Items before one whose first line is finished are finished (a later character could still make "-"
+    // or "1." something other than an item).
+    let cut = -1;
+    for (let k = open.length - 1; k >= 1 && end === undefined; k--) {
+      if (final || lineDone(rest, tokens[open[k]![0]]!.map![0] - 1)) {
+        cut = k;
+        break;
       }
+    }
+    if (cut > 0) {
+      replaceNodes(this._list, this._tail, this._renderItems(tokens, open.slice(0, cut), loose, true));
+      this._tail = [];
+      this._committed += cut;
+      this._committedLoose = loose;
+      this._item += lineOffset(rest, tokens[open[cut]![0]]!.map![0] - 1);
+      open = open.slice(cut);
     }
     this._tail = replaceNodes(this._list, this._tail, this._renderItems(tokens, open, loose, final || end !== undefined));
     return end;
