@@ -6,7 +6,12 @@
  * init script, so the product code carries no bench hooks). Also prints Chromium's own totals of
  * script, layout and style time per frame over the same window.
  *
- * Usage: npm run build && npm run bench [-- --seconds 6 --rounds 2]
+ * Then the cost of streaming one big block: (a) a 3,000-item list, (b) a 1,000-row table, (c) one 100 KB
+ * paragraph, (d) a 100 KB code fence, each in 150 deliveries (one per frame) against the same number of
+ * bytes as short paragraphs. Per delivery: script time (message handler and render) plus the layout it
+ * forces; also the longest task seen (deferred highlighting runs in a task of its own).
+ *
+ * Usage: npm run build && npm run bench [-- --seconds 6 --rounds 2] [-- --only blocks|transcript]
  */
 
 import type { Page } from 'playwright-core';
@@ -18,6 +23,7 @@ const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const SECONDS = arg('seconds', 6);
 const ROUNDS = arg('rounds', 2);
 const DELTAS_PER_SECOND = 2000;
@@ -149,6 +155,11 @@ const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
 
 async function main(): Promise<void> {
   assertBundleFresh();
+  if (only !== 'blocks') await transcriptBench();
+  if (only !== 'transcript') await blockBench();
+}
+
+async function transcriptBench(): Promise<void> {
   const prior = longTranscript(2000);
   const server = await startServer();
   const browser = await launchBrowser();
@@ -192,6 +203,201 @@ async function openViewInstrumented(browser: Awaited<ReturnType<typeof launchBro
   await page.goto(`${origin}/?theme=vscode-dark`);
   await page.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
   return page;
+}
+
+/** Plain words in a repeatable order, with some inline markup (the renderer's common work). */
+function words(n: number, seed = 1): string[] {
+  const vocab = [
+    'the',
+    'server',
+    'reads',
+    'its',
+    '**configuration**',
+    'then',
+    'starts',
+    'on',
+    'a',
+    '`port`',
+    'and',
+    'logs',
+    'each',
+    'request',
+    'to',
+    '[the docs](https://example.com/docs)',
+    'file',
+  ];
+  const out: string[] = [];
+  for (let i = 0, x = seed; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out.push(vocab[x % vocab.length]!);
+  }
+  return out;
+}
+
+function sentence(chars: number, seed: number): string {
+  let s = '';
+  for (const w of words(200, seed)) {
+    if (s.length + w.length + 1 > chars) break;
+    s += (s ? ' ' : '') + w;
+  }
+  return s;
+}
+
+/** The four big blocks of issue 11, and the same number of bytes as short paragraphs for each. */
+function blockCases(): { name: string; text: string }[] {
+  const list = Array.from({ length: 3000 }, (_, i) => `- Item ${i + 1}: ${sentence(58, i)}\n`).join('');
+  const table = `| # | name | value |\n| --- | --- | ---: |\n${Array.from({ length: 1000 }, (_, i) => `| ${i + 1} | name-${i} | ${(i * 37) % 1000} |\n`).join('')}`;
+  const paragraph = words(16_000).join(' ').slice(0, 100_000);
+  const codeLines: string[] = [];
+  for (let i = 0; codeLines.join('\n').length < 100_000; i++)
+    codeLines.push(
+      `export function handler${i}(req: Request, res: Response): void {`,
+      `  const port = Number(process.env.PORT ?? ${3000 + i}); // port ${i}`,
+      '  res.end(`ok ${port}`);',
+      '}',
+    );
+  const code = `\`\`\`ts\n${codeLines.join('\n')}\n\`\`\`\n`;
+  const cases = [
+    { name: '(a) 3,000-item list', text: list },
+    { name: '(b) 1,000-row table', text: table },
+    { name: '(c) one 100 KB paragraph', text: paragraph },
+    { name: '(d) 100 KB code fence', text: code },
+  ];
+  return cases.flatMap((c) => {
+    let short = '';
+    for (let i = 0; short.length < c.text.length; i++) short += `${sentence(62, i + 7)}\n\n`;
+    return [c, { name: `${c.name}: short paragraphs`, text: short.slice(0, c.text.length) }];
+  });
+}
+
+interface BlockResult {
+  /** Per delivery: script (message handler and render) and the style and layout the change forced. */
+  readonly script: number[];
+  readonly layout: number[];
+  readonly longestTask: number;
+  readonly wall: number;
+}
+
+/** Streams `text` into one text block in `deliveries` batches, one per frame, then ends it; per-frame cost in ms. */
+async function streamBlock(page: Page, text: string, deliveries: number): Promise<BlockResult> {
+  return page.evaluate(
+    async ({ text, deliveries, t0 }) => {
+      const w = globalThis as unknown as {
+        __bench: { on: boolean; samples: number[] };
+        dispatchEvent(e: unknown): boolean;
+        MessageEvent: new (t: string, i: { data: unknown }) => unknown;
+        performance: { now(): number };
+        requestAnimationFrame(cb: () => void): number;
+        setTimeout(cb: () => void, ms: number): number;
+        document: { body: { offsetHeight: number }; querySelector(s: string): unknown };
+        PerformanceObserver: new (cb: (l: { getEntries(): { duration: number }[] }) => void) => { observe(o: unknown): void; disconnect(): void };
+      };
+      const send = (events: unknown[]) => w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events } }));
+      const frame = () => new Promise<void>((r) => w.requestAnimationFrame(() => r()));
+      let longest = 0;
+      const observer = new w.PerformanceObserver((l) => {
+        for (const e of l.getEntries()) longest = Math.max(longest, e.duration);
+      });
+      observer.observe({ type: 'longtask', buffered: false });
+      send([
+        { type: 'userMessage', text: 'Write it out.', images: 0 },
+        { type: 'runStart' },
+        { type: 'assistantStart', at: t0 },
+        { type: 'blockStart', index: 0, kind: 'text', at: t0 },
+      ]);
+      await frame();
+      await frame();
+      const script: number[] = [];
+      const layouts: number[] = [];
+      const start = w.performance.now();
+      const step = Math.ceil(text.length / deliveries);
+      // Each delivery: the message handler and the render (script, from the instrumentation) plus the
+      // style and layout the new DOM costs (forced here, measured).
+      const deliver = async (events: unknown[]) => {
+        w.__bench.samples = [];
+        w.__bench.on = true;
+        send(events);
+        await frame();
+        const t = w.performance.now();
+        void w.document.body.offsetHeight;
+        const layout = w.performance.now() - t;
+        w.__bench.on = false;
+        script.push(w.__bench.samples.reduce((a, b) => a + b, 0));
+        layouts.push(layout);
+      };
+      for (let i = 0; i < text.length; i += step) await deliver([{ type: 'delta', index: 0, text: text.slice(i, i + step) }]);
+      await deliver([
+        { type: 'blockEnd', index: 0, at: t0 + 1000 },
+        { type: 'assistantEnd', stopReason: 'stop', at: t0 + 1000 },
+        { type: 'settled', aborted: false, at: t0 + 1000 },
+      ]);
+      for (let i = 0; i < 400 && w.document.querySelector('[data-highlight]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
+      await frame();
+      const wall = w.performance.now() - start;
+      observer.disconnect();
+      return { script, layout: layouts, longestTask: longest, wall };
+    },
+    { text, deliveries, t0: T0 },
+  );
+}
+
+async function blockBench(): Promise<void> {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  interface Row {
+    name: string;
+    worst: number;
+    p95: number;
+    total: number;
+    sWorst: number;
+    sP95: number;
+    sTotal: number;
+    longest: number;
+  }
+  const rows: Row[] = [];
+  try {
+    for (const c of blockCases()) {
+      const view = await openViewInstrumented(browser, server.origin);
+      await deliver(view, { type: 'snapshot', state: initialTranscript, session });
+      const r = await streamBlock(view, c.text, 150);
+      await view.close();
+      const frames = r.script.map((s, i) => s + r.layout[i]!);
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      rows.push({
+        name: c.name,
+        worst: Math.max(...frames),
+        p95: quantile(frames, 0.95),
+        total: sum(frames),
+        sWorst: Math.max(...r.script),
+        sP95: quantile(r.script, 0.95),
+        sTotal: sum(r.script),
+        longest: r.longestTask,
+      });
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  console.log('');
+  console.log('one big block streamed in 150 deliveries, one per frame; per delivery: script (handler + render) and script + forced style/layout');
+  console.log('case                                         bytes | script: worst      p95      total | with layout: worst      p95      total | longest task');
+  const cases = blockCases();
+  const ms = (x: number) => `${x.toFixed(1)} ms`.padStart(10);
+  rows.forEach((r, i) => {
+    console.log(
+      `${r.name.padEnd(44)} ${String(cases[i]!.text.length).padStart(6)} | ${ms(r.sWorst)} ${ms(r.sP95)} ${ms(r.sTotal)} | ${ms(r.worst)} ${ms(r.p95)} ${ms(r.total)} | ${r.longest ? ms(r.longest) : '-'}`,
+    );
+  });
+  console.log('');
+  console.log('ratios against the same bytes as short paragraphs (targets: worst frame <= 50 ms, total within 1.5x):');
+  for (let i = 0; i < rows.length; i += 2) {
+    const [big, base] = [rows[i]!, rows[i + 1]!];
+    const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+    console.log(
+      `  ${big.name.padEnd(28)} script: worst ${x(big.sWorst, base.sWorst)}, p95 ${x(big.sP95, base.sP95)}, total ${x(big.sTotal, base.sTotal)}` +
+        ` | with layout: worst ${x(big.worst, base.worst)}, p95 ${x(big.p95, base.p95)}, total ${x(big.total, base.total)}`,
+    );
+  }
 }
 
 main().catch((err: unknown) => {

@@ -6,7 +6,7 @@
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from './protocol.ts';
-import { openMessage, toolCard, type BlockView, type TranscriptState } from './transcript.ts';
+import { openMessage, toolCallBlock, toolCard, type BlockView, type TranscriptState } from './transcript.ts';
 
 /** Tool output beyond this many characters is cut to its tail before it crosses the wire. */
 export const MAX_TOOL_OUTPUT_CHARS = 100_000;
@@ -48,8 +48,12 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
       return projectUpdate(event.assistantMessageEvent, ctx);
     case 'message_end':
       return projectMessageEnd(event.message as unknown as Record<string, unknown>, ctx);
-    case 'tool_execution_start':
-      return [{ type: 'toolStart', toolCallId: event.toolCallId, toolName: event.toolName, args: argsText(event.args), at }];
+    case 'tool_execution_start': {
+      const args = argsText(event.args);
+      // The call's arguments already streamed: sending them again would double the bytes of a big call.
+      const same = sameArgs(toolCallBlock(ctx.state, event.toolCallId)?.text, args);
+      return [{ type: 'toolStart', toolCallId: event.toolCallId, toolName: event.toolName, ...(same ? {} : { args }), at }];
+    }
     case 'tool_execution_update':
       return [{ type: 'toolUpdate', toolCallId: event.toolCallId, output: toolOutputText(event.partialResult) }];
     case 'tool_execution_end':
@@ -269,6 +273,16 @@ function usageView(u: unknown): UsageView | undefined {
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
   const cost = typeof r.cost === 'object' && r.cost !== null ? num((r.cost as Record<string, unknown>).total) : 0;
   return { input: num(r.input), output: num(r.output), cacheRead: num(r.cacheRead), cacheWrite: num(r.cacheWrite), cost };
+}
+
+function sameArgs(streamed: string | undefined, args: string): boolean {
+  if (streamed === undefined) return false;
+  if (streamed === args) return true;
+  try {
+    return JSON.stringify(JSON.parse(streamed)) === args;
+  } catch {
+    return false;
+  }
 }
 
 function argsText(args: unknown): string {

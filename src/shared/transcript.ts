@@ -305,7 +305,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       const card: ToolCardView = {
         toolCallId: ev.toolCallId,
         toolName: ev.toolName,
-        args: ev.args,
+        args: ev.args ?? toolCallBlock(s, ev.toolCallId)?.text ?? '',
         status: 'running',
         output: prev?.output ?? '',
         startedAt: ev.at,
@@ -440,6 +440,14 @@ function applyFinal(b: BlockView | undefined, f: BlockFinal): BlockView {
     toolCallId: f.toolCallId ?? b?.toolCallId,
     toolName: f.toolName ?? b?.toolName,
   };
+}
+
+/** The model's call with this id among the latest messages (a tool starts right after its call's message). */
+export function toolCallBlock(s: TranscriptState, toolCallId: string): BlockView | undefined {
+  for (let i = s.messages.length - 1; i >= Math.max(0, s.messages.length - 50); i--) {
+    for (const b of s.messages[i]!.blocks) if (b?.kind === 'toolCall' && b.toolCallId === toolCallId) return b;
+  }
+  return undefined;
 }
 
 /** The open (streaming) assistant message, if any. */

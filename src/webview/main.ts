@@ -12,7 +12,8 @@ import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
 import { DialogList, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
-import { markdownBody, renderMarkdown, safeHref } from './markdown.ts';
+import { renderMarkdown, safeHref } from './markdown.ts';
+import { markdownBody } from './markdownStream.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { TranscriptView } from './transcriptView.ts';
 import { loadUiState, post, saveUiState } from './vscodeApi.ts';
@@ -165,6 +166,14 @@ function onClick(e: MouseEvent): void {
       const card = actionEl.closest('[data-tool-call-id]');
       if (!card) return;
       const key = `tool:${card.getAttribute('data-tool-call-id')}`;
+      toggled[key] = !toggled[key];
+      transcript.refreshPart(actionEl);
+      return;
+    }
+    case 'tool-args-show-all': {
+      const card = actionEl.closest('[data-tool-call-id]');
+      if (!card) return;
+      const key = `args:${card.getAttribute('data-tool-call-id')}`;
       toggled[key] = !toggled[key];
       transcript.refreshPart(actionEl);
       return;

@@ -1,18 +1,17 @@
 /**
  * Assistant text as markdown: markdown-it (raw HTML off) renders, DOMPurify sanitizes with an allow-list,
  * highlight.js colours finished code blocks. Links keep a real `href` only when it is http(s) or a
- * relative path (so assistive technology sees a link), and open through the host on click (main.ts). While a block streams, finished top-level markdown
- * blocks stay rendered and only the open tail (the last paragraph, list or fence) is rendered again;
- * an open code fence only has its new characters appended.
+ * relative path (so assistive technology sees a link) and open through the host on click (main.ts).
+ * Streaming (incremental) rendering is in markdownStream.ts; every HTML string it produces goes through
+ * `sanitize` here.
  */
 
 import DOMPurify, { type Config } from 'dompurify';
 import hljs from 'highlight.js/lib/common';
-import MarkdownIt from 'markdown-it';
+import MarkdownIt, { type Env, type Token as MdToken } from 'markdown-it';
 import { showBidiControls } from '../shared/bidi.ts';
 import { button, scrollRegion } from './components.ts';
-import { h, setText } from './dom.ts';
-import type { TextBody } from './transcriptView.ts';
+import { h } from './dom.ts';
 
 /** Code longer than this is shown without highlighting (highlighting is linear but not cheap). */
 const HIGHLIGHT_MAX_CHARS = 100_000;
@@ -33,11 +32,14 @@ const md = new MarkdownIt({
   },
 });
 
-// Images never load: they become links to their source, which the host opens on click.
+// Images never load: they become links to their source, which the host opens on click. Inside a link
+// (a README badge) the image is only its alt text, so the link around it keeps its own target and no
+// empty, invisible link is left behind (the HTML parser splits nested anchors).
 md.renderer.rules.image = (tokens, idx, _options, _env, self) => {
   const token = tokens[idx]!;
   const src = String(token.attrGet('src') ?? '');
   const alt = String(self.renderInlineAsText(token.children ?? [], md.options, {}) || src);
+  if (insideLink(tokens, idx)) return md.utils.escapeHtml(alt);
   return `<a href="${md.utils.escapeHtml(src)}" class="image-link">${md.utils.escapeHtml(alt)}</a>`;
 };
 
@@ -50,6 +52,23 @@ md.core.ruler.push('align_classes', (state) => {
     token.attrs = token.attrs.filter(([name]) => name !== 'style');
     token.attrJoin('class', `align-${align}`);
   }
+});
+
+function insideLink(tokens: readonly { type: string }[], idx: number): boolean {
+  let depth = 0;
+  for (let i = idx - 1; i >= 0; i--) {
+    const t = tokens[i]!.type;
+    if (t === 'link_close') depth--;
+    else if (t === 'link_open' && ++depth > 0) return true;
+  }
+  return false;
+}
+
+/** Set while probing a chunk of inline text: whether an emphasis or strikethrough opener stayed unmatched. */
+let probe: { open: boolean } | undefined;
+md.inline.ruler2.push('open_delimiters', (state) => {
+  if (probe && state.delimiters.some((d) => d.open && d.end < 0)) probe.open = true;
+  return false;
 });
 
 const PURIFY: Config & { RETURN_DOM_FRAGMENT: true } = {
@@ -112,31 +131,77 @@ export function safeHref(raw: string): string | undefined {
 
 /** Renders markdown source to a sanitized fragment with links checked and code blocks decorated. */
 export function renderMarkdown(src: string, highlight = true): DocumentFragment {
-  return fragmentFrom(renderHtml(src, highlight));
+  return sanitize(renderHtml(src, {}, highlight));
 }
 
-function renderHtml(src: string, highlight: boolean): string {
-  highlighting = highlight;
+/** markdown-it's environment: link reference definitions collected while parsing. */
+export type MdEnv = Env;
+
+export type Token = MdToken;
+
+/** Block and inline tokens of `src`; `env` gathers its link reference definitions. */
+export function parse(src: string, env: MdEnv): Token[] {
+  return md.parse(src, env);
+}
+
+/** Block tokens only (no inline pass): enough to see a text's block structure and its definitions. */
+export function parseBlocks(src: string, env: MdEnv): Token[] {
+  const tokens: Token[] = [];
+  md.block.parse(src, md, env, tokens);
+  return tokens;
+}
+
+/** HTML of `tokens` (a whole token list or a balanced slice of one); fences are highlighted if `highlight`. */
+export function renderTokens(tokens: Token[], env: MdEnv, highlight: boolean): string {
+  return withHighlighting(highlight, () => md.renderer.render(tokens, md.options, env));
+}
+
+export function renderHtml(src: string, env: MdEnv, highlight: boolean): string {
+  return withHighlighting(highlight, () => md.render(src, env));
+}
+
+/** Inline HTML of `src` (a paragraph's text or a piece of it). */
+export function renderInline(src: string, env: MdEnv): string {
+  return md.renderInline(src, env);
+}
+
+/**
+ * Inline HTML of a piece of a paragraph, or undefined when the piece is not closed: an emphasis opener, a
+ * bracket or a backtick in it is still unmatched, so later text could change how it renders.
+ */
+export function renderClosedInline(src: string, env: MdEnv): string | undefined {
+  const p = { open: false };
+  probe = p;
+  let tokens: Token[];
   try {
-    return md.render(src);
+    tokens = md.parseInline(src, env);
+  } finally {
+    probe = undefined;
+  }
+  if (p.open) return undefined;
+  for (const t of tokens[0]?.children ?? []) if (t.type === 'text' && /[[`]/.test(t.content)) return undefined;
+  return md.renderer.renderInline(tokens[0]?.children ?? [], md.options, env);
+}
+
+/** Whether closing a fence with this info string and content highlights it (otherwise it stays as streamed). */
+export function highlights(info: string, content: string): boolean {
+  const lang = md.utils.unescapeAll(info).trim().split(/\s+/)[0] ?? '';
+  return lang !== '' && content.length <= HIGHLIGHT_MAX_CHARS && hljs.getLanguage(lang) !== undefined;
+}
+
+function withHighlighting<T>(on: boolean, f: () => T): T {
+  highlighting = on;
+  try {
+    return f();
   } finally {
     highlighting = true;
   }
 }
 
-function fragmentFrom(html: string): DocumentFragment {
+/** The only way HTML reaches the DOM: DOMPurify with the allow-list, then links and code blocks finished. */
+export function sanitize(html: string): DocumentFragment {
   const frag = DOMPurify.sanitize(html, PURIFY) as unknown as DocumentFragment;
-  for (const a of Array.from(frag.querySelectorAll('a'))) {
-    const href = safeHref(a.getAttribute('href') ?? '');
-    if (href) {
-      // A real link for assistive technology and the keyboard; the click handler asks the host to open it.
-      a.setAttribute('href', href);
-      a.setAttribute('title', href);
-    } else {
-      a.removeAttribute('href');
-      a.classList.add('link-refused');
-    }
-  }
+  for (const a of Array.from(frag.querySelectorAll('a'))) neutralizeLink(a);
   // A tooltip is read as the truth about a link: bidi overrides in any title show instead of reordering it.
   for (const el of Array.from(frag.querySelectorAll('[title]'))) el.setAttribute('title', showBidiControls(el.getAttribute('title') ?? ''));
   // A wide table scrolls sideways in a narrow view: the keyboard can scroll it once it takes focus.
@@ -151,8 +216,23 @@ function fragmentFrom(html: string): DocumentFragment {
   return frag;
 }
 
+/**
+ * A link keeps a real `href` only where the host may open it (http(s) or relative), so assistive technology
+ * and the keyboard see a link; the click and Enter are handled in main.ts, which asks the host to open it.
+ */
+function neutralizeLink(a: HTMLAnchorElement): void {
+  const href = safeHref(a.getAttribute('href') ?? '');
+  if (href) {
+    a.setAttribute('href', href);
+    a.setAttribute('title', href);
+  } else {
+    a.removeAttribute('href');
+    a.classList.add('link-refused');
+  }
+}
+
 /** A code block with its Copy and Insert-at-cursor actions (handled by delegation in main.ts). */
-function codeBlock(lang: string, pre?: HTMLElement): HTMLElement {
+function codeBlock(lang: string): HTMLElement {
   return h(
     'div',
     { class: 'code-block' },
@@ -163,120 +243,5 @@ function codeBlock(lang: string, pre?: HTMLElement): HTMLElement {
       button('Copy', 'copy-code', 'link', { 'aria-label': 'Copy code' }),
       button('Insert', 'insert-code', 'link', { 'aria-label': 'Insert code at cursor', title: 'Insert at the cursor in the active editor' }),
     ),
-    ...(pre ? [scrollRegion(pre, lang ? `${lang} code` : 'Code')] : []),
   );
-}
-
-interface OpenFence {
-  readonly opener: string;
-  readonly code: HTMLElement;
-  content: string;
-}
-
-/** Index just past the end of line `line` (0-based lines) in `text`. */
-function lineOffset(text: string, line: number): number {
-  let at = 0;
-  for (let n = 0; n < line; n++) {
-    const i = text.indexOf('\n', at);
-    if (i === -1) return text.length;
-    at = i + 1;
-  }
-  return at;
-}
-
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})([^\n]*)\n/;
-
-class MarkdownBody implements TextBody {
-  readonly el: HTMLElement;
-  private _text = '';
-  private _final = false;
-  /** Characters of `_text` rendered into nodes that are never touched again while streaming. */
-  private _committed = 0;
-  private _tail: ChildNode[] = [];
-  private _fence: OpenFence | undefined;
-
-  constructor() {
-    this.el = h('div', { class: 'md' });
-  }
-
-  update(text: string, final: boolean): void {
-    if (final) {
-      if (this._final && text === this._text) return;
-      // Once, when the block ends: the whole source, with highlighting, exactly as a finished reply renders.
-      this._final = true;
-      this._text = text;
-      this._fence = undefined;
-      this._tail = [];
-      this._committed = text.length;
-      this.el.replaceChildren(renderMarkdown(text));
-      return;
-    }
-    if (text === this._text && !this._final) return;
-    if (this._final || !text.startsWith(this._text)) {
-      this._final = false;
-      this._committed = 0;
-      this._tail = [];
-      this._fence = undefined;
-      this.el.replaceChildren();
-    }
-    this._text = text;
-    this._renderTail();
-  }
-
-  private _renderTail(): void {
-    let tail = this._text.slice(this._committed);
-    let tokens = md.parse(tail, {});
-    // Top-level blocks in the tail: all but the last are finished, because a later block has begun.
-    let lastStart = -1;
-    let blocks = 0;
-    for (const t of tokens) {
-      if (t.level === 0 && t.nesting !== -1 && t.map) {
-        blocks++;
-        lastStart = t.map[0];
-      }
-    }
-    if (blocks >= 2 && lastStart > 0) {
-      const cut = lineOffset(tail, lastStart);
-      const done = tail.slice(0, cut);
-      this._removeTail();
-      this.el.append(renderMarkdown(done));
-      this._committed += cut;
-      tail = tail.slice(cut);
-      tokens = md.parse(tail, {});
-    }
-    // An open code fence as the only block: append its new characters in place.
-    const only = tokens.length === 1 ? tokens[0] : undefined;
-    const opener = only?.type === 'fence' ? FENCE_OPEN.exec(tail) : null;
-    if (only && opener) {
-      const f = this._fence;
-      if (f && f.opener === opener[0] && only.content.startsWith(f.content)) {
-        f.content = only.content;
-        setText(f.code, only.content);
-        return;
-      }
-      this._removeTail();
-      const code = h('code', only.info ? { class: `language-${only.info.trim().split(/\s+/)[0]}` } : {});
-      code.textContent = only.content;
-      const block = codeBlock(only.info.trim().split(/\s+/)[0] ?? '', h('pre', {}, code));
-      this.el.append(block);
-      this._tail = [block];
-      this._fence = { opener: opener[0], code, content: only.content };
-      return;
-    }
-    this._fence = undefined;
-    const frag = fragmentFrom(md.renderer.render(tokens, md.options, {}));
-    // Highlighting waits until the block is finished.
-    this._removeTail();
-    this._tail = Array.from(frag.childNodes);
-    this.el.append(frag);
-  }
-
-  private _removeTail(): void {
-    for (const n of this._tail) n.remove();
-    this._tail = [];
-  }
-}
-
-export function markdownBody(): TextBody {
-  return new MarkdownBody();
 }

@@ -21,8 +21,8 @@ export function linkifyPaths(root: Element): void {
     if (!href) continue;
     const a = document.createElement('a');
     a.className = 'path-link';
-    a.setAttribute('data-href', href);
-    a.setAttribute('tabindex', '0');
+    // A real link (the relative target is one safeHref keeps): main.ts's link handler asks the host to open it.
+    a.setAttribute('href', href);
     a.setAttribute('title', `Open ${href.replace('#L', ' at line ')}`);
     code.replaceWith(a);
     a.append(code);

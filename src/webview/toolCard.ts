@@ -1,12 +1,14 @@
 /**
  * A tool card, in two layers: the model's draft call (name and streaming arguments, from the block),
  * then the execution keyed by `toolCallId` (status, live output, result, duration, from the tool state).
- * Success, failure and duration come only from the tool state, never from the block.
+ * Success, failure and duration come only from the tool state, never from the block. Arguments and output
+ * over a size bound are clipped, with Show all / Show less, for every tool.
  */
 
 import { showBidiControls } from '../shared/bidi.ts';
 import type { BlockView, ToolCardView, ToolStatus } from '../shared/transcript.ts';
-import { button, scrollRegion, srOnly } from './components.ts';
+import { ClipView, headOf, piecesOf, prettyJson, type ClipContent } from './clip.ts';
+import { scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { FileActions } from './fileActions.ts';
 import { clipLines, cleanTerminalText, editPairs, formatDuration, parseArgs, str, toolSummary } from './format.ts';
@@ -14,6 +16,7 @@ import { clipLines, cleanTerminalText, editPairs, formatDuration, parseArgs, str
 const OUTPUT_LINES = 30;
 const OUTPUT_CHARS = 6000;
 const ARG_LINES = 40;
+const ARG_CHARS = 6000;
 
 const STATUS_LABEL: Record<ToolStatus, string> = { pending: 'pending', running: 'running', done: 'done', error: 'failed' };
 const STATUS_GLYPH: Record<ToolStatus, string> = { pending: '○', running: '◌', done: '✓', error: '✕' };
@@ -33,10 +36,14 @@ export class ToolCard {
   private readonly _duration: HTMLElement;
   private readonly _args: HTMLElement;
   private readonly _output: HTMLElement;
-  private readonly _outputPre: HTMLElement;
-  private readonly _more: HTMLButtonElement;
+  private readonly _outputClip: ClipView;
+  /** Long arguments (unknown tools' JSON, a written file, raw text), kept across renders so its toggle keeps focus. */
+  private _argsClip: ClipView | undefined;
+  private _argsContent: ClipContent | undefined;
+  private _argsName: string | undefined;
+  private _argsText: string | undefined;
+  private _argsStreaming = false;
   private readonly _files = new FileActions();
-  private _argsKey: string | undefined;
   private _block: BlockView | undefined;
   private _card: ToolCardView | undefined;
   private _outputKey: string | undefined;
@@ -50,9 +57,8 @@ export class ToolCard {
     this._summary = h('span', { class: 'tool-summary' });
     this._duration = h('span', { class: 'tool-duration' });
     this._args = h('div', { class: 'tool-args' });
-    this._outputPre = scrollRegion(h('pre', { class: 'tool-output-text' }), 'Tool output');
-    this._more = button('Show all', 'tool-show-all', 'link');
-    this._output = h('div', { class: 'tool-output', hidden: true }, this._outputPre, this._more);
+    this._outputClip = new ClipView('tool-output-text', 'tool-show-all');
+    this._output = h('div', { class: 'tool-output', hidden: true }, this._outputClip.el);
     this.el = h(
       'div',
       { class: 'tool-card', 'data-status': 'pending' },
@@ -88,60 +94,94 @@ export class ToolCard {
     // The executed arguments win over the drafted ones (a hook may have changed them).
     const argText = card?.args || block?.text || '';
     const streaming = !card && block !== undefined && !block.final;
-    const argsKey = `${name}\u0000${streaming ? 's' : 'f'}\u0000${argText}`;
-    if (argsKey !== this._argsKey) {
-      this._argsKey = argsKey;
+    if (name !== this._argsName || argText !== this._argsText || streaming !== this._argsStreaming) {
+      this._argsName = name;
+      this._argsText = argText;
+      this._argsStreaming = streaming;
       this._renderArgs(name, argText, streaming);
     }
     this._files.update(name, argText, card, this._ui.cwd?.());
     this._renderOutput();
   }
 
-  /** Re-renders after a UI toggle ("show all"). */
+  /** Re-renders after a UI toggle (Show all / Show less). */
   refresh(): void {
     this._outputKey = undefined;
     this._renderOutput();
+    if (this._argsClip && this._argsContent) this._argsClip.show(this._argsContent, this._isOpen('args'));
+  }
+
+  private _isOpen(kind: 'tool' | 'args'): boolean {
+    return this._ui.isOpen(`${kind}:${this.toolCallId ?? ''}`) === true;
   }
 
   private _renderArgs(name: string, text: string, streaming: boolean): void {
-    const args = parseArgs(text);
+    // While the call streams, its JSON is complete only once it ends with a brace: parse no sooner (a
+    // megabyte of arguments would be parsed again on every frame).
+    const args = !streaming || endsWithBrace(text) ? parseArgs(text) : undefined;
     setText(this._summary, showBidiControls(toolSummary(name, args)));
+    setAttr(this._args, 'data-streaming', !args && streaming ? 'true' : undefined);
     if (!args) {
-      // Still streaming (or not JSON): the raw text, appended in place as it grows.
-      let pre = this._args.firstElementChild;
-      if (!pre || !pre.classList.contains('tool-args-raw')) {
-        pre = scrollRegion(h('pre', { class: 'tool-args-raw' }), 'Arguments');
-        this._args.replaceChildren(pre);
-      }
-      setText(pre, text);
-      setAttr(this._args, 'data-streaming', streaming ? 'true' : undefined);
+      // Still streaming (the newest lines, like live output) or not JSON (the head, with Show all).
+      this._showArgsClip('tool-args-raw', streaming ? tailOf(text) : clipContent(text, ARG_LINES, ARG_CHARS));
       return;
     }
-    setAttr(this._args, 'data-streaming', undefined);
-    this._args.replaceChildren(...renderArgs(name, args));
+    const view = renderArgs(name, args);
+    if (Array.isArray(view)) {
+      this._argsClip = undefined;
+      this._argsContent = undefined;
+      this._args.replaceChildren(...view);
+    } else this._showArgsClip(view.cls, view.content);
+  }
+
+  private _showArgsClip(cls: string, content: ClipContent): void {
+    let clip = this._argsClip;
+    if (!clip || !clip.pre.classList.contains(cls)) {
+      clip = this._argsClip = new ClipView(cls, 'tool-args-show-all');
+      this._args.replaceChildren(clip.el);
+    }
+    this._argsContent = content;
+    clip.show(content, this._isOpen('args'));
   }
 
   private _renderOutput(): void {
     const card = this._card;
     const output = card ? cleanTerminalText(card.output) : '';
-    const id = this.toolCallId ?? '';
-    const all = this._ui.isOpen(`tool:${id}`) === true;
+    const all = this._isOpen('tool');
     const key = `${card?.status}\u0000${all}\u0000${output}`;
     if (key === this._outputKey) return;
     this._outputKey = key;
     setHidden(this._output, !card || (output === '' && card.status !== 'error'));
     if (!card) return;
-    const clip = all
-      ? { text: output, hiddenLines: 0, totalLines: 0 }
-      : clipLines(output, OUTPUT_LINES, OUTPUT_CHARS, card.status === 'running' ? 'tail' : 'head');
-    setText(this._outputPre, clip.text || (card.status === 'error' ? '(failed without output)' : ''));
-    setAttr(this._outputPre, 'data-clipped', clip.hiddenLines ? (card.status === 'running' ? 'head' : 'tail') : undefined);
-    setHidden(this._more, clip.hiddenLines === 0);
-    if (clip.hiddenLines) setText(this._more, `Show all (${clip.totalLines} lines)`);
+    if (output === '') {
+      this._outputClip.show({ text: card.status === 'error' ? '(failed without output)' : '', clipped: false, all: () => [] }, false);
+      return;
+    }
+    this._outputClip.show(clipContent(output, OUTPUT_LINES, OUTPUT_CHARS, card.status === 'running' ? 'tail' : 'head'), all);
   }
 }
 
-function renderArgs(name: string, args: Record<string, unknown>): Node[] {
+/** Clipped text with its whole available on demand. */
+export function clipContent(text: string, lines: number, chars: number, keep: 'head' | 'tail' = 'head'): ClipContent {
+  const clip = clipLines(text, lines, chars, keep);
+  return { text: clip.text, clipped: clip.hiddenLines > 0, totalLines: clip.totalLines, keep, all: () => piecesOf(text) };
+}
+
+/** The newest lines of text that is still growing; cheap however long the text is. */
+function tailOf(text: string): ClipContent {
+  const recent = text.length > ARG_CHARS ? text.slice(-ARG_CHARS) : text;
+  const clip = clipLines(recent, ARG_LINES, ARG_CHARS, 'tail');
+  return { text: clip.text, clipped: false, keep: 'tail', all: () => [text] };
+}
+
+function endsWithBrace(text: string): boolean {
+  let i = text.length - 1;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  return text[i] === '}';
+}
+
+/** A tool's arguments: small nodes for the tools the panel knows, or clipped long text. */
+function renderArgs(name: string, args: Record<string, unknown>): Node[] | { cls: string; content: ClipContent } {
   switch (name) {
     case 'bash': {
       // A short one-line command is already in the header.
@@ -154,17 +194,15 @@ function renderArgs(name: string, args: Record<string, unknown>): Node[] {
       if (typeof args.limit === 'number') parts.push(`${args.limit} lines`);
       return parts.length ? [h('div', { class: 'tool-detail' }, parts.join(', '))] : [];
     }
-    case 'write': {
-      const content = str(args.content) ?? '';
-      const clip = clipLines(content, ARG_LINES, 8000, 'head');
-      const nodes: Node[] = [scrollRegion(h('pre', { class: 'tool-file-content' }, clip.text), 'File content')];
-      if (clip.hiddenLines) nodes.push(h('div', { class: 'tool-detail' }, `… ${clip.hiddenLines} more lines`));
-      return nodes;
-    }
+    case 'write':
+      return { cls: 'tool-file-content', content: clipContent(str(args.content) ?? '', ARG_LINES, ARG_CHARS) };
     case 'edit':
       return [renderDiff(editPairs(args))];
-    default:
-      return [scrollRegion(h('pre', { class: 'tool-args-json' }, JSON.stringify(args, null, 2)), 'Arguments')];
+    default: {
+      // Only the head is pretty-printed now; the rest when the user asks for it.
+      const head = headOf(prettyJson(args), ARG_LINES, ARG_CHARS);
+      return { cls: 'tool-args-json', content: { text: head.text, clipped: head.more, keep: 'head', all: () => prettyJson(args) } };
+    }
   }
 }
 

@@ -11,8 +11,9 @@ import { userBody } from './chips.ts';
 import { linkifyPaths } from './pathLinks.ts';
 import { button, scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
-import { clipLines, thoughtFor } from './format.ts';
-import { ToolCard } from './toolCard.ts';
+import { thoughtFor } from './format.ts';
+import { ClipView } from './clip.ts';
+import { clipContent, ToolCard } from './toolCard.ts';
 
 /** Rows rendered at first and added per "show earlier". */
 export const PAGE_ROWS = 100;
@@ -369,17 +370,15 @@ class TextPart implements BlockPart {
 class ResultPart implements BlockPart {
   readonly el: HTMLElement;
   private readonly _view: TranscriptView;
-  private readonly _pre: HTMLElement;
-  private readonly _more: HTMLButtonElement;
+  private readonly _clip: ClipView;
   private _block: BlockView | undefined;
   private _key = '';
   private _id = 0;
 
   constructor(view: TranscriptView) {
     this._view = view;
-    this._pre = scrollRegion(h('pre', { class: 'tool-output-text' }), 'Tool result');
-    this._more = button('Show all', 'result-show-all', 'link');
-    this.el = h('div', { class: 'block block-result' }, this._pre, this._more);
+    this._clip = new ClipView('tool-output-text', 'result-show-all');
+    this.el = h('div', { class: 'block block-result' }, this._clip.el);
   }
 
   update(b: BlockView, m: MessageView): void {
@@ -389,10 +388,7 @@ class ResultPart implements BlockPart {
     const key = `${all}\u0000${b.text}`;
     if (key === this._key) return;
     this._key = key;
-    const clip = all ? { text: b.text, hiddenLines: 0, totalLines: 0 } : clipLines(b.text, 30, 6000, 'head');
-    setText(this._pre, clip.text);
-    setHidden(this._more, clip.hiddenLines === 0);
-    if (clip.hiddenLines) setText(this._more, `Show all (${clip.totalLines} lines)`);
+    this._clip.show(clipContent(b.text, 30, 6000), all);
   }
 
   refresh(): void {

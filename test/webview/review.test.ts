@@ -127,7 +127,7 @@ describe('review and chips in the chat view (headless Chromium)', function () {
       ],
     });
     const links = page.locator('[data-role="assistant"] a.path-link');
-    assert.deepEqual(await links.evaluateAll((els) => els.map((e) => e.getAttribute('data-href'))), ['src/a.ts#L12', 'README.md']);
+    assert.deepEqual(await links.evaluateAll((els) => els.map((e) => e.getAttribute('href'))), ['src/a.ts#L12', 'README.md']);
     await links.first().focus();
     await page.keyboard.press('Enter');
     assert.deepEqual((await sent('openLink')).at(-1), { type: 'openLink', href: 'src/a.ts#L12' });

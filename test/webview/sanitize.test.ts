@@ -150,6 +150,7 @@ describe('sanitization (headless Chromium, the real CSP)', function () {
       for (const sel of [
         '.thinking-toggle[aria-expanded="false"]',
         '[data-action="tool-show-all"]:not([hidden])',
+        '[data-action="tool-args-show-all"]:not([hidden])',
         '[data-action="result-show-all"]:not([hidden])',
       ])
         await clickAll(page, sel);

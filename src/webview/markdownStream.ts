@@ -1,0 +1,692 @@
+/**
+ * Streaming markdown: a text block that grows by deltas is rendered so that each frame costs what changed,
+ * not the size of the block. Finished top-level blocks are rendered once. The open block is rendered by
+ * units: list items, table rows, pieces of a paragraph and the lines of a code fence; finished units stay,
+ * only the open one is rendered again. The finished DOM equals a one-shot render of the final text.
+ */
+
+import type { TextBody } from './transcriptView.ts';
+import {
+  highlights,
+  parse,
+  parseBlocks,
+  renderClosedInline,
+  renderHtml,
+  renderInline,
+  renderMarkdown,
+  renderTokens,
+  sanitize,
+  type MdEnv,
+  type Token,
+} from './markdown.ts';
+
+/** A paragraph piece longer than this is committed, so the re-rendered tail stays about this long. */
+const PIECE_CHARS = 2000;
+/** Only the start of a long open line is checked for a change of block (a table row, a heading underline). */
+const PEEK_CHARS = 256;
+
+/** An open block's answer: still open (undefined), ended where the next block starts, or render it again. */
+type Step = number | 'reset' | undefined;
+
+interface OpenBlock {
+  /** This block's top-level nodes in the body. */
+  readonly nodes: ChildNode[];
+  /** Whether a link reference definition found later could change it. */
+  readonly refs: boolean;
+  /** How many link reference definitions its rendering knew. */
+  labels: number;
+  update(src: string, final: boolean): Step;
+  /** Removes what it showed beyond its own nodes. */
+  drop(): void;
+}
+
+interface Committed {
+  readonly start: number;
+  readonly end: number;
+  nodes: ChildNode[];
+  readonly refs: boolean;
+  labels: number;
+}
+
+class MarkdownBody implements TextBody {
+  readonly el: HTMLElement;
+  /** The text as received and the same text with line endings normalized (what is rendered). */
+  private _raw = '';
+  private _src = '';
+  private _final = false;
+  /** Link reference definitions of every settled line, shared by all renders. */
+  private _env: Required<MdEnv> = { references: {} };
+  private _labels = 0;
+  private _defsScanned = 0;
+  private _blocks: Committed[] = [];
+  /** Where the open top-level block starts. */
+  private _start = 0;
+  private _open: OpenBlock | undefined;
+  /** Nodes of an open block that is rendered whole each frame (headings, quotes and other rare blocks). */
+  private _tail: ChildNode[] = [];
+
+  constructor() {
+    this.el = document.createElement('div');
+    this.el.className = 'md';
+  }
+
+  update(text: string, final: boolean): void {
+    if (text === this._raw && final === this._final) return;
+    if (this._final || !text.startsWith(this._raw)) this._reset();
+    if (final && this._raw === '') {
+      // Never streamed (a finished reply, a snapshot): one render of the whole text.
+      this._raw = text;
+      this._final = true;
+      this.el.replaceChildren(renderMarkdown(text));
+      return;
+    }
+    this._append(text);
+    this._final = final;
+    // Definitions only ever get added, so this ends; usually after one round.
+    for (let plain = false; ; plain = true) {
+      this._scanDefinitions(final);
+      this._advance(final, plain);
+      if (this._count() === this._labels) break;
+      this._labels = this._count();
+      this._refreshReferences();
+    }
+  }
+
+  private _count(): number {
+    return Object.keys(this._env.references).length;
+  }
+
+  private _reset(): void {
+    this._raw = '';
+    this._src = '';
+    this._final = false;
+    this._env = { references: {} };
+    this._labels = 0;
+    this._defsScanned = 0;
+    this._blocks = [];
+    this._start = 0;
+    this._open = undefined;
+    this._tail = [];
+    this.el.replaceChildren();
+  }
+
+  /** Appends the new text with markdown-it's normalization (`\r\n` and lone `\r` end a line, NUL is replaced). */
+  private _append(text: string): void {
+    let added = text.slice(this._raw.length);
+    if (this._raw.endsWith('\r') && added.startsWith('\n')) added = added.slice(1);
+    this._raw = text;
+    this._src += added.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+  }
+
+  /**
+   * Definitions on finished lines of the open block count from now on, for every block; a definition on
+   * the open line may still grow. Only lines that contain `]:` make the block's definitions be read again.
+   */
+  private _scanDefinitions(final: boolean): void {
+    const end = final ? this._src.length : this._src.lastIndexOf('\n') + 1;
+    if (end <= this._defsScanned) return;
+    const fresh = this._src.slice(Math.max(this._defsScanned, this._start), end);
+    this._defsScanned = end;
+    if (!fresh.includes(']:')) return;
+    const env: MdEnv = { references: {} };
+    parseBlocks(this._src.slice(this._start, end), env);
+    const refs = this._env.references;
+    for (const [label, def] of Object.entries(env.references ?? {})) if (!(label in refs)) refs[label] = def;
+  }
+
+  /** Renders again what an earlier render got without a definition that is known now. */
+  private _refreshReferences(): void {
+    for (const b of this._blocks) {
+      if (!b.refs || b.labels === this._labels) continue;
+      const frag = sanitize(renderHtml(this._src.slice(b.start, b.end), this._env, true));
+      const nodes = Array.from(frag.childNodes);
+      b.nodes[0]?.before(frag);
+      for (const n of b.nodes) n.remove();
+      b.nodes = nodes;
+      b.labels = this._labels;
+    }
+    if (this._open && this._open.refs && this._open.labels !== this._labels) this._dropOpen();
+  }
+
+  private _dropOpen(): void {
+    this._open?.drop();
+    for (const n of this._open?.nodes ?? []) n.remove();
+    this._open = undefined;
+  }
+
+  private _advance(final: boolean, plain: boolean): void {
+    for (;;) {
+      if (this._open) {
+        const step = this._open.update(this._src, final);
+        if (step === undefined) return;
+        // A block that ends where it starts has turned into something else.
+        if (step === 'reset' || step <= this._start) {
+          this._dropOpen();
+          plain = true;
+          continue;
+        }
+        this._blocks.push({ start: this._start, end: step, nodes: this._open.nodes, refs: this._open.refs, labels: this._open.labels });
+        this._start = step;
+        this._open = undefined;
+        continue;
+      }
+      if (!this._topLevel(final, plain)) return;
+    }
+  }
+
+  /**
+   * Parses the text from the open block's start. Blocks followed by a block that starts on a finished line
+   * are committed; returns true to look again from the new start. The last block is rendered, and taken
+   * over by a unit-wise renderer when it is a paragraph, list, table or fence.
+   */
+  private _topLevel(final: boolean, plain: boolean): boolean {
+    for (const n of this._tail) n.remove();
+    this._tail = [];
+    const tail = this._src.slice(this._start);
+    if (tail === '') return false;
+    if (final) {
+      this._commit(tail.length, true);
+      return false;
+    }
+    const tokens = parse(tail, { references: { ...this._env.references } });
+    const starts = topLevelStarts(tokens);
+    // Blocks before one that starts on a finished line are finished ("#" could still become "#x" and join
+    // the paragraph above).
+    for (let i = starts.length - 1; i >= 0; i--) {
+      const line = starts[i]!.line;
+      if (line > 0 && lineDone(tail, line)) {
+        this._commit(lineOffset(tail, line), false);
+        return true;
+      }
+    }
+    const frag = sanitize(renderTokens(tokens, { references: { ...this._env.references } }, false));
+    const nodes = Array.from(frag.childNodes);
+    this.el.append(frag);
+    const open = plain || starts.length !== 1 || starts[0]!.line !== 0 ? undefined : openBlock(tokens, tail, this._start, nodes, this._env);
+    if (open) {
+      open.labels = this._count();
+      this._open = open;
+    } else this._tail = nodes;
+    return false;
+  }
+
+  /** Renders the next `length` characters once, as finished blocks; their definitions join the shared ones. */
+  private _commit(length: number, final: boolean): void {
+    const src = this._src.slice(this._start, this._start + length);
+    const frag = sanitize(renderHtml(src, this._env, true));
+    const nodes = Array.from(frag.childNodes);
+    this.el.append(frag);
+    // Blocks rendered before this one may miss its definitions (the caller renders them again); it has them.
+    this._blocks.push({ start: this._start, end: this._start + length, nodes, refs: src.includes('['), labels: this._count() });
+    this._start += length;
+    if (final) this._defsScanned = this._src.length;
+  }
+}
+
+/** Index just past the end of line `line` (0-based lines) in `text`. */
+function lineOffset(text: string, line: number): number {
+  let at = 0;
+  for (let n = 0; n < line; n++) {
+    const i = text.indexOf('\n', at);
+    if (i === -1) return text.length;
+    at = i + 1;
+  }
+  return at;
+}
+
+/** Top-level blocks of a token list: index of the opening token and its first line. */
+function topLevelStarts(tokens: readonly Token[]): { index: number; line: number }[] {
+  const out: { index: number; line: number }[] = [];
+  tokens.forEach((t, index) => {
+    if (t.level === 0 && t.nesting !== -1 && t.map) out.push({ index, line: t.map[0] });
+  });
+  return out;
+}
+
+/** Whether line `line` of `text` ends with a newline (a finished line). */
+function lineDone(text: string, line: number): boolean {
+  return text.indexOf('\n', lineOffset(text, line)) !== -1;
+}
+
+function openBlock(tokens: Token[], tail: string, start: number, nodes: ChildNode[], env: Required<MdEnv>): OpenBlock | undefined {
+  const first = tokens[0]!;
+  const element = nodes.find((n): n is HTMLElement => n.nodeType === Node.ELEMENT_NODE);
+  if (!element) return undefined;
+  switch (first.type) {
+    case 'paragraph_open':
+      return new ParagraphBlock(start, tail, nodes, element, env);
+    case 'bullet_list_open':
+    case 'ordered_list_open':
+      return new ListBlock(start, tail, nodes, element, env);
+    case 'table_open': {
+      const body = element.querySelector('tbody');
+      return body && lineDone(tail, 1) ? new TableBlock(start, tail, nodes, body, env) : undefined;
+    }
+    case 'fence': {
+      const opener = /^(`{3,}|~{3,})[^\n]*\n/.exec(tail);
+      const code = element.querySelector('code');
+      return opener && code && tokens.length === 1 ? new FenceBlock(start, opener[0], first.info, nodes, element, code) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Sanitized nodes of HTML that belongs inside `parent` (a paragraph, a list or a table body). */
+function fragmentIn(html: string, parent: 'p' | 'list' | 'tbody'): ChildNode[] {
+  if (parent !== 'tbody') return Array.from(sanitize(html).childNodes);
+  // Table rows outside a table are dropped by the HTML parser: sanitize them inside one.
+  const body = sanitize(`<table><tbody>${html}</tbody></table>`).querySelector('tbody');
+  return body ? Array.from(body.childNodes) : [];
+}
+
+/**
+ * Renders, after a block, the start of the next block while its first line is unfinished (it could still
+ * join the block: "1." after a list item can become "1.x", a lazy continuation line); returns its nodes.
+ */
+function trailer(block: readonly ChildNode[], old: ChildNode[], tokens: Token[], env: Required<MdEnv>): ChildNode[] {
+  for (const n of old) n.remove();
+  if (!tokens.length) return [];
+  const nodes = Array.from(sanitize(renderTokens(tokens, { references: { ...env.references } }, false)).childNodes);
+  block.at(-1)?.after(...nodes);
+  return nodes;
+}
+
+/**
+ * Puts `fresh` where `old` is. An item or row that is still there is updated in place (its children), and
+ * the rest goes in as one fragment: in a long list or table, every insertion or removal of an item costs
+ * the browser work across all its siblings.
+ */
+function replaceNodes(parent: Element, old: ChildNode[], fresh: ChildNode[]): ChildNode[] {
+  const after = old.at(-1)?.nextSibling ?? null;
+  const out: ChildNode[] = [];
+  let kept = 0;
+  const a = old[0];
+  const b = fresh[0];
+  if (
+    a &&
+    b &&
+    a.nodeType === Node.ELEMENT_NODE &&
+    b.nodeType === Node.ELEMENT_NODE &&
+    a.nodeName === b.nodeName &&
+    !(a as Element).attributes.length &&
+    !(b as Element).attributes.length
+  ) {
+    (a as Element).replaceChildren(...Array.from(b.childNodes));
+    out.push(a);
+    kept = 1;
+    const t = old[1];
+    if (t && fresh[1] && t.nodeType === Node.TEXT_NODE && fresh[1].nodeType === Node.TEXT_NODE && (t as Text).data === (fresh[1] as Text).data) {
+      out.push(t);
+      kept = 2;
+    }
+  }
+  for (const n of old.slice(kept)) n.remove();
+  const rest = fresh.slice(kept);
+  if (rest.length) {
+    const frag = document.createDocumentFragment();
+    frag.append(...rest);
+    parent.insertBefore(frag, kept ? (out.at(-1)!.nextSibling ?? null) : after);
+  }
+  return out.concat(rest);
+}
+
+/**
+ * A paragraph: its text is cut into pieces at spaces where nothing is left open (no unmatched emphasis,
+ * bracket or backtick), rendered once each; only the last piece is rendered again. Each finished line is
+ * checked for the paragraph ending or turning into something else (a heading underline, a table).
+ */
+class ParagraphBlock implements OpenBlock {
+  readonly nodes: ChildNode[];
+  readonly refs = true;
+  labels = 0;
+  private readonly _start: number;
+  private readonly _p: HTMLElement;
+  private readonly _env: Required<MdEnv>;
+  /** Start of the text not yet committed as pieces. */
+  private _piece: number;
+  private _tail: ChildNode[];
+  /** Start of the first line not yet checked for a change of block. */
+  private _checked: number;
+  /** Start of the last checked line (a table's header row, if the next line is its delimiter row). */
+  private _lastLine: number;
+  /** No piece is tried again before the text reaches this length (the last try found something open). */
+  private _retryAt = 0;
+
+  constructor(start: number, tail: string, nodes: ChildNode[], p: HTMLElement, env: Required<MdEnv>) {
+    this._start = start;
+    this.nodes = nodes;
+    this._p = p;
+    this._env = env;
+    this._piece = start + (tail.length - tail.trimStart().length);
+    this._tail = Array.from(p.childNodes);
+    this._checked = start;
+    this._lastLine = start;
+  }
+
+  drop(): void {}
+
+  update(src: string, final: boolean): Step {
+    const end = this._structure(src, final);
+    if (end === 'reset') return 'reset';
+    const stop = end ?? src.length;
+    const content = src.slice(this._piece, stop).trimEnd();
+    if (content.length > PIECE_CHARS && this._piece + content.length >= this._retryAt) this._commitPiece(src, this._piece + content.length);
+    const rest = src.slice(this._piece, stop).trimEnd();
+    this._tail = replaceNodes(this._p, this._tail, fragmentIn(renderInline(rest, this._env), 'p'));
+    return end;
+  }
+
+  private _commitPiece(src: string, contentEnd: number): void {
+    // The last space before the end that is followed by text: pieces join without changing a line break.
+    let cut = -1;
+    for (let i = src.lastIndexOf(' ', contentEnd - 2); i > this._piece + PIECE_CHARS / 2; i = src.lastIndexOf(' ', i - 1)) {
+      if (!/\s/.test(src[i + 1] ?? ' ')) {
+        cut = i + 1;
+        break;
+      }
+    }
+    if (cut === -1) return;
+    const html = renderClosedInline(src.slice(this._piece, cut), this._env);
+    if (html === undefined) {
+      this._retryAt = contentEnd + PIECE_CHARS;
+      return;
+    }
+    const first = this._tail[0] ?? null;
+    for (const n of fragmentIn(html, 'p')) this._p.insertBefore(n, first);
+    this._piece = cut;
+  }
+
+  /**
+   * Checks the new lines: undefined while the paragraph goes on, the start of the next block once a
+   * finished line begins one, or 'reset' when the paragraph itself changes (setext heading, table header).
+   */
+  private _structure(src: string, final: boolean): number | 'reset' | undefined {
+    const done = final ? src.length : src.lastIndexOf('\n') + 1;
+    const lines: { at: number; text: string }[] = [];
+    if (this._lastLine < this._checked) lines.push({ at: this._lastLine, text: src.slice(this._lastLine, this._checked - 1) });
+    for (let at = this._checked; at < done; ) {
+      const nl = src.indexOf('\n', at);
+      const stop = nl === -1 || nl >= done ? done : nl;
+      lines.push({ at, text: src.slice(at, stop) });
+      at = stop + 1;
+    }
+    const firstNew = this._lastLine < this._checked ? 1 : 0;
+    const open = final ? '' : src.slice(done, done + PEEK_CHARS);
+    if (lines.length === firstNew && !open.trim()) return undefined;
+    // A line "x" first makes every line a continuation, as it is in the paragraph; but the paragraph's own
+    // first line is checked as a start ("3" becoming "3. item" is a list, not a paragraph line).
+    const lead = (lines[0]?.at ?? done) === this._start ? 0 : 1;
+    const window = [...(lead ? ['x'] : []), ...lines.map((l) => l.text), ...(open ? [open] : [])].join('\n');
+    const tokens = parseBlocks(window, {});
+    const starts = topLevelStarts(tokens);
+    if (tokens[0]?.type !== 'paragraph_open') return 'reset';
+    if (lines.length > firstNew) {
+      this._lastLine = lines.at(-1)!.at;
+      this._checked = done;
+    }
+    if (starts.length < 2) return undefined;
+    const line = starts[1]!.line - lead;
+    if (line < firstNew) return 'reset';
+    // The block after the paragraph starts on the open line: wait until that line is finished.
+    if (line >= lines.length) return undefined;
+    return lines[line]!.at;
+  }
+}
+
+/**
+ * A list: its items are rendered one by one; finished items stay, the open (last) item is rendered again.
+ * The window parsed each frame is a stand-in first item plus the open item, whose paragraph tells whether
+ * the list is loose. When that changes, the whole list is rendered again, once.
+ */
+class ListBlock implements OpenBlock {
+  readonly nodes: ChildNode[];
+  readonly refs = true;
+  labels = 0;
+  private readonly _list: HTMLElement;
+  private readonly _env: Required<MdEnv>;
+  /** Start of the open item's first line. */
+  private _item: number;
+  private _tail: ChildNode[];
+  private _committed = 0;
+  private _trailer: ChildNode[] = [];
+  private _committedLoose = false;
+  private _renderedLoose = false;
+
+  constructor(start: number, tail: string, nodes: ChildNode[], list: HTMLElement, env: Required<MdEnv>) {
+    this.nodes = nodes;
+    this._list = list;
+    this._env = env;
+    this._item = start;
+    // All of the list is the open part until the first update commits its finished items.
+    this._tail = Array.from(list.childNodes).filter((n, i) => !(i === 0 && n.nodeType === Node.TEXT_NODE));
+  }
+
+  drop(): void {
+    for (const n of this._trailer) n.remove();
+    this._trailer = [];
+  }
+
+  update(src: string, final: boolean): Step {
+    const rest = src.slice(this._item);
+    // A stand-in item just like the open one (same indent and marker), so the open item is its sibling.
+    const marker = /^( {0,3})([-*+]|\d{1,9}([.)]))/.exec(rest);
+    if (!marker) return 'reset';
+    const window = `${marker[1]}${marker[3] ? `1${marker[3]}` : marker[2]} x\n${rest}`;
+    const tokens = parse(window, { references: { ...this._env.references } });
+    const starts = topLevelStarts(tokens);
+    const listOpen = tokens[0];
+    if (!listOpen || !/list_open$/.test(listOpen.type)) return 'reset';
+    const listEnd = starts[1]?.index ?? tokens.length;
+    let end: number | undefined;
+    if (starts.length >= 2) {
+      const line = starts[1]!.line - 1;
+      if (final || lineDone(rest, line)) end = this._item + lineOffset(rest, line);
+    }
+    this._trailer = trailer(this.nodes, this._trailer, end === undefined ? tokens.slice(listEnd) : [], this._env);
+    const items = itemRanges(tokens, listEnd);
+    if (items.length < 1) return 'reset';
+    const standIn = tokens[items[0]![0] + 1];
+    const loose = this._committedLoose || standIn?.type !== 'paragraph_open' || standIn.hidden !== true;
+    if (this._committed > 0 && loose !== this._renderedLoose) return 'reset';
+    this._renderedLoose = loose;
+    let open = items.slice(1);
+    // Items before one whose first line is finished are finished (a later character could still make "-"
+    // or "1." something other than an item).
+    let cut = -1;
+    for (let k = open.length - 1; k >= 1 && end === undefined; k--) {
+      if (final || lineDone(rest, tokens[open[k]![0]]!.map![0] - 1)) {
+        cut = k;
+        break;
+      }
+    }
+    if (cut > 0) {
+      replaceNodes(this._list, this._tail, this._renderItems(tokens, open.slice(0, cut), loose, true));
+      this._tail = [];
+      this._committed += cut;
+      this._committedLoose = loose;
+      this._item += lineOffset(rest, tokens[open[cut]![0]]!.map![0] - 1);
+      open = open.slice(cut);
+    }
+    this._tail = replaceNodes(this._list, this._tail, this._renderItems(tokens, open, loose, final || end !== undefined));
+    return end;
+  }
+
+  private _renderItems(tokens: Token[], items: [number, number][], loose: boolean, highlight: boolean): ChildNode[] {
+    if (!items.length) return [];
+    const slice = tokens.slice(items[0]![0], items.at(-1)![1] + 1);
+    // Tight lists hide the paragraphs directly inside their items; the whole list decides, not one item.
+    for (let i = 0; i < slice.length; i++) {
+      const t = slice[i]!;
+      if (t.level === 2 && t.type === 'paragraph_open') {
+        t.hidden = !loose;
+        slice[i + 2]!.hidden = !loose;
+      }
+    }
+    return fragmentIn(renderTokens(slice, { references: { ...this._env.references } }, highlight), 'list');
+  }
+}
+
+/** [open, close] token indexes of the items of the first top-level list. */
+function itemRanges(tokens: readonly Token[], end: number): [number, number][] {
+  const out: [number, number][] = [];
+  let open = -1;
+  for (let i = 0; i < end; i++) {
+    const t = tokens[i]!;
+    if (t.level !== 1) continue;
+    if (t.type === 'list_item_open') open = i;
+    else if (t.type === 'list_item_close' && open >= 0) {
+      out.push([open, i]);
+      open = -1;
+    }
+  }
+  return out;
+}
+
+/**
+ * A table: its body rows are rendered one by one; rows on finished lines stay, the open row is rendered
+ * again. The window parsed each frame is the header and delimiter rows plus the open row.
+ */
+class TableBlock implements OpenBlock {
+  readonly nodes: ChildNode[];
+  readonly refs = true;
+  labels = 0;
+  private readonly _body: HTMLElement;
+  private readonly _env: Required<MdEnv>;
+  private readonly _head: string;
+  private _row: number;
+  private _tail: ChildNode[];
+  private _trailer: ChildNode[] = [];
+
+  constructor(start: number, tail: string, nodes: ChildNode[], body: HTMLElement, env: Required<MdEnv>) {
+    this.nodes = nodes;
+    this._body = body;
+    this._env = env;
+    this._head = tail.slice(0, lineOffset(tail, 2));
+    this._row = start + this._head.length;
+    this._tail = Array.from(body.childNodes).filter((n, i) => !(i === 0 && n.nodeType === Node.TEXT_NODE));
+  }
+
+  drop(): void {
+    for (const n of this._trailer) n.remove();
+    this._trailer = [];
+  }
+
+  update(src: string, final: boolean): Step {
+    const rest = src.slice(this._row);
+    const tokens = parse(this._head + rest, { references: { ...this._env.references } });
+    const starts = topLevelStarts(tokens);
+    if (tokens[0]?.type !== 'table_open') return 'reset';
+    let end: number | undefined;
+    const tableEnd = starts[1]?.index ?? tokens.length;
+    if (starts.length >= 2) {
+      const line = starts[1]!.line - 2;
+      if (final || lineDone(rest, line)) end = this._row + lineOffset(rest, line);
+    }
+    this._trailer = trailer(this.nodes, this._trailer, end === undefined ? tokens.slice(tableEnd) : [], this._env);
+    const rows: [number, number][] = [];
+    let inBody = false;
+    for (let i = 0, open = -1; i < tableEnd; i++) {
+      const t = tokens[i]!;
+      if (t.type === 'tbody_open') inBody = true;
+      else if (inBody && t.type === 'tr_open') open = i;
+      else if (inBody && t.type === 'tr_close') rows.push([open, i]);
+    }
+    let open = rows;
+    // Rows on finished lines are finished: each row is one line.
+    const finished = end !== undefined ? 0 : final ? rows.length : rows.filter(([i]) => lineDone(rest, tokens[i]!.map![0] - 2)).length;
+    if (finished > 0) {
+      replaceNodes(this._body, this._tail, this._renderRows(tokens, rows.slice(0, finished)));
+      this._tail = [];
+      this._row += lineOffset(rest, tokens[rows[finished - 1]![0]]!.map![0] - 1);
+      open = rows.slice(finished);
+    }
+    this._tail = replaceNodes(this._body, this._tail, this._renderRows(tokens, open));
+    return end;
+  }
+
+  private _renderRows(tokens: Token[], rows: [number, number][]): ChildNode[] {
+    if (!rows.length) return [];
+    return fragmentIn(renderTokens(tokens.slice(rows[0]![0], rows.at(-1)![1] + 1), { references: { ...this._env.references } }, false), 'tbody');
+  }
+}
+
+/**
+ * A code fence: its lines are appended as plain text; when the closing fence arrives it is highlighted
+ * once, after the frame, by rendering the finished fence again.
+ */
+class FenceBlock implements OpenBlock {
+  readonly nodes: ChildNode[];
+  readonly refs = false;
+  labels = 0;
+  private readonly _start: number;
+  private readonly _content: number;
+  private readonly _info: string;
+  private readonly _close: RegExp;
+  private _block: HTMLElement;
+  private readonly _text: Text;
+  private _checked: number;
+  /** Characters of the content in the DOM. */
+  private _shown: number;
+
+  constructor(start: number, opener: string, info: string, nodes: ChildNode[], block: HTMLElement, code: HTMLElement) {
+    this._start = start;
+    this._content = start + opener.length;
+    this._checked = this._content;
+    this._info = info;
+    const marker = opener[0] === '`' ? '`' : '~';
+    const run = /^[`~]+/.exec(opener)![0].length;
+    this._close = new RegExp(`^ {0,3}\\${marker}{${run},}[ \\t]*$`);
+    this.nodes = nodes;
+    this._block = block;
+    this._text = document.createTextNode(code.textContent ?? '');
+    this._shown = this._text.length;
+    code.replaceChildren(this._text);
+  }
+
+  drop(): void {}
+
+  update(src: string, final: boolean): Step {
+    const done = final ? src.length : src.lastIndexOf('\n') + 1;
+    let close = -1;
+    let end = -1;
+    for (let at = this._checked; at < done; ) {
+      const nl = src.indexOf('\n', at);
+      const stop = nl === -1 || nl >= done ? done : nl;
+      if (this._close.test(src.slice(at, stop))) {
+        close = at;
+        end = Math.min(stop + 1, src.length);
+        break;
+      }
+      at = stop + 1;
+    }
+    if (close === -1) this._checked = Math.max(this._checked, done);
+    const content = src.slice(this._content, close === -1 ? src.length : close);
+    // Only the new characters reach the DOM; the closing fence line, shown while it was the open line, goes.
+    if (content.length >= this._shown) this._text.appendData(content.slice(this._shown));
+    else this._text.data = content;
+    this._shown = content.length;
+    if (close === -1 && !final) return undefined;
+    if (highlights(this._info, content)) this._highlightLater(src.slice(this._start, close === -1 ? src.length : end));
+    return close === -1 ? undefined : end;
+  }
+
+  private _highlightLater(source: string): void {
+    const block = this._block;
+    block.setAttribute('data-highlight', 'pending');
+    // Off the frame that closed the fence: highlighting a long block is the costly part.
+    setTimeout(() => {
+      if (!block.isConnected) return;
+      const fresh = sanitize(renderHtml(source, {}, true)).firstElementChild;
+      if (!fresh) return;
+      block.replaceWith(fresh);
+      const i = this.nodes.indexOf(block);
+      if (i >= 0) this.nodes[i] = fresh;
+      this._block = fresh as HTMLElement;
+    }, 0);
+  }
+}
+
+export function markdownBody(): TextBody {
+  return new MarkdownBody();
+}

@@ -1,0 +1,168 @@
+/** Streaming markdown in headless Chromium: known rendering faults, and streamed DOM equal to a one-shot render. */
+
+import * as assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import { initialTranscript } from '../../src/shared/transcript.ts';
+import { T0 } from './builders.ts';
+import { assertBundleFresh, deliver, launchBrowser, openView, session, startServer, type TestServer } from './harness.ts';
+import { chunkings, randomMarkdown, rng } from './randomMarkdown.ts';
+
+interface StreamResult {
+  /** innerHTML of the streamed block after each delta's frame, if asked for, and after the end. */
+  readonly during: string[];
+  readonly streamed: string;
+  readonly oneShot: string;
+}
+
+/**
+ * Streams `chunks` into a new assistant text block, one delta per frame, ends it, then renders the joined
+ * text in one final delta in a second row; waits until deferred highlighting is done.
+ */
+async function streamAndCompare(page: Page, chunks: readonly string[], opts: { end?: boolean; keepDuring?: boolean } = {}): Promise<StreamResult> {
+  return page.evaluate(
+    async ({ chunks, end, keepDuring, at }) => {
+      const w = globalThis as unknown as {
+        dispatchEvent(e: unknown): boolean;
+        MessageEvent: new (t: string, i: { data: unknown }) => unknown;
+        requestAnimationFrame(cb: () => void): number;
+        setTimeout(cb: () => void, ms: number): number;
+        document: { querySelector(s: string): { innerHTML: string } | null; querySelectorAll(s: string): ArrayLike<{ innerHTML: string }> };
+      };
+      const send = (events: unknown[]) => w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events } }));
+      const frame = () => new Promise<void>((r) => w.requestAnimationFrame(() => r()));
+      const settle = async () => {
+        await frame();
+        await frame();
+        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
+      };
+      const last = () => {
+        const all = w.document.querySelectorAll('[data-role="assistant"] .md');
+        return all[all.length - 1]!.innerHTML;
+      };
+      const during: string[] = [];
+      send([
+        { type: 'assistantStart', at },
+        { type: 'blockStart', index: 0, kind: 'text', at },
+      ]);
+      for (const text of chunks) {
+        send([{ type: 'delta', index: 0, text }]);
+        await frame();
+        if (keepDuring) during.push(last());
+      }
+      if (end) send([{ type: 'blockEnd', index: 0, at }]);
+      send([{ type: 'assistantEnd', stopReason: 'stop', at }]);
+      await settle();
+      const streamed = last();
+      send([
+        { type: 'assistantStart', at },
+        { type: 'blockStart', index: 0, kind: 'text', at },
+        { type: 'delta', index: 0, text: chunks.join('') },
+        { type: 'blockEnd', index: 0, at },
+        { type: 'assistantEnd', stopReason: 'stop', at },
+      ]);
+      await settle();
+      return { during, streamed, oneShot: last() };
+    },
+    { chunks: [...chunks], end: opts.end ?? true, keepDuring: opts.keepDuring ?? false, at: T0 },
+  );
+}
+
+/** Streams chunks into a block left open; returns the open block's element handle selector. */
+async function streamOpen(page: Page, chunks: readonly string[]): Promise<void> {
+  await deliver(page, {
+    type: 'batch',
+    events: [
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+    ],
+  });
+  for (const text of chunks) await deliver(page, { type: 'batch', events: [{ type: 'delta', index: 0, text } satisfies WireEvent] });
+}
+
+const OPEN = '[data-role="assistant"]:not([data-stop-reason]) .md';
+
+describe('streaming markdown (headless Chromium)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let pageErrors: string[] = [];
+
+  before(async () => {
+    assertBundleFresh();
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    pageErrors = [];
+    page = await openView(browser, server.origin);
+    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
+    await deliver(page, { type: 'snapshot', state: initialTranscript, session });
+  });
+  afterEach(async () => {
+    await page?.close();
+    assert.deepEqual(pageErrors, [], 'the page threw');
+  });
+
+  it('resolves reference-style links while streaming, defined in an earlier or a later paragraph', async () => {
+    await streamOpen(page, [
+      '[a]: https://example.com/earlier\n\nSee [the docs][1] and [before][a].\n\nMore text.\n\n',
+      '[1]: https://example.com/docs\n\nThanks, and [before][a] again.\n\nStill streaming',
+    ]);
+    const links = await page.$$eval(`${OPEN} a`, (els) => els.map((e) => `${e.textContent} -> ${e.getAttribute('href')}`));
+    assert.deepEqual(links, ['the docs -> https://example.com/docs', 'before -> https://example.com/earlier', 'before -> https://example.com/earlier']);
+    assert.ok(!(await page.locator(OPEN).innerText()).includes('['), 'no literal brackets left');
+  });
+
+  it('renders a linked image (a badge) as one link to its target, with the alt text', async () => {
+    const r = await streamAndCompare(page, ['Status: [![build passing](https://ci.example.com/badge.svg)](https://ci.example.com/job/1) ok.\n']);
+    for (const html of [r.streamed, r.oneShot]) {
+      const anchors = [...html.matchAll(/<a\b[^>]*>(.*?)<\/a>/g)].map((m) => m[0]);
+      assert.equal(anchors.length, 1, html);
+      assert.match(anchors[0]!, /href="https:\/\/ci\.example\.com\/job\/1"/);
+      assert.match(anchors[0]!, />build passing<\/a>$/);
+    }
+    assert.equal(await page.locator('[data-role="assistant"] a:not([href])').count(), 0, 'no empty link left as a keyboard stop');
+  });
+
+  it('splits paragraphs at lone carriage returns while streaming, as the final render does', async () => {
+    const text = 'First paragraph,\rstill the first.\r\rSecond paragraph.\r\r- a list\r- of two\r\rThird paragraph';
+    const chunks = text.match(/[\s\S]{1,7}/g)!;
+    await streamOpen(page, chunks);
+    const streaming = await page.$$eval(`${OPEN} > *`, (els) => els.map((e) => `${e.tagName}:${(e as unknown as { innerText: string }).innerText}`));
+    const r = await streamAndCompare(page, [text]);
+    const final = r.oneShot;
+    assert.deepEqual(streaming, ['P:First paragraph, still the first.', 'P:Second paragraph.', 'UL:a list\nof two', 'P:Third paragraph']);
+    assert.ok(final.includes('<p>First paragraph,\nstill the first.</p>'), final);
+  });
+
+  it('labels an open code fence with its info string unescaped, as when it is closed', async () => {
+    await streamOpen(page, ['Code:\n\n```foo\\+bar baz\nlet x = 1;\n', 'let y = 2;\n']);
+    assert.equal(await page.locator(`${OPEN} .code-lang`).innerText(), 'foo+bar');
+    assert.equal(await page.locator(`${OPEN} code`).getAttribute('class'), 'language-foo+bar');
+    assert.equal(await page.locator(`${OPEN} code`).innerText(), 'let x = 1;\nlet y = 2;\n');
+  });
+
+  it('ends with the DOM of a one-shot render for random markdown in random chunkings (seeded)', async () => {
+    const seed = Number(process.env.MD_SEED ?? 20261130);
+    const random = rng(seed);
+    const failures: string[] = [];
+    for (let doc = 0; doc < 12; doc++) {
+      const text = randomMarkdown(random);
+      for (const [name, chunks] of chunkings(text, random)) {
+        const r = await streamAndCompare(page, chunks, { end: doc % 4 !== 3 });
+        if (r.streamed !== r.oneShot) {
+          failures.push(`seed ${seed}, document ${doc}, ${name} chunking: ${JSON.stringify(text)}\n--- streamed\n${r.streamed}\n--- one-shot\n${r.oneShot}`);
+          break;
+        }
+      }
+      if (failures.length >= 2) break;
+    }
+    assert.deepEqual(failures, []);
+  });
+});

@@ -1,0 +1,164 @@
+/** Seeded random markdown and random chunkings of it, for the streaming renderer's convergence test and the bench. */
+
+/** mulberry32: a small seeded generator, so a failure can be replayed from its seed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Random = () => number;
+
+const int = (r: Random, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+const pick = <T>(r: Random, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
+const WORDS = [
+  'the',
+  'panel',
+  'streams',
+  'deltas',
+  'list',
+  'table',
+  'code',
+  'file',
+  'config',
+  'port',
+  'server',
+  'a',
+  'to',
+  'and',
+  'of',
+  'is',
+  'x*y',
+  '2*3',
+  'snake_case',
+  '5 * 3',
+  'é',
+  '1.',
+  '#',
+  '|',
+  '-',
+];
+
+function inline(r: Random, words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) {
+    const w = pick(r, WORDS);
+    const roll = r();
+    if (roll < 0.06) out.push(`**${w}**`);
+    else if (roll < 0.11) out.push(`*${w} ${pick(r, WORDS)}*`);
+    else if (roll < 0.15) out.push(`\`${w}\``);
+    else if (roll < 0.18) out.push(`[${w}](https://example.com/${i})`);
+    else if (roll < 0.21) out.push(`[${w}][r${int(r, 1, 3)}]`);
+    else if (roll < 0.23) out.push(`[${w}]`);
+    else if (roll < 0.25) out.push(`<span>${w}</span>`);
+    else if (roll < 0.27) out.push(`https://example.org/${w}`);
+    else if (roll < 0.29) out.push(`~~${w}~~`);
+    else if (roll < 0.3) out.push(`[![${w}](https://ci.example/b.svg)](https://ci.example/${i})`);
+    else if (roll < 0.32) out.push('_open');
+    else if (roll < 0.34) out.push(`\\*${w}`);
+    else out.push(w);
+  }
+  return out.join(' ');
+}
+
+function paragraph(r: Random): string {
+  const lines = int(r, 1, 3);
+  return Array.from({ length: lines }, () => inline(r, int(r, 2, 14)) + (r() < 0.1 ? '  ' : '')).join('\n');
+}
+
+function list(r: Random, depth = 0): string {
+  const ordered = r() < 0.35;
+  const loose = r() < 0.3;
+  const n = int(r, 1, 6);
+  const indent = '   '.repeat(depth);
+  const items: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const marker = ordered ? `${i + (r() < 0.8 ? 1 : 3)}.` : pick(r, ['-', '-', '*']);
+    let item = `${indent}${marker} ${inline(r, int(r, 1, 6))}`;
+    if (r() < 0.15) item += `\n${indent}   ${inline(r, 3)}`;
+    if (depth < 2 && r() < 0.2) item += `\n${list(r, depth + 1)}`;
+    if (r() < 0.08) item += `\n\n${indent}   ${inline(r, 3)}`;
+    items.push(item);
+  }
+  return items.join(loose ? '\n\n' : '\n');
+}
+
+function table(r: Random): string {
+  const cols = int(r, 1, 4);
+  const row = () => `| ${Array.from({ length: cols }, () => inline(r, int(r, 1, 3))).join(' | ')} |`;
+  const lines = [row(), `|${Array.from({ length: cols }, () => pick(r, [' --- ', ':---', '---:', ':-:'])).join('|')}|`];
+  for (let i = int(r, 0, 6); i > 0; i--) lines.push(r() < 0.1 ? inline(r, 2) : row());
+  return lines.join('\n');
+}
+
+function fence(r: Random): string {
+  const mark = pick(r, ['```', '```', '~~~', '````']);
+  const lang = pick(r, ['ts', 'js', 'python', '', 'foo\\+bar', 'json']);
+  const body = Array.from({ length: int(r, 0, 6) }, () =>
+    pick(r, ['const a = [1, 2];', '  return x * 2;', '# not a heading', '```', '[r1]: /not-a-def', 'def f(): pass']),
+  ).join('\n');
+  return `${mark}${lang}\n${body}${body ? '\n' : ''}${mark}`;
+}
+
+function block(r: Random, depth = 0): string {
+  const roll = r();
+  // Long enough to be rendered in pieces.
+  if (roll < 0.04) return inline(r, int(r, 500, 900));
+  if (roll < 0.28) return paragraph(r);
+  if (roll < 0.45) return list(r);
+  if (roll < 0.55) return table(r);
+  if (roll < 0.65) return fence(r);
+  if (roll < 0.72 && depth < 2)
+    return block(r, depth + 1)
+      .split('\n')
+      .map((l) => `> ${l}`)
+      .join('\n');
+  if (roll < 0.8) return `${'#'.repeat(int(r, 1, 4))} ${inline(r, 3)}`;
+  if (roll < 0.84) return `${inline(r, 3)}\n${pick(r, ['===', '---', '-'])}`;
+  if (roll < 0.9) return `[r${int(r, 1, 3)}]: https://example.com/ref${int(r, 1, 9)}${r() < 0.3 ? ' "a title"' : ''}`;
+  if (roll < 0.94) return pick(r, ['<div>\n*html* block\n</div>', '<!-- comment -->', '<details><summary>x</summary>']);
+  if (roll < 0.97) return pick(r, ['---', '***', '* * *']);
+  return `    indented code ${inline(r, 2)}`;
+}
+
+/** A document of random blocks, sometimes with `\r\n` or lone `\r` line endings. */
+export function randomMarkdown(r: Random): string {
+  const blocks = Array.from({ length: int(r, 3, 10) }, () => block(r));
+  let text = blocks.map((b, i) => (i === 0 ? b : (r() < 0.85 ? '\n\n' : '\n') + b)).join('');
+  if (r() < 0.3) text += '\n';
+  const eol = r();
+  if (eol < 0.1) text = text.replace(/\n/g, '\r\n');
+  else if (eol < 0.15) text = text.replace(/\n/g, '\r');
+  return text;
+}
+
+/** Named chunkings of `text`: one delta, small and large random pieces, and one character at a time near the end. */
+export function chunkings(text: string, r: Random): [string, string[]][] {
+  // Small pieces for short texts; about 150 deliveries for long ones, so the test stays quick.
+  const scale = Math.max(1, Math.round(text.length / 1200));
+  const random = (max: number): string[] => {
+    const out: string[] = [];
+    for (let i = 0; i < text.length; ) {
+      const n = int(r, 1, max * scale);
+      out.push(text.slice(i, i + n));
+      i += n;
+    }
+    return out;
+  };
+  const tailSingles = (): string[] => {
+    const cut = Math.max(0, text.length - 40);
+    return [text.slice(0, cut), ...text.slice(cut).split('')].filter((c) => c !== '');
+  };
+  return [
+    ['one delta', [text]],
+    ['1–8 characters', random(8)],
+    ['1–60 characters', random(60)],
+    ['single characters at the end', tailSingles()],
+  ];
+}
