@@ -63,7 +63,7 @@ export class Composer {
     this.slashMenu = new SlashMenu({ requestCommands: () => host.requestCommands() });
     setAttr(this.textarea, 'aria-autocomplete', 'list');
     setAttr(this.textarea, 'aria-controls', this.slashMenu.listId);
-    setAttr(this.textarea, 'aria-expanded', 'false');
+    // No aria-expanded: a textbox may not carry it (axe: aria-allowed-attr); the open listbox is named by aria-controls.
     this.slashMenu.el.addEventListener('mousedown', (e) => {
       // Keep focus in the composer while choosing with the mouse.
       e.preventDefault();
@@ -204,7 +204,6 @@ export class Composer {
 
   private _syncMenu(): void {
     this.slashMenu.update(this.textarea.value);
-    setAttr(this.textarea, 'aria-expanded', this.slashMenu.isOpen ? 'true' : 'false');
     setAttr(this.textarea, 'aria-activedescendant', this.slashMenu.activeId);
   }
 
@@ -217,7 +216,6 @@ export class Composer {
         this._setValue(menu.text);
         if (menu.run) this.submit('prompt');
       }
-      setAttr(this.textarea, 'aria-expanded', this.slashMenu.isOpen ? 'true' : 'false');
       setAttr(this.textarea, 'aria-activedescendant', this.slashMenu.activeId);
       return;
     }

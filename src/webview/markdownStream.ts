@@ -5,6 +5,7 @@
  * only the open one is rendered again. The finished DOM equals a one-shot render of the final text.
  */
 
+import { markFocus, restoreFocus } from './a11y.ts';
 import type { TextBody } from './transcriptView.ts';
 import {
   highlights,
@@ -679,7 +680,10 @@ class FenceBlock implements OpenBlock {
       if (!block.isConnected) return;
       const fresh = sanitize(renderHtml(source, {}, true)).firstElementChild;
       if (!fresh) return;
+      // Outside the frame's render: keep a focused Copy or Insert button's focus on its highlighted twin.
+      const focus = markFocus(document.body);
       block.replaceWith(fresh);
+      restoreFocus(document.body, focus);
       const i = this.nodes.indexOf(block);
       if (i >= 0) this.nodes[i] = fresh;
       this._block = fresh as HTMLElement;

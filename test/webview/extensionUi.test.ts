@@ -49,7 +49,7 @@ describe('extension UI in the chat webview (headless Chromium)', function () {
     assert.equal(await card.getAttribute('role'), 'dialog');
     assert.equal(await page.getAttribute('body', 'data-run-state'), 'waiting');
     assert.match(await page.locator('.status-line').innerText(), /waiting for you/);
-    assert.match((await page.locator('[role="status"][aria-live="polite"]').textContent()) ?? '', /Pi is waiting for you: Allow Pi to write out\.txt\?/);
+    assert.match((await page.locator('#announce-replies').textContent()) ?? '', /Pi is waiting for you: Allow Pi to write out\.txt\?/);
     assert.deepEqual(await card.locator('button[data-choice]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-choice'))), ['Allow', 'Block']);
     assert.equal(
       await page.evaluate(() =>

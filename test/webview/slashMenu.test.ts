@@ -57,7 +57,7 @@ describe('slash menu in the chat webview (headless Chromium)', function () {
     assert.equal(await menu.isVisible(), true);
     assert.deepEqual(await items(page), ['new', 'resume', 'compact', 'model', 'thinking', 'name', 'export', 'copy', 'review', 'fix-tests', 'skill:pdf']);
     assert.match(await menu.locator('[data-command="fix-tests"]').innerText(), /Fix failing tests/);
-    assert.equal(await page.getAttribute('[data-testid="composer"]', 'aria-expanded'), 'true');
+    assert.equal(await page.getAttribute('[data-testid="composer"]', 'aria-controls'), await menu.getAttribute('id'));
     await page.keyboard.type('re');
     assert.deepEqual(await items(page), ['resume', 'review']);
     await page.keyboard.type('x');
