@@ -22,6 +22,8 @@ export interface ComposerHost {
   slash(name: BuiltinName, args: string): void;
   /** The slash menu opened: ask the host for the commands. */
   requestCommands(): void;
+  /** `!command` runs in Pi's shell; `!!command` too, kept out of the model's context. */
+  bash(command: string, excluded: boolean): void;
 }
 
 export class Composer {
@@ -127,7 +129,9 @@ export class Composer {
     const effective: SendMode = this._running ? (mode === 'prompt' ? 'steer' : mode) : 'prompt';
     // The panel's own commands run here; any other `/…` goes to Pi, which runs or expands it.
     const slash = parseSlash(text);
+    const bang = /^\s*(!!?)([\s\S]*)$/.exec(text);
     if (slash && isBuiltin(slash.name)) this._host.slash(slash.name, slash.args);
+    else if (bang && bang[2]!.trim()) this._host.bash(bang[2]!.trim(), bang[1] === '!!');
     else this._host.send(text, effective);
     this.slashMenu.close();
     if (this._history[this._history.length - 1] !== text) {
