@@ -111,13 +111,19 @@ async function setup(
   };
 }
 
-/** Main-thread event-loop delay while `fn` runs (10 ms resolution): max and p99 in ms. */
-async function stalls(fn: () => Promise<void>): Promise<{ max: string; p99: string }> {
+/**
+ * Main-thread event-loop delay while `fn` runs (10 ms resolution): max and p99 in ms, and the share of the
+ * wall time this thread spent on its CPU (the rest of a long delay is the thread waiting for a core).
+ */
+async function stalls(fn: () => Promise<void>): Promise<{ max: string; p99: string; busy: string }> {
   const h = monitorEventLoopDelay({ resolution: 10 });
+  const wall0 = performance.now();
+  const cpu0 = cpuMicros();
   h.enable();
   await fn();
   h.disable();
-  return { max: ms(h.max), p99: ms(h.percentile(99)) };
+  const busy = (cpuMicros() - cpu0) / 1000 / (performance.now() - wall0);
+  return { max: ms(h.max), p99: ms(h.percentile(99)), busy: `${(busy * 100).toFixed(1)}%` };
 }
 
 async function streamingStalls(delayMs: number): Promise<void> {
@@ -138,19 +144,16 @@ async function streamingStalls(delayMs: number): Promise<void> {
     const start = await stalls(async () => {
       await s.client.ensureSession();
     });
-    const wall0 = performance.now();
-    const cpu0 = cpuMicros();
     const stream = await stalls(async () => {
       void s.client.send('List the files, then write a lot.', 'prompt');
       await s.until(() => s.client.state.run.outcome !== undefined && !s.client.state.run.active, 'the streamed reply to settle');
     });
-    // How much of the wall time this thread actually worked: the rest of a stall is waiting for a core.
-    const busy = (cpuMicros() - cpu0) / 1000 / (performance.now() - wall0);
     const text = s.client.state.messages.at(-1)?.blocks[0]?.text ?? '';
     const rate = delayMs ? `~${Math.round(1000 / delayMs)} deltas/s at most` : 'as fast as Pi and the model go';
-    if (!delayMs) console.log(`main-thread stall while the worker starts and loads Pi: max ${start.max} ms, p99 ${start.p99} ms`);
+    if (!delayMs)
+      console.log(`main-thread stall while the worker starts and loads Pi: max ${start.max} ms, p99 ${start.p99} ms; main thread busy ${start.busy}`);
     console.log(
-      `main-thread stall through a 100,000-char reply with a tool (10-char deltas, ${rate}): max ${stream.max} ms, p99 ${stream.p99} ms; main thread busy ${(busy * 100).toFixed(1)}% of the time (${text.length} chars arrived)`,
+      `main-thread stall through a 100,000-char reply with a tool (10-char deltas, ${rate}): max ${stream.max} ms, p99 ${stream.p99} ms; main thread busy ${stream.busy} (${text.length} chars arrived)`,
     );
   } finally {
     await s.dispose();
@@ -160,7 +163,7 @@ async function streamingStalls(delayMs: number): Promise<void> {
 /** What the machine does to an idle event loop meanwhile: other processes on these cores show up here too. */
 async function idleBaseline(): Promise<void> {
   const r = await stalls(() => new Promise((resolve) => setTimeout(resolve, 3000)));
-  console.log(`baseline, an idle main thread for 3 s on this machine now: max ${r.max} ms, p99 ${r.p99} ms`);
+  console.log(`baseline, an idle main thread for 3 s on this machine now: max ${r.max} ms, p99 ${r.p99} ms (busy ${r.busy})`);
 }
 
 function cpuMicros(): number {
@@ -250,7 +253,7 @@ async function resumeLarge(): Promise<void> {
       shownAt = performance.now() - t0;
     });
     console.log(
-      `resume a ${count}-message session: main-thread stall max ${r.max} ms, p99 ${r.p99} ms; all ${s.client.state.messages.length} rows in the host store after ${shownAt.toFixed(0)} ms`,
+      `resume a ${count}-message session: main-thread stall max ${r.max} ms, p99 ${r.p99} ms, main thread busy ${r.busy}; all ${s.client.state.messages.length} rows in the host store after ${shownAt.toFixed(0)} ms`,
     );
   } finally {
     await s.dispose();

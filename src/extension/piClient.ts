@@ -123,8 +123,8 @@ export class PiClient extends Disposable {
       const i = this._queued.indexOf(item);
       if (i < 0) return; // cancelled meanwhile; the text went back to the composer
       this._queued.splice(i, 1);
-      if (this._state.run.starting) this._apply([{ type: 'starting', on: false, at: this._clock.now() }]);
       if (!ok || live !== this._live) {
+        this._endStarting();
         this._onDidRestoreInput.fire([text]);
         return;
       }
@@ -134,7 +134,14 @@ export class PiClient extends Disposable {
       await this._call(live, 'send', { text, mode }, 0);
     } finally {
       live.sending--;
+      // Normally the run's start ended "starting"; a prompt Pi refused ends it here.
+      this._endStarting();
     }
+  }
+
+  /** Leaves the starting state once no prompt waits for the session any more. */
+  private _endStarting(): void {
+    if (this._state.run.starting && !this._queued.length) this._apply([{ type: 'starting', on: false, at: this._clock.now() }]);
   }
 
   /** Cancels the run; prompts still waiting for the session are dropped and given back. Works in every phase. */

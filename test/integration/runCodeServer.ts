@@ -3,7 +3,10 @@
  * the workbench opens with extensionDevelopmentPath/extensionTestsPath in its payload and reports the
  * suite's exit code through `window.codeAutomationExit`.
  *
- *   node test/integration/runCodeServer.ts [--no-build] [--timeout-ms N] [--grep PATTERN] [--extension DIR]
+ *   node test/integration/runCodeServer.ts [--no-build] [--timeout-ms N] [--grep PATTERN] [--extension DIR | --vsix FILE]
+ *
+ * `--vsix FILE` installs the packaged extension into code-server and runs the suite against the installed
+ * copy, so the tests see exactly what a user gets (dist/extension.js, dist/worker.js, dist/pi/).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,17 +25,32 @@ function step(cmd: string, args: string[]): void {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed`);
 }
 
+/** The folder code-server unpacked our .vsix into. */
+function installedExtension(extensionsDir: string): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string };
+  const dir = fs.readdirSync(extensionsDir).find((d) => d.startsWith(`${pkg.publisher}.${pkg.name}-`));
+  if (!dir) throw new Error(`the .vsix did not install into ${extensionsDir}`);
+  return path.join(extensionsDir, dir);
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { 'no-build': { type: 'boolean' }, 'timeout-ms': { type: 'string' }, grep: { type: 'string' }, extension: { type: 'string' } },
+    options: {
+      'no-build': { type: 'boolean' },
+      'timeout-ms': { type: 'string' },
+      grep: { type: 'string' },
+      extension: { type: 'string' },
+      vsix: { type: 'string' },
+    },
   });
-  const extensionPath = path.resolve(values.extension ?? REPO_ROOT);
+  const vsix = values.vsix ? path.resolve(values.vsix) : undefined;
   const timeoutMs = Number(values['timeout-ms'] ?? 240_000);
   if (!values['no-build']) step('npm', ['run', '--silent', 'build']);
   step(process.execPath, [path.join(REPO_ROOT, 'test', 'build-tests.mjs')]);
 
   const started = Date.now();
-  const server = await startCodeServer({ smokeTestDriver: true, env: values.grep ? { PI_PANEL_TEST_GREP: values.grep } : {} });
+  const server = await startCodeServer({ smokeTestDriver: true, vsix: vsix ? [vsix] : [], env: values.grep ? { PI_PANEL_TEST_GREP: values.grep } : {} });
+  const extensionPath = vsix ? installedExtension(server.extensionsDir) : path.resolve(values.extension ?? REPO_ROOT);
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   try {
     browser = await launchBrowser();
