@@ -10,7 +10,7 @@ import { initialTranscript, reduceOne, type MessageView, type TranscriptState } 
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
-import { DialogList, WidgetStrip } from './extensionUi.ts';
+import { DialogList, ShellLive, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { renderMarkdown, safeHref } from './markdown.ts';
 import { markdownBody } from './markdownStream.ts';
@@ -64,7 +64,8 @@ const workingText = h('span', { class: 'working-text' }, 'Working…');
 const working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true' }, h('span', { class: 'spinner' }), workingText);
 const dialogs = new DialogList({ answer: (id, value) => post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value }) });
 const widgets = new WidgetStrip();
-const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, dialogs.el, working);
+const shell = new ShellLive();
+const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, shell.el, dialogs.el, working);
 const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': 'Conversation' }, content);
 const anchor = new ScrollAnchor(scroller, content, saved.follow);
 const statusText = h('span', { class: 'status-text' });
@@ -89,6 +90,10 @@ const composer = new Composer(
       reportComposerText();
     },
     slash: (name, args) => post({ type: 'slash', name, args }),
+    bash: (command, excluded) => {
+      post({ type: 'bash', command, excluded });
+      anchor.toBottom();
+    },
     requestCommands: () => post({ type: 'listCommands' }),
   },
   saved.draft,
@@ -341,10 +346,11 @@ function render(): void {
   restoreFocus(content, focus);
   composer.setRunning(phase !== 'idle');
   queue.update(state.queue);
-  setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running') || state.ui?.workingHidden === true);
+  setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running') || state.ui?.workingHidden === true || state.ui?.shell !== undefined);
   setText(workingText, state.ui?.workingMessage ?? 'Working…');
   dialogs.render(state.ui);
   widgets.render(state.ui);
+  shell.render(state.ui);
   announceDialogs();
   if (session !== renderedSession) {
     renderedSession = session;
