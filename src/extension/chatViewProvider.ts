@@ -6,6 +6,7 @@ import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHos
 import { Disposable } from '../shared/disposable.ts';
 import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
+import { SessionActions } from './sessionActions.ts';
 import { chatHtml } from './webviewHtml.ts';
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -17,9 +18,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Texts to give back to the composer once a view is there to take them. */
   private _pendingRestore: string[] = [];
   private _ready = false;
+  /** The Sessions list was asked for before the view was there. */
+  private _pendingSessions = false;
   private readonly _extensionUri: vscode.Uri;
   private readonly _controller: PiClient;
   private readonly _log: Logger;
+  private readonly _sessions: SessionActions;
 
   constructor(extensionUri: vscode.Uri, controller: PiClient, log: Logger) {
     super();
@@ -41,6 +45,14 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       }),
     );
     this._register(controller.onDidChangeSession((session) => this._post({ type: 'session', session })));
+    this._register(controller.onDidSetInput((text) => this._post({ type: 'setInput', text })));
+    this._sessions = new SessionActions(controller, (msg) => this._post(msg), log);
+  }
+
+  /** Shows the Sessions list (title-bar button, palette, `/resume`). */
+  showSessions(): void {
+    if (this._ready) this._post({ type: 'showMode', mode: 'sessions' });
+    else this._pendingSessions = true;
   }
 
   get isVisible(): boolean {
@@ -103,6 +115,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this._batcher.discard();
         this._post({ type: 'snapshot', state: this._controller.state, session: this._controller.sessionInfo });
         this._ready = true;
+        if (this._pendingSessions) {
+          this._pendingSessions = false;
+          this._post({ type: 'showMode', mode: 'sessions' });
+        }
         if (this._pendingRestore.length) {
           this._post({ type: 'restoreInput', texts: this._pendingRestore });
           this._pendingRestore = [];
@@ -131,6 +147,25 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return;
       case 'insertCode':
         return insertAtCursor(msg.text);
+      case 'listSessions':
+        return this._sessions.list(msg.query, msg.offset);
+      case 'openSession':
+        return this._sessions.open(msg.file);
+      case 'renameSession':
+        await this._sessions.rename(msg.file, msg.name);
+        return this._sessions.list('', 0);
+      case 'deleteSession':
+        if (await this._sessions.delete(msg.file)) await this._sessions.list('', 0);
+        return;
+      case 'editResend':
+        return this._controller.editResend(msg.fromEnd, msg.text);
+      case 'forkHere':
+        return this._controller.forkHere(msg.fromEnd, msg.text);
+      case 'showTree':
+        return this._sessions.showTree();
+      case 'navigateTree':
+        await this._controller.navigateTree(msg.entryId);
+        return this._sessions.showTree();
       default:
         assertNever(msg, 'webview message');
     }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { PiClient } from './piClient.ts';
+import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
 import { workerConfig } from './workerConfig.ts';
@@ -56,6 +57,10 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     vscode.commands.registerCommand('piPanel.compact', () => controller.compact()),
     vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive ? controller.cancel() : focusChat())),
     ...registerSessionCommands(controller),
+    ...registerSessionFileCommands(controller, async () => {
+      await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+      view.showSessions();
+    }),
     // Trust granted or Pi settings changed: reopen the session so its tools and directory follow.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void controller.reload()),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -10,7 +10,8 @@ import { createMessageConnection, PortMessageReader, PortMessageWriter, Response
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
 import { loadPi } from './piLoader.ts';
-import { createPiSession, listPiSessions } from './piSessions.ts';
+import { createPiSession, listPiSessions, sessionDirFor } from './piSessions.ts';
+import { listSessionPage } from './sessionRuntime.ts';
 import { errorText, SessionController } from './sessionController.ts';
 
 if (!parentPort) throw new Error('dist/worker.js runs only as a worker thread.');
@@ -73,6 +74,7 @@ controller.onDidEmit((events) => {
 });
 controller.onDidRestoreInput((texts) => notify('restoreInput', { texts }));
 controller.onDidNotify((n) => notify('notify', n));
+controller.onDidSetInput((text) => notify('setInput', { text }));
 controller.onDidChangeSession((info) => notify('session', { info, sessionFile: controller.sessionFile }));
 
 function configure(c: WorkerConfig): void {
@@ -161,6 +163,53 @@ handle('listSessions', async () => {
 handle('exportHtml', async () => {
   const s = await session();
   return { file: path.resolve(await s.exportToHtml()) };
+});
+handle('sessionPage', async ({ query, offset, limit }) => {
+  const c = currentConfig();
+  const agentDir = agentDirOf(c);
+  return listSessionPage(loadPi(distDir), c.cwd, sessionDirFor(c.cwd, agentDir), { query, offset, limit, current: controller.sessionFile });
+});
+handle('importSession', async ({ file }) => {
+  await controller.importSession(file);
+  return null;
+});
+handle('forkHere', async ({ fromEnd, text }) => {
+  await controller.forkHere(fromEnd, text);
+  return null;
+});
+handle('editResend', async ({ fromEnd, text }) => {
+  await controller.editResend(fromEnd, text);
+  return null;
+});
+handle('navigateTree', async ({ entryId }) => {
+  await controller.navigateTree(entryId);
+  return null;
+});
+handle('sessionTree', async () => {
+  await controller.ensureSession();
+  return { nodes: controller.tree() };
+});
+handle('renameSession', async ({ file, name }) => {
+  if (!file || file === controller.sessionFile) {
+    await controller.rename(name);
+    return null;
+  }
+  // Another saved session: append the name to its file, as Pi's /name would.
+  const c = currentConfig();
+  loadPi(distDir)
+    .SessionManager.open(file, sessionDirFor(c.cwd, agentDirOf(c)))
+    .appendSessionInfo(name.trim());
+  return null;
+});
+handle('exportJsonl', async ({ file }) => {
+  const s = await session();
+  if (!s.exportToJsonl) throw new Error('this session cannot be exported');
+  return { file: path.resolve(s.exportToJsonl(file)) };
+});
+handle('lastAnswer', async () => {
+  const s = await session();
+  const text = s.getLastAssistantText?.();
+  return text ? { text } : {};
 });
 handle('ping', async () => null);
 

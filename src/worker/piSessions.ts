@@ -43,7 +43,7 @@ export function agentShellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !HOST_ONLY_ENV.test(name)));
 }
 
-type BashDefinition = NonNullable<Parameters<PiModule['createAgentSession']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
+type BashDefinition = NonNullable<Parameters<PiModule['createAgentSessionFromServices']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
 
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
   const sessionDir = sessionDirFor(o.cwd, o.agentDir);
@@ -52,19 +52,24 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
     : o.fresh
       ? pi.SessionManager.create(o.cwd, sessionDir)
       : pi.SessionManager.continueRecent(o.cwd, sessionDir);
-  const { session, modelFallbackMessage } = await pi.createAgentSession({
-    cwd: o.cwd,
-    agentDir: o.agentDir,
-    sessionManager,
-    ...(o.trusted
-      ? {
-          // Pi's own bash tool, with the extension host's private variables kept out of the shell. (Its
-          // definition is generic in its schema; the option takes the erased form.)
-          customTools: [pi.createBashToolDefinition(o.cwd, { spawnHook: (c) => ({ ...c, env: agentShellEnv(c.env) }) }) as unknown as BashDefinition],
-          ...(o.tools.length ? { tools: [...o.tools] } : {}),
-        }
-      : { noTools: 'all' as const }),
-  });
+  // Tools are chosen once; the runtime's factory applies them to every session it creates (new, resume, fork, import).
+  const tools = o.trusted
+    ? {
+        // Pi's own bash tool, with the extension host's private variables kept out of the shell. (Its
+        // definition is generic in its schema; the option takes the erased form.)
+        customTools: [pi.createBashToolDefinition(o.cwd, { spawnHook: (c) => ({ ...c, env: agentShellEnv(c.env) }) }) as unknown as BashDefinition],
+        ...(o.tools.length ? { tools: [...o.tools] } : {}),
+      }
+    : { noTools: 'all' as const };
+  const runtime = await pi.createAgentSessionRuntime(
+    async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
+      const services = await pi.createAgentSessionServices({ cwd, agentDir });
+      const created = await pi.createAgentSessionFromServices({ services, sessionManager, sessionStartEvent, ...tools });
+      return { ...created, services, diagnostics: services.diagnostics };
+    },
+    { cwd: o.cwd, agentDir: o.agentDir, sessionManager },
+  );
+  const { session, modelFallbackMessage } = runtime;
   // Without any model that has credentials Pi still creates the session, with a placeholder model.
   const noModel = (await session.modelRuntime.getAvailable()).length === 0;
   const warnings = [
@@ -72,7 +77,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
     o.cwdNote,
     o.trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here.',
   ].filter((w): w is string => Boolean(w));
-  return { session, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined };
+  return { session, runtime, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined };
 }
 
 /** The saved sessions of `cwd`, newest first. */

@@ -13,6 +13,8 @@ import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { Logger, UserNotification } from '../shared/workerProtocol.ts';
 import { describeSessionError } from './piErrors.ts';
 import { replayMessages } from './replay.ts';
+import { exchangeEndId, statsView, treeView, userEntryId, type SessionOps, type SessionRuntimeLike } from './sessionRuntime.ts';
+import type { TreeNodeView } from '../shared/sessions.ts';
 
 /** The part of Pi's `AgentSession` the controller uses; `FakeSession` implements the same. */
 export type AgentSessionLike = Pick<
@@ -39,10 +41,12 @@ export type AgentSessionLike = Pick<
   readonly model: { readonly provider: string; readonly id: string; readonly name?: string } | undefined;
   readonly thinkingLevel: string;
   readonly messages: readonly unknown[];
-};
+} & Partial<SessionOps>;
 
 export interface CreatedSession {
   readonly session: AgentSessionLike;
+  /** Pi's runtime that owns `session`: new, resume, fork and import replace the session through it. */
+  readonly runtime?: SessionRuntimeLike<AgentSessionLike>;
   /** Something the user should know (a model fallback, a missing workspace). */
   readonly warning?: string;
   readonly cwd: string;
@@ -70,6 +74,9 @@ export class SessionController extends Disposable {
   private _state: TranscriptState = initialTranscript;
   private _session: AgentSessionLike | undefined;
   private _unsubscribe: (() => void) | undefined;
+  private _runtime: SessionRuntimeLike<AgentSessionLike> | undefined;
+  /** Bumped whenever the listened-to session changes: a listener of an earlier one drops what it still hears. */
+  private _generation = 0;
   private _creating: Promise<AgentSessionLike | undefined> | undefined;
   private _cwd: string | undefined;
   private readonly _unknownTypes = new Set<string>();
@@ -95,6 +102,9 @@ export class SessionController extends Disposable {
   readonly onDidNotify = this._onDidNotify.event;
   private readonly _onDidChangeSession = this._register(new Emitter<SessionInfoView>());
   readonly onDidChangeSession = this._onDidChangeSession.event;
+  private readonly _onDidSetInput = this._register(new Emitter<string>());
+  /** Text the composer should hold instead of what it has (the message "Edit and resend" rewound to). */
+  readonly onDidSetInput = this._onDidSetInput.event;
 
   constructor(factory: SessionFactory, log: Logger, clock: Scheduler, options: ControllerOptions) {
     super();
@@ -122,6 +132,8 @@ export class SessionController extends Disposable {
       cwd: this._cwd,
       collapseThinking: this._options.collapseThinking ?? true,
       contextPercent: contextPercent(s),
+      ...(s?.sessionName ? { name: s.sessionName } : {}),
+      ...(s ? optional('stats', statsView(s)) : {}),
     };
   }
 
@@ -227,13 +239,152 @@ export class SessionController extends Disposable {
   }
 
   /** Starts an empty session for the workspace (the old one stays on disk). */
-  newSession(): Promise<void> {
-    return this._switchSession({ fresh: true });
+  async newSession(): Promise<void> {
+    if (await this._withRuntime()) await this._replace('start a new session', (rt) => rt.newSession());
+    else await this._switchSession({ fresh: true });
   }
 
   /** Switches to a saved session file and shows its history. */
-  resumeSession(file: string): Promise<void> {
-    return this._switchSession({ fresh: false, open: file });
+  async resumeSession(file: string): Promise<void> {
+    if (file === this.sessionFile) return;
+    if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file));
+    else await this._switchSession({ fresh: false, open: file });
+  }
+
+  /** Copies a session file (JSONL) into the workspace's sessions and opens it. */
+  async importSession(file: string): Promise<void> {
+    if (await this._withRuntime()) await this._replace('import the session', (rt) => rt.importFromJsonl(file));
+    else this._unsupported('Import');
+  }
+
+  /**
+   * "Fork from here": a new session file holding the conversation up to the end of the exchange that the
+   * user message (named as in `userEntryId`) starts. The original file is untouched.
+   */
+  async forkHere(fromEnd: number, text: string): Promise<void> {
+    const session = await this._withRuntime();
+    const id = session?.sessionManager ? userEntryId(session as SessionOps, fromEnd, text) : undefined;
+    if (!session || !id) return this._unsupported('Fork');
+    const at = exchangeEndId(session as SessionOps, id);
+    await this._replace('fork the session', (rt) => rt.fork(at, { position: 'at' }));
+  }
+
+  /**
+   * "Edit and resend": moves the session's leaf to just before that user message (a new branch in the same
+   * file; the old one stays in the tree) and puts its text in the composer.
+   */
+  async editResend(fromEnd: number, text: string): Promise<void> {
+    const session = await this.ensureSession();
+    const id = session?.sessionManager ? userEntryId(session as SessionOps, fromEnd, text) : undefined;
+    if (!session || !id) return this._unsupported('Edit and resend');
+    await this.navigateTree(id);
+  }
+
+  /** Moves to an entry of the session's tree (`/tree`); a user message's text goes to the composer. */
+  async navigateTree(entryId: string): Promise<void> {
+    const session = await this.ensureSession();
+    if (!session?.navigateTree) return this._unsupported('Moving in the session tree');
+    if (this.isActive) {
+      await this.cancel();
+      await this._whenIdle(this._options.settleTimeoutMs);
+    }
+    try {
+      const result = await session.navigateTree(entryId);
+      if (result.cancelled) return;
+      if (session !== this._session) return;
+      this._showSession(session);
+      if (result.editorText !== undefined) this._onDidSetInput.fire(result.editorText);
+    } catch (err) {
+      this._notice('warning', `Could not move in the session tree: ${errorText(err)}`);
+    }
+  }
+
+  /** The open session's tree, for the view's tree mode. */
+  tree(): TreeNodeView[] {
+    const s = this._session;
+    return s?.sessionManager ? treeView(s as SessionOps) : [];
+  }
+
+  /** Names the open session (`/name`); the header and the list show it. */
+  async rename(name: string): Promise<void> {
+    const session = await this.ensureSession();
+    if (!session?.setSessionName) return this._unsupported('Naming a session');
+    session.setSessionName(name.trim());
+    this._onDidChangeSession.fire(this.sessionInfo);
+  }
+
+  /** The session's runtime once the session is open, or undefined (a test's plain session). */
+  private async _withRuntime(): Promise<AgentSessionLike | undefined> {
+    const session = await this.ensureSession();
+    return this._runtime ? session : undefined;
+  }
+
+  private _unsupported(what: string): void {
+    this._notice('warning', `${what} is not available: no Pi session is open.`);
+  }
+
+  /**
+   * Replaces the session through the runtime. A run is cancelled first; then the old session is no longer
+   * listened to, so nothing it emits while the runtime tears it down (its abort, its shutdown) reaches the
+   * view. The runtime hands the new session to `_rebind`, the only place a replacement is taken up.
+   */
+  private async _replace(what: string, op: (rt: SessionRuntimeLike<AgentSessionLike>) => Promise<{ cancelled: boolean }>): Promise<void> {
+    const runtime = this._runtime;
+    if (!runtime) return;
+    if (this.isActive) {
+      await this.cancel();
+      await this._whenIdle(this._options.settleTimeoutMs);
+    }
+    const before = this._session;
+    const file = before?.sessionFile;
+    this._detach();
+    try {
+      const result = await op(runtime);
+      // A Pi extension vetoed it (session_before_switch / _fork): the old session is still the one.
+      if (result.cancelled && runtime.session === before && before) this._bind(before);
+    } catch (err) {
+      this._log.error(`Could not ${what}: ${errorText(err)}`);
+      this._notice('error', `Could not ${what}: ${errorText(err)}`);
+      if (this._runtime !== runtime) return;
+      // The runtime may have torn the old session down before failing: open its file again from disk.
+      this._disposeSession();
+      await this._create(file ? { fresh: false, open: file } : { fresh: false });
+    }
+  }
+
+  /** The runtime replaced the session: listen to the new one only, and show its branch from scratch. */
+  private readonly _rebind = async (session: AgentSessionLike): Promise<void> => {
+    this._bind(session);
+    this._showSession(session);
+  };
+
+  /** Resets the host store (and so the view) to `session`'s current branch. */
+  private _showSession(session: AgentSessionLike): void {
+    this._clearSettleTimer();
+    this._clearWatchdog();
+    const now = this._clock.now();
+    const events: WireEvent[] = [{ type: 'reset' }, ...replayMessages(session.messages, now)];
+    if (session.sessionName) events.push({ type: 'sessionInfo', name: session.sessionName });
+    this._apply(events);
+    this._onDidChangeSession.fire(this.sessionInfo);
+  }
+
+  /** Listens to `session` and nothing else. */
+  private _bind(session: AgentSessionLike): void {
+    this._detach();
+    const generation = this._generation;
+    this._session = session;
+    // Subscribe before anything can prompt; the listener never throws into Pi.
+    this._unsubscribe = session.subscribe((event) => {
+      if (generation === this._generation) this._onPiEvent(event);
+    });
+  }
+
+  /** Stops listening to the current session; anything its listener still hears is dropped. */
+  private _detach(): void {
+    this._generation++;
+    this._unsubscribe?.();
+    this._unsubscribe = undefined;
   }
 
   /** Cancels what runs, clears the transcript and opens another session in its place. */
@@ -329,13 +480,14 @@ export class SessionController extends Disposable {
         created.session.dispose();
         return undefined;
       }
-      this._session = created.session;
       this._cwd = created.cwd;
       this._noModel = created.noModel === true;
-      // Subscribe before anything can prompt; the listener never throws into Pi.
-      this._unsubscribe = created.session.subscribe(this._onPiEvent);
+      this._bind(created.session);
+      this._runtime = created.runtime;
+      created.runtime?.setRebindSession(this._rebind);
       if (!quiet) {
         const history = replayMessages(created.session.messages, this._clock.now());
+        if (created.session.sessionName) history.push({ type: 'sessionInfo', name: created.session.sessionName });
         if (history.length) this._apply(history);
         if (created.warning) this._notice('warning', created.warning);
         if (this._noModel) this._reportNoModel(undefined);
@@ -354,12 +506,17 @@ export class SessionController extends Disposable {
   private _disposeSession(): void {
     this._clearSettleTimer();
     this._clearWatchdog();
-    this._unsubscribe?.();
-    this._unsubscribe = undefined;
+    this._detach();
     const s = this._session;
+    const runtime = this._runtime;
     this._session = undefined;
+    this._runtime = undefined;
     try {
-      s?.dispose();
+      if (runtime) {
+        runtime.setRebindSession(undefined);
+        // Aborts, tells Pi's extensions the session shuts down, then disposes it.
+        runtime.dispose().catch((err: unknown) => this._log.error(`dispose() failed: ${errorText(err)}`));
+      } else s?.dispose();
     } catch (err) {
       this._log.error(`dispose() failed: ${errorText(err)}`);
     }
@@ -475,6 +632,10 @@ function contextPercent(s: AgentSessionLike | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 export function errorText(err: unknown): string {
