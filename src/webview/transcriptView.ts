@@ -172,6 +172,24 @@ export class TranscriptView {
   }
 }
 
+/** "Edit and resend" and "Fork from here" on a user row; main.ts handles the clicks. */
+function userActions(): HTMLElement {
+  return h(
+    'div',
+    { class: 'row-actions' },
+    h(
+      'button',
+      { type: 'button', class: 'btn-link', 'data-action': 'edit-resend', title: 'Rewind to this message and edit it; the old branch stays in Branches' },
+      'Edit and resend',
+    ),
+    h(
+      'button',
+      { type: 'button', class: 'btn-link', 'data-action': 'fork-here', title: 'Start a new session with the conversation up to here' },
+      'Fork from here',
+    ),
+  );
+}
+
 const ROLE_LABEL: Record<MessageView['role'], string> = { user: 'You', assistant: 'Pi', toolResult: 'Tool result', notice: 'Notice' };
 
 class MessageRow {
@@ -193,6 +211,7 @@ class MessageRow {
     this._blocksEl = h('div', { class: 'blocks' });
     this.el = h('div', { class: `row row-${m.role}`, 'data-role': m.role, 'data-msg-id': m.id }, srOnly(`${ROLE_LABEL[m.role]}: `), this._blocksEl);
     if (m.role === 'notice' && m.level) this.el.classList.add(`notice-${m.level}`);
+    if (m.role === 'user') this.el.append(userActions());
     this._render(m, undefined);
   }
 
