@@ -38,6 +38,24 @@ export default tseslint.config(
       ],
     },
   },
+  // The main thread talks to the Pi worker only through the shared protocol; the worker has no vscode.
+  {
+    files: ['src/extension/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../worker/*', '../pi/*'], message: 'The main thread never loads Pi: use src/shared/workerProtocol.ts.', allowTypeImports: false },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/worker/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The Pi worker has no vscode API: ask the main thread.' }] }] },
+  },
   // Tests may use any, and the pi types in fixtures.
   {
     files: ['test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],

@@ -117,10 +117,12 @@ export class PiClient extends Disposable {
       // The session is still opening (Pi loads in the worker): hold the prompt until it exists.
       const item = { text, mode };
       this._queued.push(item);
+      if (this._queued.length === 1) this._apply([{ type: 'starting', on: true, at: this._clock.now() }]);
       const ok = await live.ready;
       const i = this._queued.indexOf(item);
       if (i < 0) return; // cancelled meanwhile; the text went back to the composer
       this._queued.splice(i, 1);
+      if (this._state.run.starting) this._apply([{ type: 'starting', on: false, at: this._clock.now() }]);
       if (!ok || live !== this._live) {
         this._onDidRestoreInput.fire([text]);
         return;
@@ -139,6 +141,7 @@ export class PiClient extends Disposable {
     if (this._queued.length) {
       const texts = this._queued.map((q) => q.text);
       this._queued = [];
+      this._apply([{ type: 'starting', on: false, at: this._clock.now() }]);
       this._onDidRestoreInput.fire(texts);
     }
     const live = this._live;
@@ -345,6 +348,7 @@ export class PiClient extends Disposable {
         this._notice(
           'warning',
           `Pi's worker has not answered for ${secs} s (a tool or a Pi extension may be busy). The panel keeps working; Restart stops the worker and resumes the conversation.`,
+          'workerStopped',
         );
       }, this._options.hangMs);
       this._request(live, 'ping', null, 0).then(
@@ -434,6 +438,7 @@ export class PiClient extends Disposable {
         code: 'workerStopped',
       });
     }
+    if (this._state.run.starting) events.push({ type: 'starting', on: false, at: now });
     if (events.length) this._apply(events);
     if (this._queued.length) {
       const texts = this._queued.map((q) => q.text);

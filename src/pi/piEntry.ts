@@ -1,4 +1,4 @@
-/** Entry of the CommonJS Pi bundle (`dist/pi/pi.cjs`) the extension host `require`s lazily: the SDK surface it uses. */
+/** Entry of the CommonJS Pi bundle (`dist/pi/pi.cjs`) the Pi worker thread `require`s lazily: the SDK surface it uses. */
 export {
   AgentSession,
   AgentSessionRuntime,
@@ -37,5 +37,5 @@ export type {
   ToolExecutionUpdateEvent,
 } from '@earendil-works/pi-coding-agent';
 
-/** What `require('dist/pi/pi.cjs')` returns; the host imports this type only. */
+/** What `require('dist/pi/pi.cjs')` returns; the worker imports this type only. */
 export type PiModule = typeof import('./piEntry.ts');

@@ -6,7 +6,7 @@
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from './protocol.ts';
-import { openMessage, toolOf, type BlockView, type TranscriptState } from './transcript.ts';
+import { openMessage, toolCard, type BlockView, type TranscriptState } from './transcript.ts';
 
 /** Tool output beyond this many characters is cut to its tail before it crosses the wire. */
 export const MAX_TOOL_OUTPUT_CHARS = 100_000;
@@ -156,7 +156,7 @@ function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): 
   if (m.role === 'toolResult') {
     const toolCallId = String(m.toolCallId ?? '');
     const { text } = contentText(m.content);
-    const card = toolOf(ctx.state.tools, toolCallId);
+    const card = toolCard(ctx.state, toolCallId);
     const same = card !== undefined && card.output === clip(stripAnsi(text));
     return [
       { type: 'toolResult', toolCallId, toolName: String(m.toolName ?? ''), isError: m.isError === true, ...(same ? {} : { text: clip(stripAnsi(text)) }) },

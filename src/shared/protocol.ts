@@ -92,6 +92,8 @@ export type WireEvent =
   | { readonly type: 'thinkingLevel'; readonly level: string }
   | { readonly type: 'sessionInfo'; readonly name?: string }
   | { readonly type: 'cancelRequested'; readonly at: number }
+  /** A prompt waits for Pi to load and the session to open (`on`), or no longer does. */
+  | { readonly type: 'starting'; readonly on: boolean; readonly at: number }
   /** Nothing from Pi since `since` (epoch ms) while a run is active. */
   | { readonly type: 'stalled'; readonly at: number; readonly since: number }
   | { readonly type: 'reset' };

@@ -3,7 +3,7 @@
 import type { CompactionReason, WireEvent } from './protocol.ts';
 
 /** What the status bar and the webview's `data-run-state` show. */
-export type RunPhase = 'idle' | 'running' | 'retrying' | 'compacting' | 'cancelling';
+export type RunPhase = 'idle' | 'starting' | 'running' | 'retrying' | 'compacting' | 'cancelling';
 
 export interface RunOutcome {
   readonly kind: 'completed' | 'cancelled' | 'error';
@@ -40,6 +40,8 @@ export interface RunState {
   /** A prompt was accepted and `agent_settled` has not come yet. */
   readonly active: boolean;
   readonly cancelling: boolean;
+  /** A prompt is waiting for Pi to load and the session to open. */
+  readonly starting?: boolean;
   readonly stalled: boolean;
   /** When Pi last said anything, while stalled (epoch ms). */
   readonly stalledSince?: number;
@@ -62,6 +64,7 @@ export function runPhase(s: RunState): RunPhase {
   if (s.compaction) return 'compacting';
   if (s.retry?.waiting) return 'retrying';
   if (s.active) return 'running';
+  if (s.starting) return 'starting';
   return 'idle';
 }
 
@@ -84,6 +87,7 @@ function step(s: RunState, ev: WireEvent): RunState {
       return {
         ...live,
         active: true,
+        starting: undefined,
         outcome: s.active ? s.outcome : undefined,
         lastError: s.active ? s.lastError : undefined,
         retryFailure: s.active ? s.retryFailure : undefined,
@@ -137,6 +141,8 @@ function step(s: RunState, ev: WireEvent): RunState {
     }
     case 'cancelRequested':
       return live.active || live.compaction ? { ...live, cancelling: true } : live;
+    case 'starting':
+      return ev.on === (live.starting === true) ? live : { ...live, starting: ev.on || undefined };
     case 'stalled':
       return live.active ? { ...live, stalled: true, stalledSince: ev.since } : live;
     case 'reset':
@@ -185,6 +191,8 @@ export function describeStatus(s: RunState, now: number): StatusTexts {
   if (s.stalled && s.active && phase !== 'cancelling') {
     const secs = Math.round((now - (s.stalledSince ?? s.since)) / 1000);
     run = { text: `$(warning) Pi: no response for ${secs} s`, tooltip: 'Pi has sent nothing for a while. Click to cancel the run.' };
+  } else if (phase === 'starting') {
+    run = { text: '$(loading~spin) Pi: starting', tooltip: 'Loading Pi: your prompt is sent as soon as the session is open. Click to cancel it.' };
   } else if (phase === 'running') {
     run = { text: '$(sync~spin) Pi: running', tooltip: `Running since ${clock(s.since)}. Click to cancel.` };
   } else if (phase === 'retrying') {

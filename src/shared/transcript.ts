@@ -76,48 +76,76 @@ export interface TranscriptState {
 /**
  * How a state holds its rows: `store[0..length)` are the rows before the open one (the store is shared
  * between successive states and only ever appended to past `length`), then the open row, then the few rows
- * that arrived while it streamed.
+ * that arrived while it streamed. Tool cards are kept the same way (see `ToolTable`).
  */
 interface Rows {
   readonly store: MessageView[];
   readonly length: number;
   readonly open: MessageView | undefined;
   readonly after: readonly MessageView[];
+  readonly tools: ToolTable;
 }
 
-type Fields = Omit<TranscriptState, 'messages' | 'openIndex'>;
+/**
+ * Tool cards by id. A card that finished rarely changes again, so finished cards go to a shared,
+ * append-only index (`order[0..count)` are this state's); running ones, and any later change to a finished
+ * one, live in a small map copied on change. Maps, so any id is a key, `__proto__` included.
+ */
+interface ToolTable {
+  readonly index: Map<string, { readonly card: ToolCardView; readonly at: number }>;
+  readonly order: string[];
+  readonly count: number;
+  readonly live: ReadonlyMap<string, ToolCardView>;
+}
 
-const rowsOf = new WeakMap<TranscriptState, Rows>();
+type Fields = Omit<TranscriptState, 'messages' | 'openIndex' | 'tools'>;
+
+/** Where a state keeps its rows: a non-enumerable symbol, so spreads, snapshots and JSON never carry it. */
+const ROWS = Symbol('rows');
 
 function make(fields: Fields, rows: Rows): TranscriptState {
-  let cached: readonly MessageView[] | undefined;
   const state = {
     ...fields,
     openIndex: rows.open ? rows.length : -1,
-    // An own, enumerable getter: a snapshot posted to the webview or JSON-encoded carries the rows as a plain array.
+    // Own, enumerable getters: a snapshot posted to the webview or JSON-encoded carries plain values.
     get messages(): readonly MessageView[] {
-      cached ??= rows.open ? [...rows.store.slice(0, rows.length), rows.open, ...rows.after] : rows.store.slice(0, rows.length);
-      return cached;
+      return rowList(rows);
+    },
+    get tools(): Readonly<Record<string, ToolCardView>> {
+      return toolRecord(rows.tools);
     },
   };
-  rowsOf.set(state, rows);
+  Object.defineProperty(state, ROWS, { value: rows });
   return state;
 }
 
-/** The rows of `s`; a state that crossed a postMessage or JSON (a snapshot) is read once from its array. */
+/** Each row set's array, built on first read: states that share their rows (a run-state change) share it. */
+const rowLists = new WeakMap<Rows, readonly MessageView[]>();
+
+function rowList(r: Rows): readonly MessageView[] {
+  let list = rowLists.get(r);
+  if (!list) {
+    list = r.open ? [...r.store.slice(0, r.length), r.open, ...r.after] : r.store.slice(0, r.length);
+    rowLists.set(r, list);
+  }
+  return list;
+}
+
+/** The rows of `s`; a state that crossed a postMessage or JSON (a snapshot) is read once from its arrays. */
 function rows(s: TranscriptState): Rows {
-  const r = rowsOf.get(s);
+  const r = (s as { [ROWS]?: Rows })[ROWS];
   if (r) return r;
   const all = s.messages;
   const open = s.openIndex >= 0 ? all[s.openIndex] : undefined;
   const before = open ? all.slice(0, s.openIndex) : all.slice();
-  const built: Rows = { store: before, length: before.length, open, after: open ? all.slice(s.openIndex + 1) : [] };
-  rowsOf.set(s, built);
+  const built: Rows = { store: before, length: before.length, open, after: open ? all.slice(s.openIndex + 1) : [], tools: toolTableOf(s.tools) };
+  // A snapshot may be frozen or shared; remembering its rows is only a speed-up.
+  if (Object.isExtensible(s)) Object.defineProperty(s, ROWS, { value: built });
   return built;
 }
 
 function fieldsOf(s: TranscriptState): Fields {
-  return { tools: s.tools, run: s.run, queue: s.queue, nextId: s.nextId, thinkingLevel: s.thinkingLevel, sessionName: s.sessionName };
+  return { run: s.run, queue: s.queue, nextId: s.nextId, thinkingLevel: s.thinkingLevel, sessionName: s.sessionName };
 }
 
 function withFields(s: TranscriptState, changes: Partial<Fields>): TranscriptState {
@@ -131,23 +159,82 @@ function pushed(r: Rows, ...ms: MessageView[]): Pick<Rows, 'store' | 'length'> {
   return { store, length: r.length + ms.length };
 }
 
-const noTools: Readonly<Record<string, ToolCardView>> = Object.freeze(Object.create(null) as Record<string, ToolCardView>);
+const emptyTools = (): ToolTable => ({ index: new Map(), order: [], count: 0, live: new Map() });
+
+function lookup(t: ToolTable, id: string): ToolCardView | undefined {
+  const live = t.live.get(id);
+  if (live) return live;
+  const e = t.index.get(id);
+  return e && e.at < t.count ? e.card : undefined;
+}
+
+function setTool(t: ToolTable, card: ToolCardView): ToolTable {
+  const id = card.toolCallId;
+  const finished = card.status === 'done' || card.status === 'error';
+  const known = t.index.get(id);
+  // A finished card of an id this state has not finished before joins the index (one held only by a
+  // later state's entries is not ours: that case continues on a copy below).
+  if (finished && !(known && known.at < t.count)) {
+    let { index, order } = t;
+    if (order.length !== t.count) {
+      // Another state appended past ours: continue on a copy of our part.
+      order = order.slice(0, t.count);
+      index = new Map(order.map((k) => [k, t.index.get(k)!]));
+    }
+    index.set(id, { card, at: order.length });
+    order.push(id);
+    let live = t.live;
+    if (live.has(id)) {
+      const copy = new Map(live);
+      copy.delete(id);
+      live = copy;
+    }
+    return { index, order, count: order.length, live };
+  }
+  return { ...t, live: new Map(t.live).set(id, card) };
+}
+
+/** Each table's record, built on first read: states that share a table (a text delta) share the record. */
+const records = new WeakMap<ToolTable, Readonly<Record<string, ToolCardView>>>();
+
+/** The cards as a null-prototype record, in first-seen order (what readers and snapshots see). */
+function toolRecord(t: ToolTable): Readonly<Record<string, ToolCardView>> {
+  const known = records.get(t);
+  if (known) return known;
+  const out = Object.create(null) as Record<string, ToolCardView>;
+  for (let i = 0; i < t.count; i++) {
+    const id = t.order[i]!;
+    out[id] = t.index.get(id)!.card;
+  }
+  for (const [id, card] of t.live) out[id] = card;
+  records.set(t, out);
+  return out;
+}
+
+function toolTableOf(record: Readonly<Record<string, ToolCardView>>): ToolTable {
+  let t = emptyTools();
+  for (const id of Object.keys(record)) t = setTool(t, record[id]!);
+  return t;
+}
+
+/** The tool card of `id` in `state`, without building the whole table (for the projection, per event). */
+export function toolCard(state: TranscriptState, id: string): ToolCardView | undefined {
+  return lookup(rows(state).tools, id);
+}
 
 /** The tool card of `id`, never a member of `Object.prototype` (ids such as `constructor` or `__proto__` are the endpoint's). */
 export function toolOf(tools: Readonly<Record<string, ToolCardView>>, id: string): ToolCardView | undefined {
   return Object.prototype.hasOwnProperty.call(tools, id) ? tools[id] : undefined;
 }
 
-function withTool(tools: Readonly<Record<string, ToolCardView>>, card: ToolCardView): Readonly<Record<string, ToolCardView>> {
-  const next = Object.assign(Object.create(null) as Record<string, ToolCardView>, tools);
-  // defineProperty, not assignment: `__proto__` is a key like any other here.
-  Object.defineProperty(next, card.toolCallId, { value: card, enumerable: true, writable: true, configurable: true });
-  return next;
+function withTool(s: TranscriptState, card: ToolCardView): TranscriptState {
+  const r = rows(s);
+  return make(fieldsOf(s), { ...r, tools: setTool(r.tools, card) });
 }
 
 export const initialTranscript: TranscriptState = make(
-  { tools: noTools, run: initialRunState, queue: { steering: [], followUp: [] }, nextId: 1 },
-  { store: [], length: 0, open: undefined, after: [] },
+  { run: initialRunState, queue: { steering: [], followUp: [] }, nextId: 1 },
+  { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },
 );
 
 /** Applies a batch of wire events in order. */
@@ -208,7 +295,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       return settle(ended);
     }
     case 'toolStart': {
-      const prev = toolOf(s.tools, ev.toolCallId);
+      const prev = lookup(rows(s).tools, ev.toolCallId);
       const card: ToolCardView = {
         toolCallId: ev.toolCallId,
         toolName: ev.toolName,
@@ -217,17 +304,17 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         output: prev?.output ?? '',
         startedAt: ev.at,
       };
-      return withFields(s, { tools: withTool(s.tools, card) });
+      return withTool(s, card);
     }
     case 'toolUpdate': {
-      const card = toolOf(s.tools, ev.toolCallId);
+      const card = lookup(rows(s).tools, ev.toolCallId);
       if (!card || card.status !== 'running') return s;
-      return withFields(s, { tools: withTool(s.tools, { ...card, output: ev.output }) });
+      return withTool(s, { ...card, output: ev.output });
     }
     case 'toolEnd': {
-      const card = toolOf(s.tools, ev.toolCallId) ?? { toolCallId: ev.toolCallId, toolName: '', args: '', status: 'running' as const, output: '' };
+      const card = lookup(rows(s).tools, ev.toolCallId) ?? { toolCallId: ev.toolCallId, toolName: '', args: '', status: 'running' as const, output: '' };
       const done: ToolCardView = { ...card, status: ev.isError ? 'error' : 'done', output: ev.output, durationMs: ev.durationMs };
-      return withFields(s, { tools: withTool(s.tools, done) });
+      return withTool(s, done);
     }
     case 'toolResult':
       return append(s, {
@@ -251,8 +338,8 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       return withFields(s, { sessionName: ev.name });
     case 'reset':
       return make(
-        { tools: noTools, run: initialTranscript.run, queue: initialTranscript.queue, nextId: 1, thinkingLevel: s.thinkingLevel },
-        { store: [], length: 0, open: undefined, after: [] },
+        { run: initialTranscript.run, queue: initialTranscript.queue, nextId: 1, thinkingLevel: s.thinkingLevel },
+        { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },
       );
     case 'retryStart': {
       const all = s.messages;
@@ -262,7 +349,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       // Rare (once per retry): rebuilding the rows from a copy keeps the shared store append-only.
       const messages = all.slice();
       messages[i] = { ...m, retried: true };
-      return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [] });
+      return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [], tools: rows(s).tools });
     }
     case 'runStart':
     case 'turnStart':
@@ -272,6 +359,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'compactionStart':
     case 'compactionEnd':
     case 'cancelRequested':
+    case 'starting':
     case 'stalled':
       return s;
   }
@@ -299,7 +387,7 @@ function updateOpen(s: TranscriptState, f: (m: MessageView) => MessageView): Tra
 function settle(s: TranscriptState): TranscriptState {
   const r = rows(s);
   if (!r.open) return s;
-  return make(fieldsOf(s), { ...pushed(r, r.open, ...r.after), open: undefined, after: [] });
+  return make(fieldsOf(s), { ...pushed(r, r.open, ...r.after), open: undefined, after: [], tools: r.tools });
 }
 
 /** Ends the open row, if any, as `stopReason` unless it has one, with every block final. */

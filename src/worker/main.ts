@@ -39,7 +39,12 @@ function handle<M extends keyof WorkerRequests>(method: M, fn: (params: WorkerRe
   });
 }
 
-const batcher = new Batcher((events) => notify('events', { events }), realScheduler);
+/** Events per notification at most: a resumed history arrives in slices the main thread reduces between other work. */
+const MAX_EVENTS_PER_POST = 1000;
+
+const batcher = new Batcher((events) => {
+  for (let i = 0; i < events.length; i += MAX_EVENTS_PER_POST) notify('events', { events: events.slice(i, i + MAX_EVENTS_PER_POST) });
+}, realScheduler);
 
 const log: Logger = {
   info: (message) => notify('log', { level: 'info', message }),

@@ -37,7 +37,7 @@ interface WorkerHarness {
   dispose(): Promise<void>;
 }
 
-async function startWorkerHarness(scenario: Scenario, extensions: string[] = []): Promise<WorkerHarness> {
+async function startWorkerHarness(scenario: Scenario, extensions: string[] = [], requestTimeoutMs = 10_000): Promise<WorkerHarness> {
   // The Pi bundle and the worker must be built; loading the bundle here builds them when missing.
   if (!existsSync(workerFile)) loadBundledPi();
   const model = await startScriptedModel({ scenario });
@@ -52,7 +52,7 @@ async function startWorkerHarness(scenario: Scenario, extensions: string[] = [])
     () => config,
     log,
     realScheduler,
-    { requestTimeoutMs: 10_000, pingMs: 500, hangMs: 2_000 },
+    { requestTimeoutMs, pingMs: 500, hangMs: 2_000 },
   );
   const emitted: WireEvent[] = [];
   const restored: string[][] = [];
@@ -105,6 +105,11 @@ describe('Pi in its worker thread', function () {
     assert.equal(h.client.workerStarted, false, 'nothing starts before it is needed');
     await h.run('Hello?');
     assert.deepEqual(texts(h.client.state.messages, 'assistant'), ['Answer number 1.']);
+    assert.deepEqual(
+      h.emitted.filter((e) => e.type === 'starting').map((e) => e.type === 'starting' && e.on),
+      [true, false],
+      'the prompt waited in the starting state, then went out',
+    );
     assert.ok(
       h.emitted.some((e) => e.type === 'delta'),
       'text arrived as deltas',
@@ -115,7 +120,9 @@ describe('Pi in its worker thread', function () {
   it('cancels a prompt sent before the session exists: dropped, text back, no request to the model', async () => {
     h = await startWorkerHarness(answers(1));
     const sending = h.client.send('Never mind.', 'prompt');
+    assert.equal(runPhase(h.client.state.run), 'starting', 'Starting Pi… while the worker loads');
     await h.client.cancel();
+    assert.equal(runPhase(h.client.state.run), 'idle');
     await sending;
     assert.deepEqual(h.restored, [['Never mind.']]);
     assert.equal(await h.client.ensureSession(), true);
@@ -147,6 +154,22 @@ describe('Pi in its worker thread', function () {
       assert.match(last, /Answer number 1\./);
     });
   }
+
+  it('gives up a request the busy worker does not answer within the bound, then Restart resumes the session in a fresh worker', async () => {
+    h = await startWorkerHarness(answers(3), ['spins.js'], 1000);
+    await h.run('Warm up');
+    const cwd = h.cwd;
+    void h.client.send('SPIN now', 'prompt');
+    await h.until(() => existsSync(join(cwd, 'spin-started')), 'the extension to start spinning');
+    await assert.rejects(h.client.listModels(), /did not answer "listModels" within 1 s/);
+    await h.until(() => h!.client.state.messages.some((m) => m.code === 'workerStopped'), 'the silent worker to be reported');
+    // Restart (the notice's button) stops the busy worker at once; the conversation continues in a new one.
+    await h.client.forceIdle();
+    assert.equal(h.client.state.run.active, false);
+    await h.run('After the restart');
+    assert.deepEqual(texts(h.client.state.messages, 'assistant').at(-1), 'Answer number 2.');
+    assert.match(JSON.stringify(h.model.requests.at(-1)), /Warm up/);
+  });
 
   it('keeps the main thread responsive while a Pi extension blocks the worker for 5 s', async () => {
     h = await startWorkerHarness(answers(2), ['spins.js']);

@@ -32,6 +32,27 @@ describe('run-state machine', () => {
     assert.equal(state.outcome?.kind, 'completed');
   });
 
+  it('starting: a prompt waits for Pi to load, then runs; a cancelled start goes back to idle', () => {
+    const { seen } = walk([
+      { type: 'starting', on: true, at: T },
+      { type: 'runStart' },
+      { type: 'settled', aborted: false, at: T + 1 },
+      { type: 'starting', on: true, at: T + 2 },
+      { type: 'starting', on: false, at: T + 3 },
+    ]);
+    assert.deepEqual(
+      seen.map((x) => x.phase),
+      ['starting', 'running', 'idle', 'starting', 'idle'],
+    );
+    assert.equal(seen[0]!.run, '$(loading~spin) Pi: starting');
+  });
+
+  it('a worker that stops mid-run fails the run with what happened', () => {
+    const { state } = walk([{ type: 'runStart' }, { type: 'settled', aborted: false, at: T, error: "Pi's worker stopped (it exited with code 1)." }]);
+    assert.equal(runPhase(state), 'idle');
+    assert.deepEqual(state.outcome, { kind: 'error', message: "Pi's worker stopped (it exited with code 1).", at: T });
+  });
+
   it('agent_end with willRetry keeps the run going', () => {
     const { state } = walk([{ type: 'runStart' }, { type: 'runEnd', willRetry: true }]);
     assert.equal(runPhase(state), 'running');

@@ -386,6 +386,35 @@ describe('transcript reducer robustness', () => {
     );
   });
 
+  it('keeps the tool table the same object while only text streams (the view skips its cards)', () => {
+    const base = reduce(initialTranscript, [
+      { type: 'toolStart', toolCallId: 'a', toolName: 'bash', args: '{}', at: 1 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: 1 },
+      { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+    ]);
+    const next = reduce(base, [{ type: 'delta', index: 0, text: 'more' }]);
+    assert.equal(next.tools, base.tools);
+    // A change of run state alone keeps the rows array too.
+    assert.equal(reduce(next, [{ type: 'cancelRequested', at: 2 }]).messages, next.messages);
+    assert.notEqual(reduce(next, [{ type: 'toolUpdate', toolCallId: 'a', output: 'x' }]).tools, base.tools);
+  });
+
+  it('keeps tool cards of states that branch from one state apart', () => {
+    const base = reduce(initialTranscript, [{ type: 'toolStart', toolCallId: 'a', toolName: 'bash', args: '{}', at: 1 }]);
+    const one = reduce(base, [
+      { type: 'toolEnd', toolCallId: 'a', isError: false, output: 'one', durationMs: 1 },
+      { type: 'toolStart', toolCallId: 'only-in-one', toolName: 'bash', args: '{}', at: 2 },
+      { type: 'toolEnd', toolCallId: 'only-in-one', isError: false, output: 'x', durationMs: 1 },
+    ]);
+    const two = reduce(base, [{ type: 'toolEnd', toolCallId: 'a', isError: true, output: 'two', durationMs: 1 }]);
+    assert.deepEqual(Object.keys(one.tools), ['a', 'only-in-one']);
+    assert.deepEqual(Object.keys(two.tools), ['a']);
+    assert.equal(toolOf(one.tools, 'a')!.output, 'one');
+    assert.equal(toolOf(two.tools, 'a')!.output, 'two');
+    assert.equal(toolOf(base.tools, 'a')!.status, 'running');
+  });
+
   it('continues from a snapshot that crossed JSON mid-stream exactly as from the original state', () => {
     const events: WireEvent[] = [
       { type: 'userMessage', text: 'hi', images: 0 },
