@@ -2,25 +2,10 @@
 
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import type { SessionPage, SessionSummary, TreeNodeView } from '../../src/shared/sessions.ts';
+import type { TreeNodeView } from '../../src/shared/sessions.ts';
 import { build, exchange } from './builders.ts';
+import { page, savedSessions } from './sessionBuilders.ts';
 import { assertBundleFresh, deliver, launchBrowser, openView, posted, session, startServer, type TestServer } from './harness.ts';
-
-/** `n` saved sessions, newest first. */
-export function savedSessions(n: number, from = 0): SessionSummary[] {
-  const now = Date.now();
-  return Array.from({ length: n }, (_, i) => ({
-    path: `/home/u/.pi/agent/sessions/--w--/2026-11-30T10-00-00-${String(from + i).padStart(4, '0')}.jsonl`,
-    ...(i % 3 === 0 ? { name: `Named session ${from + i}` } : {}),
-    firstMessage: `Question ${from + i}: refactor module ${from + i}`,
-    modified: now - (from + i) * 3_600_000,
-    messageCount: 2 + ((from + i) % 17),
-  }));
-}
-
-export function page(sessions: SessionSummary[], offset: number, total: number, query = '', current?: string): SessionPage {
-  return { sessions, offset, total, query, ...(current ? { current } : {}) };
-}
 
 async function lastPosted(p: Page, type: string): Promise<Record<string, unknown> | undefined> {
   return (await posted(p)).filter((m) => m.type === type).at(-1);
