@@ -36,6 +36,8 @@ export interface TreeNodeView {
   /** On the path from the root to the current leaf. */
   readonly onPath: boolean;
   readonly isLeaf: boolean;
+  /** The first entry of a branch (its parent has more than one child). */
+  readonly branchStart?: boolean;
 }
 
 /** Token, cost and context figures for the open session (`getSessionStats`). */

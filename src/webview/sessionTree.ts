@@ -54,7 +54,7 @@ export class SessionTreeView {
     this._list.replaceChildren(
       ...nodes.map((n) => {
         const who = n.kind === 'user' ? 'You' : 'Pi';
-        const state = n.isLeaf ? ' (you are here)' : n.onPath ? '' : ' (other branch)';
+        const state = `${n.branchStart ? ', starts a branch' : ''}${n.isLeaf ? ' (you are here)' : n.onPath ? '' : ' (other branch)'}`;
         return h(
           'li',
           {
@@ -71,7 +71,12 @@ export class SessionTreeView {
               'data-action': 'navigate-tree',
               'aria-label': `${who}: ${n.text}${n.label ? ` [${n.label}]` : ''}${state}. Move here.`,
             },
-            h('span', { class: 'tree-indent', 'aria-hidden': 'true' }, '· '.repeat(Math.min(n.depth, 12))),
+            // Plain text indent (the CSP allows no inline styles): two spaces a level, a corner where a branch starts.
+            h(
+              'span',
+              { class: 'tree-indent', 'aria-hidden': 'true' },
+              `${'  '.repeat(Math.max(0, Math.min(n.depth, 12) - 1))}${n.depth ? (n.branchStart ? '└ ' : '  ') : ''}`,
+            ),
             h('span', { class: 'tree-who' }, `${who}: `),
             h('span', { class: 'tree-text' }, n.text),
             ...(n.label ? [h('span', { class: 'tree-label' }, n.label)] : []),

@@ -11,7 +11,7 @@ import { Batcher, realScheduler } from '../shared/batcher.ts';
 import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
 import { loadPi } from './piLoader.ts';
 import { createPiSession, listPiSessions, sessionDirFor } from './piSessions.ts';
-import { listSessionPage } from './sessionRuntime.ts';
+import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
 import { errorText, SessionController } from './sessionController.ts';
 
 if (!parentPort) throw new Error('dist/worker.js runs only as a worker thread.');
@@ -80,6 +80,20 @@ controller.onDidEmit((events) => {
 controller.onDidRestoreInput((texts) => notify('restoreInput', { texts }));
 controller.onDidNotify((n) => notify('notify', n));
 controller.onDidSetInput((text) => notify('setInput', { text }));
+
+/** Reads the saved-sessions list a while after the session changed (a run ended, a switch), so the view's list opens warm. */
+let warmTimer: ReturnType<typeof setTimeout> | undefined;
+controller.onDidChangeSession(() => {
+  clearTimeout(warmTimer);
+  warmTimer = setTimeout(() => {
+    if (!config || controller.isActive) return;
+    const agentDir = agentDirOf(config);
+    listSessionInfos(loadPi(distDir), config.cwd, sessionDirFor(config.cwd, agentDir)).catch((err: unknown) =>
+      log.warn(`Listing sessions failed: ${errorText(err)}`),
+    );
+  }, 1500);
+  warmTimer.unref?.();
+});
 controller.onDidChangeSession((info) => notify('session', { info, sessionFile: controller.sessionFile }));
 
 function configure(c: WorkerConfig): void {

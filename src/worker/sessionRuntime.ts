@@ -4,7 +4,9 @@
  * view shows (its tree, the user entry behind a row, its totals) and the saved-sessions list.
  */
 
-import type { AgentSession } from '@earendil-works/pi-coding-agent';
+import { readdir, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { AgentSession, SessionInfo } from '@earendil-works/pi-coding-agent';
 import type { PiModule } from '../pi/piEntry.ts';
 import { matchesQuery, SESSION_PAGE_SIZE, type SessionPage, type SessionStatsView, type TreeNodeView } from '../shared/sessions.ts';
 
@@ -58,12 +60,12 @@ export function treeView(session: SessionOps): TreeNodeView[] {
   const out: TreeNodeView[] = [];
   type Node = ReturnType<typeof manager.getTree>[number];
   // Iterative: a long session is a deep chain.
-  const stack: { node: Node; depth: number }[] = manager
+  const stack: { node: Node; depth: number; starts: boolean }[] = manager
     .getTree()
-    .map((node) => ({ node, depth: 0 }))
+    .map((node) => ({ node, depth: 0, starts: false }))
     .reverse();
   while (stack.length) {
-    const { node, depth } = stack.pop()!;
+    const { node, depth, starts } = stack.pop()!;
     const d = describe(node.entry as { type: string; message?: unknown });
     const shown = d.kind !== 'other' && !(d.kind === 'assistant' && !d.text);
     const branches = node.children.length > 1;
@@ -76,10 +78,12 @@ export function treeView(session: SessionOps): TreeNodeView[] {
         ...(node.label ? { label: node.label } : {}),
         onPath: onPath.has(node.entry.id),
         isLeaf: node.entry.id === leaf,
+        ...(starts ? { branchStart: true } : {}),
       });
     }
-    // A chain stays at one depth; only a fork indents its branches.
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, depth: branches ? depth + 1 : depth });
+    // A chain stays at one depth; only a fork indents its branches. A hidden entry passes "starts a branch" on.
+    for (let i = node.children.length - 1; i >= 0; i--)
+      stack.push({ node: node.children[i]!, depth: branches ? depth + 1 : depth, starts: branches || (!shown && starts && i === 0) });
   }
   return out;
 }
@@ -132,6 +136,43 @@ export function statsView(session: Partial<SessionOps>): SessionStatsView | unde
   }
 }
 
+/** The last listing per sessions folder, with the fingerprint of the files it was read from. */
+const listings = new Map<string, { readonly key: string; readonly infos: readonly SessionInfo[] }>();
+
+/** Names, sizes and times of the folder's session files: reading them all costs far more than this. */
+async function folderKey(sessionDir: string): Promise<string> {
+  let names: string[];
+  try {
+    names = (await readdir(sessionDir)).filter((n) => n.endsWith('.jsonl')).sort();
+  } catch {
+    return '';
+  }
+  const parts = await Promise.all(
+    names.map(async (n) => {
+      try {
+        const st = await stat(path.join(sessionDir, n));
+        return `${n}:${st.size}:${st.mtimeMs}`;
+      } catch {
+        return `${n}:gone`;
+      }
+    }),
+  );
+  return parts.join('|');
+}
+
+/**
+ * The saved sessions of `cwd`, newest first, through Pi's `SessionManager.list`. A folder whose files did not
+ * change since the last call is not read again; the worker warms this while idle so the list opens at once.
+ */
+export async function listSessionInfos(pi: PiModule, cwd: string, sessionDir: string): Promise<readonly SessionInfo[]> {
+  const key = await folderKey(sessionDir);
+  const cached = listings.get(sessionDir);
+  if (cached && cached.key === key) return cached.infos;
+  const infos = [...(await pi.SessionManager.list(cwd, sessionDir))].sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  listings.set(sessionDir, { key, infos });
+  return infos;
+}
+
 /** One page of the workspace's saved sessions matching `query`, newest first. */
 export async function listSessionPage(
   pi: PiModule,
@@ -139,7 +180,7 @@ export async function listSessionPage(
   sessionDir: string,
   params: { query: string; offset: number; limit?: number; current?: string },
 ): Promise<SessionPage> {
-  const all = [...(await pi.SessionManager.list(cwd, sessionDir))].sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  const all = await listSessionInfos(pi, cwd, sessionDir);
   const matching = params.query ? all.filter((s) => matchesQuery(`${s.name ?? ''}\n${s.allMessagesText}`, params.query)) : all;
   const offset = Math.max(0, Math.min(params.offset, matching.length));
   const page = matching.slice(offset, offset + (params.limit ?? SESSION_PAGE_SIZE));

@@ -158,6 +158,11 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     const oldAnswer = tree.find((n) => n.text === 'Answer number 2.')!;
     assert.equal(oldAnswer.onPath, false);
     assert.ok(oldAnswer.depth > 0, 'the abandoned branch is indented under the fork point');
+    assert.deepEqual(
+      tree.filter((n) => n.branchStart).map((n) => n.text),
+      ['Two', 'Two, edited'],
+      'each branch is marked where it starts',
+    );
     // Back to the old branch through the tree.
     await h.controller.navigateTree(oldAnswer.id);
     assert.deepEqual(shown(h.controller.state), ['user: One', 'assistant: Answer number 1.', 'user: Two', 'assistant: Answer number 2.']);
