@@ -27,6 +27,8 @@ export type Action =
   | { readonly sleepMs: number }
   | { readonly do: 'cancel' | 'cancelButton' | 'hideView' | 'showView' | 'reloadWindow' }
   | { readonly do: 'steer' | 'followUp' | 'send'; readonly text: string }
+  | { readonly do: 'command'; readonly id: string }
+  | { readonly do: 'click'; readonly selector: string }
   | { readonly do: 'screenshot'; readonly name: string };
 
 export interface RunOptions {
@@ -248,6 +250,12 @@ async function playAction(wb: Workbench, action: Action, deadline: number, out: 
         await wb.webview().locator('[data-testid="composer"]').fill(action.text, { timeout: remaining() });
         await wb.webview().locator(`[data-testid="${action.do}"]`).click({ timeout: remaining() });
         return;
+      case 'command':
+        await runCommandById(wb, action.id);
+        return;
+      case 'click':
+        await wb.webview().locator(action.selector).first().click({ timeout: remaining() });
+        return;
       case 'hideView':
         await wb.hidePiView();
         return;
@@ -270,6 +278,22 @@ async function playAction(wb: Workbench, action: Action, deadline: number, out: 
       }
     }
   }
+}
+
+/** The palette title (`Pi: New Session`) of one of this extension's commands, to pick its row exactly. */
+function commandTitle(id: string): string | undefined {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    contributes?: { commands?: { command: string; title: string; category?: string }[] };
+  };
+  const c = pkg.contributes?.commands?.find((x) => x.command === id);
+  return c ? (c.category ? `${c.category}: ${c.title}` : c.title) : undefined;
+}
+
+/** Runs one of this extension's commands by id through the command palette. */
+async function runCommandById(wb: Workbench, id: string): Promise<void> {
+  const title = commandTitle(id);
+  if (!title) throw new Error(`no command ${id} in package.json`);
+  await wb.runCommand(title);
 }
 
 /** Writes panel.html and panel.txt from the transcript root (re-opening the view if an action hid it). */
