@@ -11,6 +11,8 @@ export interface SessionSummary {
   readonly messageCount: number;
   /** provider/id of the model it last used, when the file says. */
   readonly model?: string;
+  /** Tokens and cost summed over its assistant messages (every branch in the file). */
+  readonly stats?: SessionStatsView;
 }
 
 /** A page of the Sessions list, for `query` (empty: all), newest first. */
@@ -65,6 +67,13 @@ export function statsLine(s: SessionStatsView): string {
   parts.push(`$${s.cost.toFixed(4)}`);
   if (s.contextPercent !== undefined) parts.push(`context ${s.contextPercent}%`);
   return `Tokens: ${parts.join(', ')}`;
+}
+
+/** "12.3k tokens · $0.0400": a session's totals, short, for the list. */
+export function shortStats(s: SessionStatsView): string {
+  const tokens = s.input + s.output + s.cacheRead + s.cacheWrite;
+  const t = tokens >= 1_000_000 ? `${(tokens / 1_000_000).toFixed(1)}M` : tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
+  return `${t} tokens · $${s.cost.toFixed(4)}`;
 }
 
 /** Whether a session matches a search: every word of `query` is in its name or text (case-insensitive). */

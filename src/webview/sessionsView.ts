@@ -4,7 +4,7 @@
  */
 
 import type { WebviewToHost } from '../shared/protocol.ts';
-import { sessionTitle, type SessionPage, type SessionSummary } from '../shared/sessions.ts';
+import { sessionTitle, shortStats, statsLine, type SessionPage, type SessionSummary } from '../shared/sessions.ts';
 import { h, setHidden, setText } from './dom.ts';
 
 /** How long the search box waits for typing to pause before asking the host. */
@@ -95,13 +95,20 @@ export class SessionsView {
   private _row(s: SessionSummary, current: boolean): HTMLLIElement {
     const title = sessionTitle(s);
     const when = new Date(s.modified);
-    const meta = `${relativeTime(when)} · ${s.messageCount} message${s.messageCount === 1 ? '' : 's'}${s.model ? ` · ${s.model}` : ''}${current ? ' · open now' : ''}`;
+    const meta = [
+      relativeTime(when),
+      `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}`,
+      ...(s.model ? [s.model] : []),
+      ...(s.stats && s.stats.input + s.stats.output > 0 ? [shortStats(s.stats)] : []),
+      ...(current ? ['open now'] : []),
+    ].join(' · ');
+    const tip = `${title}\n${when.toLocaleString()}${s.model ? `\n${s.model}` : ''}${s.stats ? `\n${statsLine(s.stats)}` : ''}`;
     return h(
       'li',
       { class: `session-item${current ? ' is-current' : ''}`, 'data-session-file': s.path, 'aria-current': current ? 'true' : undefined },
       h(
         'button',
-        { type: 'button', class: 'session-open', 'data-action': 'open-session', title: `${title}\n${when.toLocaleString()}` },
+        { type: 'button', class: 'session-open', 'data-action': 'open-session', title: tip },
         h('span', { class: 'session-title' }, title),
         h('span', { class: 'session-meta' }, meta),
       ),

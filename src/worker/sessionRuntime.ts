@@ -4,7 +4,7 @@
  * view shows (its tree, the user entry behind a row, its totals) and the saved-sessions list.
  */
 
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AgentSession, SessionInfo } from '@earendil-works/pi-coding-agent';
 import type { PiModule } from '../pi/piEntry.ts';
@@ -173,6 +173,46 @@ export async function listSessionInfos(pi: PiModule, cwd: string, sessionDir: st
   return infos;
 }
 
+/** Model and totals of a session file, read once per version of the file. */
+const facts = new Map<string, { readonly version: string; readonly model?: string; readonly stats: SessionStatsView }>();
+
+/** The model a session last used and its token and cost totals, from its file (Pi's list does not carry them). */
+async function sessionFacts(file: string): Promise<{ model?: string; stats: SessionStatsView } | undefined> {
+  try {
+    const st = await stat(file);
+    const version = `${st.size}:${st.mtimeMs}`;
+    const known = facts.get(file);
+    if (known?.version === version) return known;
+    let model: string | undefined;
+    const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+    for (const line of (await readFile(file, 'utf8')).split('\n')) {
+      // Only the lines that can matter are parsed.
+      if (!line.includes('"model_change"') && !line.includes('"assistant"')) continue;
+      let e: { type?: string; provider?: string; modelId?: string; message?: Record<string, unknown> };
+      try {
+        e = JSON.parse(line) as typeof e;
+      } catch {
+        continue;
+      }
+      if (e.type === 'model_change' && e.provider && e.modelId) model = `${e.provider}/${e.modelId}`;
+      const m = e.message;
+      if (e.type !== 'message' || m?.role !== 'assistant') continue;
+      if (typeof m.provider === 'string' && typeof m.model === 'string') model = `${m.provider}/${m.model}`;
+      const u = m.usage as { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; cost?: { total?: number } } | undefined;
+      t.input += u?.input ?? 0;
+      t.output += u?.output ?? 0;
+      t.cacheRead += u?.cacheRead ?? 0;
+      t.cacheWrite += u?.cacheWrite ?? 0;
+      t.cost += u?.cost?.total ?? 0;
+    }
+    const result = { version, ...(model ? { model } : {}), stats: t };
+    facts.set(file, result);
+    return result;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One page of the workspace's saved sessions matching `query`, newest first. */
 export async function listSessionPage(
   pi: PiModule,
@@ -184,14 +224,20 @@ export async function listSessionPage(
   const matching = params.query ? all.filter((s) => matchesQuery(`${s.name ?? ''}\n${s.allMessagesText}`, params.query)) : all;
   const offset = Math.max(0, Math.min(params.offset, matching.length));
   const page = matching.slice(offset, offset + (params.limit ?? SESSION_PAGE_SIZE));
+  const pageFacts = await Promise.all(page.map((s) => sessionFacts(s.path)));
   return {
-    sessions: page.map((s) => ({
-      path: s.path,
-      ...(s.name ? { name: s.name } : {}),
-      firstMessage: s.firstMessage.slice(0, 300),
-      modified: s.modified.getTime(),
-      messageCount: s.messageCount,
-    })),
+    sessions: page.map((s, i) => {
+      const f = pageFacts[i];
+      return {
+        path: s.path,
+        ...(s.name ? { name: s.name } : {}),
+        firstMessage: s.firstMessage.slice(0, 300),
+        modified: s.modified.getTime(),
+        messageCount: s.messageCount,
+        ...(f?.model ? { model: f.model } : {}),
+        ...(f ? { stats: f.stats } : {}),
+      };
+    }),
     offset,
     total: matching.length,
     query: params.query,

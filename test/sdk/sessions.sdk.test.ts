@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import type { TranscriptState } from '../../src/shared/transcript.ts';
+import { listSessionPage } from '../../src/worker/sessionRuntime.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
 
@@ -195,11 +196,17 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     oldSilent();
   });
 
-  it('reports the session totals from getSessionStats', async () => {
+  it('reports the session totals from getSessionStats, in the header and the Sessions list', async () => {
     h = await startHarness(pi, scenarioFile('plain-text'));
     await run('Count me');
     const stats = h.controller.sessionInfo.stats!;
     assert.equal(stats.input, 120);
     assert.equal(stats.output, 16);
+    // The Sessions list carries the same totals and the model, read from the file.
+    const listed = await listSessionPage(pi, h.cwd, dirname(h.controller.sessionFile!), { query: '', offset: 0 });
+    const row = listed.sessions.find((x) => x.path === h!.controller.sessionFile)!;
+    assert.equal(row.stats?.input, 120);
+    assert.equal(row.stats?.output, 16);
+    assert.equal(row.model, h.controller.sessionInfo.modelId);
   });
 });

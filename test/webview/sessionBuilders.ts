@@ -11,6 +11,7 @@ export function savedSessions(n: number, from = 0): SessionSummary[] {
     firstMessage: `Question ${from + i}: refactor module ${from + i}`,
     modified: now - (from + i) * 3_600_000,
     messageCount: 2 + ((from + i) % 17),
+    ...(i % 2 === 0 ? { model: 'anthropic/claude-sonnet-4-5', stats: { input: 12_000 + i, output: 300, cacheRead: 0, cacheWrite: 0, cost: 0.0405 } } : {}),
   }));
 }
 

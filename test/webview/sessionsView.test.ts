@@ -45,6 +45,10 @@ describe('sessions list, tree and rewind in the webview', function () {
     assert.equal(await view.locator('[data-session-file][aria-current="true"]').getAttribute('data-session-file'), first[1]!.path);
     assert.equal(await view.locator('[data-session-file]').first().locator('.session-title').textContent(), 'Named session 0');
     assert.equal(await view.locator('[data-session-file]').nth(1).locator('.session-title').textContent(), 'Question 1: refactor module 1');
+    assert.match(
+      (await view.locator('[data-session-file]').first().locator('.session-meta').textContent()) ?? '',
+      /anthropic\/claude-sonnet-4-5 · 12\.3k tokens · \$0\.0405/,
+    );
     await view.click('[data-action="more-sessions"]');
     assert.deepEqual(await lastPosted(view, 'listSessions'), { type: 'listSessions', query: '', offset: 50 });
     await deliver(view, { type: 'sessions', page: page(savedSessions(50, 50), 50, 120) });
