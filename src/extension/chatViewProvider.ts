@@ -153,9 +153,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._sessions.open(msg.file);
       case 'renameSession':
         await this._sessions.rename(msg.file, msg.name);
-        return this._sessions.list('', 0);
+        return this._sessions.refresh();
       case 'deleteSession':
-        if (await this._sessions.delete(msg.file)) await this._sessions.list('', 0);
+        if (await this._sessions.delete(msg.file)) await this._sessions.refresh();
         return;
       case 'editResend':
         return this._controller.editResend(msg.fromEnd, msg.text);

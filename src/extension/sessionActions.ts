@@ -21,7 +21,11 @@ export class SessionActions {
     this._log = log;
   }
 
+  /** The search the view last asked for: a refresh after a rename or delete repeats it. */
+  private _query = '';
+
   async list(query: string, offset: number): Promise<void> {
+    this._query = query;
     if (offset === 0) this._listed.clear();
     const page = await this._client.sessionPage(query, offset);
     for (const s of page.sessions) this._listed.set(s.path, sessionTitle(s));
@@ -57,6 +61,11 @@ export class SessionActions {
       void vscode.window.showErrorMessage(`Pi: could not delete the session: ${errorText(err)}`);
       return false;
     }
+  }
+
+  /** Lists the first page of the last search again (a session was renamed or deleted). */
+  refresh(): Promise<void> {
+    return this.list(this._query, 0);
   }
 
   async showTree(): Promise<void> {
