@@ -267,6 +267,8 @@ function onMessage(raw: unknown): void {
       return;
     case 'batch':
       if (Array.isArray(msg.events)) applyEvents(msg.events);
+      // Another session, or another point of this one: the tree on screen is out of date.
+      if (mode === 'tree' && Array.isArray(msg.events) && msg.events.some((e) => e?.type === 'reset')) post({ type: 'showTree' });
       schedule();
       return;
     case 'session':

@@ -119,6 +119,10 @@ describe('sessions list, tree and rewind in the webview', function () {
     assert.equal(await view.locator('[data-entry-id="b2"] .tree-label').textContent(), 'first try');
     await view.locator('[data-entry-id="b2"] button').click();
     assert.deepEqual(await lastPosted(view, 'navigateTree'), { type: 'navigateTree', entryId: 'b2' });
+    // The host moved the session (a reset follows): the view asks for the tree again.
+    const asked = (await posted(view)).filter((m) => m.type === 'showTree').length;
+    await deliver(view, { type: 'batch', events: [{ type: 'reset' }] });
+    assert.equal((await posted(view)).filter((m) => m.type === 'showTree').length, asked + 1);
     await view.click('[data-testid="session-tree"] [data-action="back-to-chat"]');
     assert.equal(await view.locator('[data-testid="composer"]').isVisible(), true);
   });
