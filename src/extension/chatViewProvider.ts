@@ -10,6 +10,7 @@ import { BUILTIN_COMMANDS, type BuiltinName } from '../shared/slashCommands.ts';
 import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
+import { SessionActions } from './sessionActions.ts';
 import { chatHtml } from './webviewHtml.ts';
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -22,10 +23,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private _pendingRestore: string[] = [];
   private _pendingChips: CodeChip[] = [];
   private _ready = false;
+  /** The Sessions list was asked for before the view was there. */
+  private _pendingSessions = false;
   private readonly _extensionUri: vscode.Uri;
   private readonly _controller: PiClient;
   private readonly _log: Logger;
   private readonly _review: FileReview;
+  private readonly _sessions: SessionActions;
 
   constructor(extensionUri: vscode.Uri, controller: PiClient, log: Logger, review: FileReview) {
     super();
@@ -48,6 +52,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       }),
     );
     this._register(controller.onDidChangeSession((session) => this._post({ type: 'session', session })));
+    this._register(controller.onDidSetInput((text) => this._post({ type: 'setInput', text })));
+    this._sessions = new SessionActions(controller, (msg) => this._post(msg), log);
     this._register(
       controller.onDidExtensionUi((n) => {
         if (n.kind === 'title') this._setTitle(n.title);
@@ -67,8 +73,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'new':
         return c.newSession();
       case 'resume':
-        await vscode.commands.executeCommand('piPanel.resumeSession');
-        return;
+        return this.showSessions();
       case 'compact':
         return args ? c.compactWith(args) : c.compact();
       case 'model':
@@ -115,6 +120,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private _setTitle(title: string): void {
     this._title = title.trim() || undefined;
     if (this._view) this._view.title = this._title ?? 'Chat';
+  }
+
+  /** Shows the Sessions list (title-bar button, palette, `/resume`). */
+  showSessions(): void {
+    if (this._ready) this._post({ type: 'showMode', mode: 'sessions' });
+    else this._pendingSessions = true;
   }
 
   get isVisible(): boolean {
@@ -186,6 +197,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this._ready = true;
         for (const chip of this._pendingChips.splice(0)) this._post({ type: 'addChip', chip });
         if (this._trackComposer) this._post({ type: 'trackComposer', on: true });
+        if (this._pendingSessions) {
+          this._pendingSessions = false;
+          this._post({ type: 'showMode', mode: 'sessions' });
+        }
         if (this._pendingRestore.length) {
           this._post({ type: 'restoreInput', texts: this._pendingRestore });
           this._pendingRestore = [];
@@ -237,6 +252,25 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._slash(msg.name, msg.args);
       case 'bash':
         return this._controller.bash(msg.command, msg.excluded);
+      case 'listSessions':
+        return this._sessions.list(msg.query, msg.offset);
+      case 'openSession':
+        return this._sessions.open(msg.file);
+      case 'renameSession':
+        await this._sessions.rename(msg.file, msg.name);
+        return this._sessions.refresh();
+      case 'deleteSession':
+        if (await this._sessions.delete(msg.file)) await this._sessions.refresh();
+        return;
+      case 'editResend':
+        return this._controller.editResend(msg.fromEnd, msg.text);
+      case 'forkHere':
+        return this._controller.forkHere(msg.fromEnd, msg.text);
+      case 'showTree':
+        return this._sessions.showTree();
+      case 'navigateTree':
+        await this._controller.navigateTree(msg.entryId);
+        return this._sessions.showTree();
       default:
         assertNever(msg, 'webview message');
     }

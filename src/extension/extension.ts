@@ -10,6 +10,7 @@ import { fileChip, pickChip, selectionChip } from './codeContext.ts';
 import { FileReview } from './diffs.ts';
 import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient } from './piClient.ts';
+import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
 import { workerConfig } from './workerConfig.ts';
@@ -85,6 +86,10 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     // While Pi waits for an answer the click shows the question instead of cancelling.
     vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive && !controller.state.run.dialogs ? controller.cancel() : focusChat())),
     ...registerSessionCommands(controller),
+    ...registerSessionFileCommands(controller, async () => {
+      await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+      view.showSessions();
+    }),
     // Trust granted or Pi settings changed: reopen the session so its tools and directory follow.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void controller.reload()),
     vscode.workspace.onDidChangeConfiguration((e) => {

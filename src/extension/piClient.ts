@@ -10,6 +10,7 @@ import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import type { SlashCommand } from '../shared/slashCommands.ts';
+import type { SessionPage, TreeNodeView } from '../shared/sessions.ts';
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
 import type {
   FileBefore,
@@ -70,6 +71,9 @@ export class PiClient extends Disposable {
   private readonly _onDidRestoreInput = this._register(new Emitter<readonly string[]>());
   /** Texts that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
   readonly onDidRestoreInput = this._onDidRestoreInput.event;
+  private readonly _onDidSetInput = this._register(new Emitter<string>());
+  /** Text the composer should hold instead of what it has ("Edit and resend"). */
+  readonly onDidSetInput = this._onDidSetInput.event;
   private readonly _onDidNotify = this._register(new Emitter<UserNotification>());
   readonly onDidNotify = this._onDidNotify.event;
   private readonly _onDidChangeSession = this._register(new Emitter<SessionInfoView>());
@@ -302,6 +306,60 @@ export class PiClient extends Disposable {
     return this._request(live, 'undo', path === undefined ? {} : { path }, this._options.requestTimeoutMs);
   }
 
+  /** A page of the workspace's saved sessions matching `query`. */
+  async sessionPage(query: string, offset: number, limit?: number): Promise<SessionPage> {
+    return this._request(this._start(), 'sessionPage', { query, offset, ...(limit ? { limit } : {}) }, this._options.requestTimeoutMs);
+  }
+
+  async importSession(file: string): Promise<void> {
+    await this._whenReady('importSession', { file });
+  }
+
+  async forkHere(fromEnd: number, text: string): Promise<void> {
+    await this._whenReady('forkHere', { fromEnd, text });
+  }
+
+  async editResend(fromEnd: number, text: string): Promise<void> {
+    await this._whenReady('editResend', { fromEnd, text });
+  }
+
+  async navigateTree(entryId: string): Promise<void> {
+    await this._whenReady('navigateTree', { entryId });
+  }
+
+  async sessionTree(): Promise<readonly TreeNodeView[]> {
+    return (await this._request(this._start(), 'sessionTree', null, 0)).nodes;
+  }
+
+  /** Names a saved session, or the open one (no `file`). */
+  async renameSession(name: string, file?: string): Promise<void> {
+    await this._request(this._start(), 'renameSession', { name, ...(file ? { file } : {}) }, this._options.requestTimeoutMs);
+  }
+
+  async exportJsonl(file: string): Promise<string> {
+    return (await this._request(this._start(), 'exportJsonl', { file }, 0)).file;
+  }
+
+  async lastAnswer(): Promise<string | undefined> {
+    return (await this._request(this._start(), 'lastAnswer', null, this._options.requestTimeoutMs)).text;
+  }
+
+  /** The session file open now, when it has one. */
+  get sessionFile(): string | undefined {
+    return this._sessionFile;
+  }
+
+  /** A session-replacing request, once the session is open; failures are shown in the view. */
+  private async _whenReady<M extends 'importSession' | 'forkHere' | 'editResend' | 'navigateTree'>(
+    method: M,
+    params: WorkerRequests[M]['params'],
+  ): Promise<void> {
+    this._resumeFile = undefined;
+    const live = this._start();
+    await live.ready;
+    await this._call(live, method, params, 0);
+  }
+
   async exportHtml(): Promise<string> {
     // Writing a long transcript can take a while; the worker's liveness is watched separately.
     return (await this._request(this._start(), 'exportHtml', null, 0)).file;
@@ -335,6 +393,7 @@ export class PiClient extends Disposable {
       this._onDidChangeSession.fire(p.info);
     });
     on('restoreInput', (p) => this._onDidRestoreInput.fire(p.texts));
+    on('setInput', (p) => this._onDidSetInput.fire(p.text));
     on('notify', (n) => this._onDidNotify.fire(n));
     on('log', (l) => this._log[l.level](`[worker] ${l.message}`));
     on('extensionUi', (n) => this._onDidExtensionUi.fire(n));

@@ -3,6 +3,7 @@
 import type { ExtensionUiEvent } from './extensionUi.ts';
 import type { CodeChip } from './chips.ts';
 import { isBuiltin, type BuiltinName, type SlashCommand } from './slashCommands.ts';
+import type { SessionPage, SessionStatsView, TreeNodeView } from './sessions.ts';
 import type { TranscriptState } from './transcript.ts';
 
 /** What kind of content a block of an assistant message holds. */
@@ -149,10 +150,24 @@ export interface SessionInfoView {
   readonly collapseThinking?: boolean;
   /** How full the model's context window is, 0–100, when Pi knows. */
   readonly contextPercent?: number;
+  /** The session's name (`/name`), when it has one. */
+  readonly name?: string;
+  /** The session's token and cost totals. */
+  readonly stats?: SessionStatsView;
 }
 
 /** Palette commands the view may ask for (each is `piPanel.<name>`). */
-export const VIEW_COMMANDS = ['selectModel', 'setThinkingLevel', 'compact', 'resumeSession', 'exportTranscript'] as const;
+export const VIEW_COMMANDS = [
+  'selectModel',
+  'setThinkingLevel',
+  'compact',
+  'resumeSession',
+  'exportTranscript',
+  'exportJsonl',
+  'importSession',
+  'copyLastAnswer',
+  'renameSession',
+] as const;
 export type ViewCommand = (typeof VIEW_COMMANDS)[number];
 
 export type HostToWebview =
@@ -169,7 +184,16 @@ export type HostToWebview =
   /** Whether to report the composer's text (`composerText`): only while an extension could read it. */
   | { readonly type: 'trackComposer'; readonly on: boolean }
   /** The commands the slash menu offers: the panel's built-ins, then Pi's (extensions, prompt templates, skills). */
-  | { readonly type: 'commands'; readonly commands: readonly SlashCommand[] };
+  | { readonly type: 'commands'; readonly commands: readonly SlashCommand[] }
+  /** The composer's text becomes `text` ("Edit and resend"). */
+  | { readonly type: 'setInput'; readonly text: string }
+  /** Switches what the view shows: the chat, the Sessions list or the session's tree. */
+  | { readonly type: 'showMode'; readonly mode: ViewMode }
+  | { readonly type: 'sessions'; readonly page: SessionPage }
+  | { readonly type: 'sessionTree'; readonly nodes: readonly TreeNodeView[] };
+
+/** What the view shows. */
+export type ViewMode = 'chat' | 'sessions' | 'tree';
 
 export type SendMode = 'prompt' | 'steer' | 'followUp';
 
@@ -204,11 +228,26 @@ export type WebviewToHost =
   /** `!command` (or `!!command`, `excluded` from the model's context) run by Pi's shell. */
   | { readonly type: 'bash'; readonly command: string; readonly excluded: boolean }
   /** One of the panel's built-in slash commands, with what followed its name. */
-  | { readonly type: 'slash'; readonly name: BuiltinName; readonly args: string };
+  | { readonly type: 'slash'; readonly name: BuiltinName; readonly args: string }
+  /** A page of the Sessions list (`offset` 0 starts over, for a new search). */
+  | { readonly type: 'listSessions'; readonly query: string; readonly offset: number }
+  | { readonly type: 'openSession'; readonly file: string }
+  | { readonly type: 'renameSession'; readonly file: string; readonly name: string }
+  | { readonly type: 'deleteSession'; readonly file: string }
+  /** A user row, named by how many user rows follow it and by its text. */
+  | { readonly type: 'editResend'; readonly fromEnd: number; readonly text: string }
+  | { readonly type: 'forkHere'; readonly fromEnd: number; readonly text: string }
+  | { readonly type: 'showTree' }
+  | { readonly type: 'navigateTree'; readonly entryId: string };
+
+/** Longest session name the host accepts. */
+export const MAX_SESSION_NAME = 200;
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
 
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e7;
+const isSessionFile = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 4096 && v.endsWith('.jsonl');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isPath = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 4096 && !v.includes('\0');
@@ -235,6 +274,30 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `send.text is longer than ${MAX_PROMPT_CHARS} characters` };
       return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode } };
     }
+    case 'showTree':
+      return { ok: true, msg: { type: raw.type } };
+    case 'listSessions':
+      if (typeof raw.query !== 'string' || raw.query.length > 500) return { ok: false, reason: 'listSessions.query is not a string of sensible length' };
+      if (!isCount(raw.offset)) return { ok: false, reason: 'listSessions.offset is not a count' };
+      return { ok: true, msg: { type: 'listSessions', query: raw.query, offset: raw.offset } };
+    case 'openSession':
+    case 'deleteSession':
+      if (!isSessionFile(raw.file)) return { ok: false, reason: `${raw.type}.file is not a session file path` };
+      return { ok: true, msg: { type: raw.type, file: raw.file } };
+    case 'renameSession':
+      if (!isSessionFile(raw.file)) return { ok: false, reason: 'renameSession.file is not a session file path' };
+      if (typeof raw.name !== 'string' || !raw.name.trim() || raw.name.length > MAX_SESSION_NAME)
+        return { ok: false, reason: `renameSession.name is not a non-empty string of at most ${MAX_SESSION_NAME} characters` };
+      return { ok: true, msg: { type: 'renameSession', file: raw.file, name: raw.name } };
+    case 'editResend':
+    case 'forkHere':
+      if (!isCount(raw.fromEnd)) return { ok: false, reason: `${raw.type}.fromEnd is not a count` };
+      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
+        return { ok: false, reason: `${raw.type}.text is not a string of sensible length` };
+      return { ok: true, msg: { type: raw.type, fromEnd: raw.fromEnd, text: raw.text } };
+    case 'navigateTree':
+      if (typeof raw.entryId !== 'string' || !/^[\w-]{1,100}$/.test(raw.entryId)) return { ok: false, reason: 'navigateTree.entryId is not an entry id' };
+      return { ok: true, msg: { type: 'navigateTree', entryId: raw.entryId } };
     case 'runCommand':
       if (!VIEW_COMMANDS.includes(raw.command as ViewCommand)) return { ok: false, reason: 'runCommand.command is not one the view may run' };
       return { ok: true, msg: { type: 'runCommand', command: raw.command as ViewCommand } };

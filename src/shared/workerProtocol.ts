@@ -5,6 +5,7 @@
 
 import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from './protocol.ts';
 import type { SlashCommand } from './slashCommands.ts';
+import type { SessionPage, TreeNodeView } from './sessions.ts';
 
 /** Where and how the worker opens sessions; read on the main thread (settings, workspace trust). */
 export interface WorkerConfig {
@@ -98,6 +99,20 @@ export interface WorkerRequests {
   readonly bash: { readonly params: { readonly command: string; readonly excluded: boolean }; readonly result: null };
   /** `/name <title>`: names the session. */
   readonly setSessionName: { readonly params: { readonly name: string }; readonly result: null };
+  /** A page of the workspace's saved sessions matching `query`. */
+  readonly sessionPage: { readonly params: { readonly query: string; readonly offset: number; readonly limit?: number }; readonly result: SessionPage };
+  /** Copies a JSONL session file into the workspace's sessions and opens it. */
+  readonly importSession: { readonly params: { readonly file: string }; readonly result: null };
+  /** A user row, named by how many user rows follow it in the view and by its text. */
+  readonly forkHere: { readonly params: { readonly fromEnd: number; readonly text: string }; readonly result: null };
+  readonly editResend: { readonly params: { readonly fromEnd: number; readonly text: string }; readonly result: null };
+  readonly navigateTree: { readonly params: { readonly entryId: string }; readonly result: null };
+  readonly sessionTree: { readonly params: null; readonly result: { readonly nodes: readonly TreeNodeView[] } };
+  /** Names a saved session; without `file`, or with the open one's, the open session. */
+  readonly renameSession: { readonly params: { readonly file?: string; readonly name: string }; readonly result: null };
+  readonly exportJsonl: { readonly params: { readonly file: string }; readonly result: { readonly file: string } };
+  /** The text of the last assistant answer, if any. */
+  readonly lastAnswer: { readonly params: null; readonly result: { readonly text?: string } };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
 }
@@ -108,6 +123,8 @@ export interface WorkerNotifications {
   readonly session: { readonly info: SessionInfoView; readonly sessionFile?: string };
   /** Texts that did not reach Pi: they go back to the composer. */
   readonly restoreInput: { readonly texts: readonly string[] };
+  /** The composer's text becomes this (an edited message to resend). */
+  readonly setInput: { readonly text: string };
   readonly notify: UserNotification;
   readonly log: { readonly level: LogLevel; readonly message: string };
   /** What Pi's extensions show outside the transcript: status-bar items, the view's title, the composer's text. */

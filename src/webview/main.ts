@@ -4,7 +4,8 @@
  */
 
 import { showBidiControls } from '../shared/bidi.ts';
-import type { HostToWebview, SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
+import type { HostToWebview, SendMode, SessionInfoView, ViewMode, WireEvent } from '../shared/protocol.ts';
+import { statsLine } from '../shared/sessions.ts';
 import { runPhase, type RunState } from '../shared/runState.ts';
 import { initialTranscript, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
@@ -15,6 +16,8 @@ import { h, setAttr, setHidden, setText } from './dom.ts';
 import { renderMarkdown, safeHref } from './markdown.ts';
 import { markdownBody } from './markdownStream.ts';
 import { ScrollAnchor } from './scroll.ts';
+import { SessionsView } from './sessionsView.ts';
+import { SessionTreeView } from './sessionTree.ts';
 import { TranscriptView } from './transcriptView.ts';
 import { loadUiState, post, saveUiState } from './vscodeApi.ts';
 
@@ -42,11 +45,15 @@ const level = h('button', {
 });
 const context = h('span', { class: 'context-usage', title: "How full the model's context window is" });
 const title = h('span', { class: 'session-name' });
-const header = h('header', { class: 'header' }, model, level, context, title);
+const showSessions = h('button', { type: 'button', class: 'header-picker', 'data-action': 'show-sessions', 'aria-label': 'Show sessions' }, 'Sessions');
+const showTree = h('button', { type: 'button', class: 'header-picker', 'data-action': 'show-tree', 'aria-label': "Show this session's branches" }, 'Branches');
+const header = h('header', { class: 'header' }, model, level, context, title, showSessions, showTree);
 header.addEventListener('click', (e) => {
   const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
   if (action === 'select-model') post({ type: 'runCommand', command: 'selectModel' });
   else if (action === 'set-thinking-level') post({ type: 'runCommand', command: 'setThinkingLevel' });
+  else if (action === 'show-sessions') setMode('sessions');
+  else if (action === 'show-tree') setMode('tree');
 });
 
 const transcript = new TranscriptView(
@@ -100,16 +107,27 @@ const composer = new Composer(
   saved.history,
 );
 
-app.replaceChildren(
-  header,
-  h('div', { class: 'scroll-area' }, scroller, anchor.jump),
-  statusLine,
-  widgets.el,
-  queue.el,
-  composer.el,
-  announcer.el,
-  statusAnnouncer.el,
-);
+const sessionsView = new SessionsView(post, () => setMode('chat'));
+const treeView = new SessionTreeView(post, () => setMode('chat'));
+const chatArea = h('div', { class: 'scroll-area' }, scroller, anchor.jump);
+app.replaceChildren(header, chatArea, sessionsView.el, treeView.el, statusLine, widgets.el, queue.el, composer.el, announcer.el, statusAnnouncer.el);
+let mode: ViewMode = 'chat';
+
+/** Shows the chat, the Sessions list or the tree in the view's body; the header stays. */
+function setMode(next: ViewMode): void {
+  mode = next;
+  setHidden(chatArea, next !== 'chat');
+  setHidden(sessionsView.el, next !== 'sessions');
+  setHidden(treeView.el, next !== 'tree');
+  setHidden(composer.el, next !== 'chat');
+  setAttr(showSessions, 'aria-pressed', String(next === 'sessions'));
+  setAttr(showTree, 'aria-pressed', String(next === 'tree'));
+  if (next === 'sessions') {
+    sessionsView.reload();
+    sessionsView.focus();
+  } else if (next === 'tree') post({ type: 'showTree' });
+  else composer.focus();
+}
 
 let composerTimer: ReturnType<typeof setTimeout> | undefined;
 /** Set by the host while Pi's extensions are bound. */
@@ -157,6 +175,12 @@ function onClick(e: MouseEvent): void {
     case 'retry-last':
       post({ type: 'retryLast' });
       return;
+    case 'edit-resend':
+    case 'fork-here': {
+      const row = userRow(actionEl);
+      if (row) post({ type: actionEl.getAttribute('data-action') === 'edit-resend' ? 'editResend' : 'forkHere', ...row });
+      return;
+    }
     case 'toggle-block': {
       const block = actionEl.closest('[data-block]');
       const row = actionEl.closest('[data-msg-id]');
@@ -230,6 +254,15 @@ document.addEventListener('keydown', (e) => {
   }
 });
 
+/** The user row an action sits in, named as the host expects: how many user rows follow it, and its text. */
+function userRow(el: Element): { fromEnd: number; text: string } | undefined {
+  const id = Number(el.closest('[data-msg-id]')?.getAttribute('data-msg-id'));
+  const users = state.messages.filter((m) => m.role === 'user');
+  const i = users.findIndex((m) => m.id === id);
+  if (i < 0) return undefined;
+  return { fromEnd: users.length - 1 - i, text: users[i]!.blocks.map((b) => b?.text ?? '').join('') };
+}
+
 async function copyText(text: string, button: Element): Promise<void> {
   const label = button.getAttribute('aria-label');
   let said: string;
@@ -298,6 +331,8 @@ function onMessage(raw: unknown): void {
       return;
     case 'batch':
       if (Array.isArray(msg.events)) applyEvents(msg.events);
+      // Another session, or another point of this one: the tree on screen is out of date.
+      if (mode === 'tree' && Array.isArray(msg.events) && msg.events.some((e) => e?.type === 'reset')) post({ type: 'showTree' });
       schedule();
       return;
     case 'session':
@@ -322,6 +357,25 @@ function onMessage(raw: unknown): void {
       return;
     case 'editorText':
       if (typeof msg.text === 'string') composer.setText(msg.text, msg.paste === true);
+      return;
+    case 'setInput':
+      if (typeof msg.text !== 'string') return;
+      if (mode !== 'chat') setMode('chat');
+      composer.textarea.value = '';
+      composer.restore([msg.text]);
+      composer.focus();
+      return;
+    case 'showMode':
+      if (msg.mode === 'chat' || msg.mode === 'sessions' || msg.mode === 'tree') setMode(msg.mode);
+      return;
+    case 'sessions':
+      if (msg.page && Array.isArray(msg.page.sessions)) sessionsView.show(msg.page);
+      return;
+    case 'sessionTree':
+      if (Array.isArray(msg.nodes)) {
+        treeView.show(msg.nodes);
+        if (mode === 'tree' && !treeView.el.contains(document.activeElement)) treeView.focus();
+      }
       return;
     default:
       warnOnce(`ignored unknown message ${String((msg as { type: string }).type)}`);
@@ -358,6 +412,8 @@ function render(): void {
     setText(model, showBidiControls(session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…')));
     setAttr(model, 'title', session.modelId ? `${session.modelId}: select a model` : 'Select a model');
     setText(context, session.contextPercent !== undefined ? `context ${session.contextPercent}%` : '');
+    setAttr(context, 'title', session.stats ? statsLine(session.stats) : "How full the model's context window is");
+    setAttr(title, 'title', session.stats ? `${state.sessionName ?? 'This session'}\n${statsLine(session.stats)}` : undefined);
   }
   const thinking = state.thinkingLevel ?? session.thinkingLevel;
   setText(level, thinking ? `thinking: ${thinking}` : '');

@@ -179,6 +179,24 @@ export class TranscriptView {
   }
 }
 
+/** "Edit and resend" and "Fork from here" on a user row; main.ts handles the clicks. */
+function userActions(): HTMLElement {
+  return h(
+    'div',
+    { class: 'row-actions' },
+    h(
+      'button',
+      { type: 'button', class: 'btn-link', 'data-action': 'edit-resend', title: 'Rewind to this message and edit it; the old branch stays in Branches' },
+      'Edit and resend',
+    ),
+    h(
+      'button',
+      { type: 'button', class: 'btn-link', 'data-action': 'fork-here', title: 'Start a new session with the conversation up to here' },
+      'Fork from here',
+    ),
+  );
+}
+
 const ROLE_LABEL: Record<MessageView['role'], string> = {
   user: 'You',
   assistant: 'Pi',
@@ -220,6 +238,7 @@ class MessageRow {
     if (m.role === 'notice' && m.level) this.el.classList.add(`notice-${m.level}`);
     if (m.role === 'changes') this.el.setAttribute('data-testid', 'changes');
     if (m.role === 'bash') this.el.insertBefore(shellHeader(m.command ?? '', m.excluded === true), this._blocksEl);
+    if (m.role === 'user') this.el.append(userActions());
     this._render(m, undefined);
   }
 

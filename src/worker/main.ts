@@ -15,7 +15,8 @@ import { Approvals } from './approvalExtension.ts';
 import { ExtensionUi } from './extensionUi.ts';
 import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
-import { createPiSession, listPiSessions } from './piSessions.ts';
+import { createPiSession, listPiSessions, sessionDirFor } from './piSessions.ts';
+import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
 import { errorText, SessionController } from './sessionController.ts';
 
 if (!parentPort) throw new Error('dist/worker.js runs only as a worker thread.');
@@ -129,6 +130,21 @@ controller.onWillCancel(() => {
 controller.onWillDisposeSession(() => {
   extensionUi.dismissAll('session closed');
   approvals.reset();
+});
+controller.onDidSetInput((text) => notify('setInput', { text }));
+
+/** Reads the saved-sessions list a while after the session changed (a run ended, a switch), so the view's list opens warm. */
+let warmTimer: ReturnType<typeof setTimeout> | undefined;
+controller.onDidChangeSession(() => {
+  clearTimeout(warmTimer);
+  warmTimer = setTimeout(() => {
+    if (!config || controller.isActive) return;
+    const agentDir = agentDirOf(config);
+    listSessionInfos(loadPi(distDir), config.cwd, sessionDirFor(config.cwd, agentDir)).catch((err: unknown) =>
+      log.warn(`Listing sessions failed: ${errorText(err)}`),
+    );
+  }, 1500);
+  warmTimer.unref?.();
 });
 controller.onDidChangeSession((info) => notify('session', { info, sessionFile: controller.sessionFile }));
 
@@ -263,6 +279,53 @@ handle('setSessionName', async ({ name }) => {
   const s = (await session()) as unknown as { setSessionName(name: string): void };
   s.setSessionName(name);
   return null;
+});
+handle('sessionPage', async ({ query, offset, limit }) => {
+  const c = currentConfig();
+  const agentDir = agentDirOf(c);
+  return listSessionPage(loadPi(distDir), c.cwd, sessionDirFor(c.cwd, agentDir), { query, offset, limit, current: controller.sessionFile });
+});
+handle('importSession', async ({ file }) => {
+  await controller.importSession(file);
+  return null;
+});
+handle('forkHere', async ({ fromEnd, text }) => {
+  await controller.forkHere(fromEnd, text);
+  return null;
+});
+handle('editResend', async ({ fromEnd, text }) => {
+  await controller.editResend(fromEnd, text);
+  return null;
+});
+handle('navigateTree', async ({ entryId }) => {
+  await controller.navigateTree(entryId);
+  return null;
+});
+handle('sessionTree', async () => {
+  await controller.ensureSession();
+  return { nodes: controller.tree() };
+});
+handle('renameSession', async ({ file, name }) => {
+  if (!file || file === controller.sessionFile) {
+    await controller.rename(name);
+    return null;
+  }
+  // Another saved session: append the name to its file, as Pi's /name would.
+  const c = currentConfig();
+  loadPi(distDir)
+    .SessionManager.open(file, sessionDirFor(c.cwd, agentDirOf(c)))
+    .appendSessionInfo(name.trim());
+  return null;
+});
+handle('exportJsonl', async ({ file }) => {
+  const s = await session();
+  if (!s.exportToJsonl) throw new Error('this session cannot be exported');
+  return { file: path.resolve(s.exportToJsonl(file)) };
+});
+handle('lastAnswer', async () => {
+  const s = await session();
+  const text = s.getLastAssistantText?.();
+  return text ? { text } : {};
 });
 handle('ping', async () => null);
 

@@ -2,9 +2,9 @@
 
 import * as path from 'node:path';
 import type { PiModule } from '../pi/piEntry.ts';
-import type { ExtensionCommandContextActions, ExtensionFactory } from '@earendil-works/pi-coding-agent';
+import type { AgentSession, ExtensionCommandContextActions, ExtensionFactory } from '@earendil-works/pi-coding-agent';
 import type { ExtensionUi } from './extensionUi.ts';
-import type { CreatedSession } from './sessionController.ts';
+import type { AgentSessionLike, CreatedSession } from './sessionController.ts';
 
 export interface PiSessionOptions {
   readonly cwd: string;
@@ -92,7 +92,7 @@ function isInside(file: string, dir: string): boolean {
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
-type BashDefinition = NonNullable<Parameters<PiModule['createAgentSession']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
+type BashDefinition = NonNullable<Parameters<PiModule['createAgentSessionFromServices']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
 
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
   const sessionDir = sessionDirFor(o.cwd, o.agentDir);
@@ -107,31 +107,34 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   // `CLAUDE.md`) whatever the trust, so an untrusted folder's are dropped here: only the user's own, in
   // the agent directory, steer the model. The session directory is ours, so the project's `sessionDir`
   // setting, which Pi reads before trust, is never consulted.
-  const settingsManager = pi.SettingsManager.create(o.cwd, o.agentDir, { projectTrusted: o.trusted });
-  const agentDir = path.resolve(o.agentDir);
-  const resourceLoader = new pi.DefaultResourceLoader({
-    cwd: o.cwd,
-    agentDir: o.agentDir,
-    settingsManager,
-    ...(o.trusted && o.extensionFactories?.length ? { extensionFactories: [...o.extensionFactories] } : {}),
-    ...(o.trusted ? {} : { agentsFilesOverride: (base) => ({ agentsFiles: base.agentsFiles.filter((f) => isInside(f.path, agentDir)) }) }),
-  });
-  await resourceLoader.reload();
-  const { session, modelFallbackMessage } = await pi.createAgentSession({
-    cwd: o.cwd,
-    agentDir: o.agentDir,
-    sessionManager,
-    settingsManager,
-    resourceLoader,
-    ...(o.trusted
-      ? {
-          // Pi's own bash tool, with the extension host's private variables kept out of the shell. (Its
-          // definition is generic in its schema; the option takes the erased form.)
-          customTools: [pi.createBashToolDefinition(o.cwd, { spawnHook: (c) => ({ ...c, env: agentShellEnv(c.env) }) }) as unknown as BashDefinition],
-          ...(o.tools.length ? { tools: [...o.tools] } : {}),
-        }
-      : { noTools: 'all' as const }),
-  });
+  // Tools are chosen once; the runtime's factory applies them, and the trust rules, to every session it
+  // creates (new, resume, fork, import).
+  const tools = o.trusted
+    ? {
+        // Pi's own bash tool, with the extension host's private variables kept out of the shell. (Its
+        // definition is generic in its schema; the option takes the erased form.)
+        customTools: [pi.createBashToolDefinition(o.cwd, { spawnHook: (c) => ({ ...c, env: agentShellEnv(c.env) }) }) as unknown as BashDefinition],
+        ...(o.tools.length ? { tools: [...o.tools] } : {}),
+      }
+    : { noTools: 'all' as const };
+  const runtime = await pi.createAgentSessionRuntime(
+    async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
+      const ownDir = path.resolve(agentDir);
+      const services = await pi.createAgentSessionServices({
+        cwd,
+        agentDir,
+        settingsManager: pi.SettingsManager.create(cwd, agentDir, { projectTrusted: o.trusted }),
+        resourceLoaderOptions: {
+          ...(o.trusted && o.extensionFactories?.length ? { extensionFactories: [...o.extensionFactories] } : {}),
+          ...(o.trusted ? {} : { agentsFilesOverride: (base) => ({ agentsFiles: base.agentsFiles.filter((file) => isInside(file.path, ownDir)) }) }),
+        },
+      });
+      const created = await pi.createAgentSessionFromServices({ services, sessionManager, sessionStartEvent, ...tools });
+      return { ...created, services, diagnostics: services.diagnostics };
+    },
+    { cwd: o.cwd, agentDir: o.agentDir, sessionManager },
+  );
+  const { session, modelFallbackMessage } = runtime;
   // Without any model that has credentials Pi still creates the session, with a placeholder model.
   const noModel = (await session.modelRuntime.getAvailable()).length === 0;
   const warnings = [
@@ -142,7 +145,8 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const ext = o.trusted ? o.extensions : undefined;
   // Untrusted, extensions keep Pi's do-nothing UI: nothing they ask reaches the user.
   const bind = ext
-    ? async () => {
+    ? async (bound: AgentSessionLike) => {
+        const session = bound as unknown as AgentSession;
         await session.bindExtensions({
           uiContext: ext.ui.context,
           // Dialogs work and there is no terminal: what Pi's RPC clients get.
@@ -160,7 +164,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
         ext.ui.bound(session.extensionRunner?.getExtensionPaths().length ?? 0);
       }
     : undefined;
-  return { session, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined, bind };
+  return { session, runtime, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined, bind };
 }
 
 /** The saved sessions of `cwd`, newest first. */

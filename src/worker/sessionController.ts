@@ -14,6 +14,8 @@ import type { Logger, UserNotification } from '../shared/workerProtocol.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
 import { describeSessionError } from './piErrors.ts';
 import { replayMessages } from './replay.ts';
+import { exchangeEndId, statsView, treeView, userEntryId, type SessionOps, type SessionRuntimeLike } from './sessionRuntime.ts';
+import type { TreeNodeView } from '../shared/sessions.ts';
 
 /** The part of Pi's `AgentSession` the controller uses; `FakeSession` implements the same. */
 export type AgentSessionLike = Pick<
@@ -40,17 +42,19 @@ export type AgentSessionLike = Pick<
   readonly model: { readonly provider: string; readonly id: string; readonly name?: string } | undefined;
   readonly thinkingLevel: string;
   readonly messages: readonly unknown[];
-};
+} & Partial<SessionOps>;
 
 export interface CreatedSession {
   readonly session: AgentSessionLike;
+  /** Pi's runtime that owns `session`: new, resume, fork and import replace the session through it. */
+  readonly runtime?: SessionRuntimeLike<AgentSessionLike>;
   /** Something the user should know (a model fallback, a missing workspace). */
   readonly warning?: string;
   readonly cwd: string;
   /** Pi found no model with credentials; prompting would fail with "No API key found". */
   readonly noModel?: boolean;
   /** Binds Pi's extensions to the panel's UI (fires `session_start`); called once the controller listens. */
-  readonly bind?: () => Promise<void>;
+  readonly bind?: (session: AgentSessionLike) => Promise<void>;
 }
 
 /**
@@ -75,6 +79,10 @@ export class SessionController extends Disposable {
   private _state: TranscriptState = initialTranscript;
   private _session: AgentSessionLike | undefined;
   private _unsubscribe: (() => void) | undefined;
+  private _runtime: SessionRuntimeLike<AgentSessionLike> | undefined;
+  private _bindExtensions: ((session: AgentSessionLike) => Promise<void>) | undefined;
+  /** Bumped whenever the listened-to session changes: a listener of an earlier one drops what it still hears. */
+  private _generation = 0;
   private _creating: Promise<AgentSessionLike | undefined> | undefined;
   private _cwd: string | undefined;
   private readonly _unknownTypes = new Set<string>();
@@ -108,6 +116,9 @@ export class SessionController extends Disposable {
   private readonly _onWillDisposeSession = this._register(new Emitter<void>());
   /** The session is about to go (new, resumed, reloaded, forced idle): nothing may wait on it. */
   readonly onWillDisposeSession = this._onWillDisposeSession.event;
+  private readonly _onDidSetInput = this._register(new Emitter<string>());
+  /** Text the composer should hold instead of what it has (the message "Edit and resend" rewound to). */
+  readonly onDidSetInput = this._onDidSetInput.event;
 
   constructor(factory: SessionFactory, log: Logger, clock: Scheduler, options: ControllerOptions) {
     super();
@@ -135,6 +146,8 @@ export class SessionController extends Disposable {
       cwd: this._cwd,
       collapseThinking: this._options.collapseThinking ?? true,
       contextPercent: contextPercent(s),
+      ...(s?.sessionName ? { name: s.sessionName } : {}),
+      ...(s ? optional('stats', statsView(s)) : {}),
     };
   }
 
@@ -245,13 +258,165 @@ export class SessionController extends Disposable {
   }
 
   /** Starts an empty session for the workspace (the old one stays on disk). */
-  newSession(): Promise<void> {
-    return this._switchSession({ fresh: true });
+  async newSession(): Promise<void> {
+    if (await this._withRuntime()) await this._replace('start a new session', (rt) => rt.newSession());
+    else await this._switchSession({ fresh: true });
   }
 
   /** Switches to a saved session file and shows its history. */
-  resumeSession(file: string): Promise<void> {
-    return this._switchSession({ fresh: false, open: file });
+  async resumeSession(file: string): Promise<void> {
+    if (file === this.sessionFile) return;
+    if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file));
+    else await this._switchSession({ fresh: false, open: file });
+  }
+
+  /** Copies a session file (JSONL) into the workspace's sessions and opens it. */
+  async importSession(file: string): Promise<void> {
+    if (await this._withRuntime()) await this._replace('import the session', (rt) => rt.importFromJsonl(file));
+    else this._unsupported('Import');
+  }
+
+  /**
+   * "Fork from here": a new session file holding the conversation up to the end of the exchange that the
+   * user message (named as in `userEntryId`) starts. The original file is untouched.
+   */
+  async forkHere(fromEnd: number, text: string): Promise<void> {
+    const session = await this._withRuntime();
+    const id = session?.sessionManager ? userEntryId(session as SessionOps, fromEnd, text) : undefined;
+    if (!session || !id) return this._unsupported('Fork');
+    const at = exchangeEndId(session as SessionOps, id);
+    await this._replace('fork the session', (rt) => rt.fork(at, { position: 'at' }));
+  }
+
+  /**
+   * "Edit and resend": moves the session's leaf to just before that user message (a new branch in the same
+   * file; the old one stays in the tree) and puts its text in the composer.
+   */
+  async editResend(fromEnd: number, text: string): Promise<void> {
+    const session = await this.ensureSession();
+    const id = session?.sessionManager ? userEntryId(session as SessionOps, fromEnd, text) : undefined;
+    if (!session || !id) return this._unsupported('Edit and resend');
+    await this.navigateTree(id);
+  }
+
+  /** Moves to an entry of the session's tree (`/tree`); a user message's text goes to the composer. */
+  async navigateTree(entryId: string): Promise<void> {
+    const session = await this.ensureSession();
+    if (!session?.navigateTree) return this._unsupported('Moving in the session tree');
+    if (this.isActive) {
+      await this.cancel();
+      await this._whenIdle(this._options.settleTimeoutMs);
+    }
+    try {
+      const result = await session.navigateTree(entryId);
+      if (result.cancelled) return;
+      if (session !== this._session) return;
+      this._showSession(session);
+      if (result.editorText !== undefined) this._onDidSetInput.fire(result.editorText);
+    } catch (err) {
+      this._notice('warning', `Could not move in the session tree: ${errorText(err)}`);
+    }
+  }
+
+  /** The open session's tree, for the view's tree mode. */
+  tree(): TreeNodeView[] {
+    const s = this._session;
+    return s?.sessionManager ? treeView(s as SessionOps) : [];
+  }
+
+  /** Names the open session (`/name`); the header and the list show it. */
+  async rename(name: string): Promise<void> {
+    const session = await this.ensureSession();
+    if (!session?.setSessionName) return this._unsupported('Naming a session');
+    session.setSessionName(name.trim());
+    this._onDidChangeSession.fire(this.sessionInfo);
+  }
+
+  /** The session's runtime once the session is open, or undefined (a test's plain session). */
+  private async _withRuntime(): Promise<AgentSessionLike | undefined> {
+    const session = await this.ensureSession();
+    return this._runtime ? session : undefined;
+  }
+
+  private _unsupported(what: string): void {
+    this._notice('warning', `${what} is not available: no Pi session is open.`);
+  }
+
+  /**
+   * Replaces the session through the runtime. A run is cancelled first; then the old session is no longer
+   * listened to, so nothing it emits while the runtime tears it down (its abort, its shutdown) reaches the
+   * view. The runtime hands the new session to `_rebind`, the only place a replacement is taken up.
+   */
+  private async _replace(what: string, op: (rt: SessionRuntimeLike<AgentSessionLike>) => Promise<{ cancelled: boolean }>): Promise<void> {
+    const runtime = this._runtime;
+    if (!runtime) return;
+    if (this.isActive) {
+      await this.cancel();
+      await this._whenIdle(this._options.settleTimeoutMs);
+    }
+    const before = this._session;
+    const file = before?.sessionFile;
+    this._detach();
+    try {
+      const result = await op(runtime);
+      // A Pi extension vetoed it (session_before_switch / _fork): the old session is still the one.
+      if (result.cancelled && runtime.session === before && before) this._bind(before);
+    } catch (err) {
+      this._log.error(`Could not ${what}: ${errorText(err)}`);
+      this._notice('error', `Could not ${what}: ${errorText(err)}`);
+      if (this._runtime !== runtime) return;
+      // The runtime may have torn the old session down before failing: open its file again from disk.
+      this._disposeSession();
+      await this._create(file ? { fresh: false, open: file } : { fresh: false });
+    }
+  }
+
+  /** The runtime replaced the session: listen to the new one only, and show its branch from scratch. */
+  private readonly _rebind = async (session: AgentSessionLike): Promise<void> => {
+    this._bind(session);
+    this._showSession(session);
+    // A replacement session (new, resumed, forked) gets the panel's extension UI too.
+    await this._bindExtensionsTo(session);
+  };
+
+  /** Binds Pi's extensions of `session` to the panel's UI (trusted workspaces only); a failure is shown, not thrown. */
+  private async _bindExtensionsTo(session: AgentSessionLike): Promise<void> {
+    if (!this._bindExtensions) return;
+    try {
+      await this._bindExtensions(session);
+    } catch (err) {
+      this._log.error(`Binding Pi's extensions failed: ${errorText(err)}`);
+      this._notice('error', `Pi's extensions could not start: ${errorText(err)}`);
+    }
+  }
+
+  /** Resets the host store (and so the view) to `session`'s current branch. */
+  private _showSession(session: AgentSessionLike): void {
+    this._clearSettleTimer();
+    this._clearWatchdog();
+    const now = this._clock.now();
+    const events: WireEvent[] = [{ type: 'reset' }, ...replayMessages(session.messages, now)];
+    if (session.sessionName) events.push({ type: 'sessionInfo', name: session.sessionName });
+    this._apply(events);
+    this._onDidChangeSession.fire(this.sessionInfo);
+  }
+
+  /** Listens to `session` and nothing else. */
+  private _bind(session: AgentSessionLike): void {
+    this._detach();
+    const generation = this._generation;
+    this._session = session;
+    // Subscribe before anything can prompt; the listener never throws into Pi.
+    this._unsubscribe = session.subscribe((event) => {
+      if (generation === this._generation) this._onPiEvent(event);
+    });
+  }
+
+  /** Stops listening to the current session; anything its listener still hears is dropped. */
+  private _detach(): void {
+    this._generation++;
+    this._unsubscribe?.();
+    this._unsubscribe = undefined;
   }
 
   /** Cancels what runs, clears the transcript and opens another session in its place. */
@@ -347,14 +512,17 @@ export class SessionController extends Disposable {
         created.session.dispose();
         return undefined;
       }
-      this._session = created.session;
       this._cwd = created.cwd;
       this._noModel = created.noModel === true;
-      // Subscribe before anything can prompt; the listener never throws into Pi.
       this._files = new FileChanges(created.cwd, this._options.storageDir);
-      this._unsubscribe = created.session.subscribe(this._onPiEvent);
+      // Subscribe before anything can prompt; the listener never throws into Pi.
+      this._bind(created.session);
+      this._runtime = created.runtime;
+      this._bindExtensions = created.bind;
+      created.runtime?.setRebindSession(this._rebind);
       if (!quiet) {
         const history = replayMessages(created.session.messages, this._clock.now());
+        if (created.session.sessionName) history.push({ type: 'sessionInfo', name: created.session.sessionName });
         if (history.length) this._apply(history);
         // The last run's Changes row, kept across a window reload, follows its history.
         const last = history.length ? this._files.lastFor(created.session.sessionFile) : undefined;
@@ -362,14 +530,7 @@ export class SessionController extends Disposable {
         if (created.warning) this._notice('warning', created.warning);
         if (this._noModel) this._reportNoModel(undefined);
       }
-      if (created.bind) {
-        try {
-          await created.bind();
-        } catch (err) {
-          this._log.error(`Binding Pi's extensions failed: ${errorText(err)}`);
-          this._notice('error', `Pi's extensions could not start: ${errorText(err)}`);
-        }
-      }
+      await this._bindExtensionsTo(created.session);
       this._onDidChangeSession.fire(this.sessionInfo);
       return created.session;
     } catch (err) {
@@ -385,12 +546,17 @@ export class SessionController extends Disposable {
     if (this._session) this._onWillDisposeSession.fire();
     this._clearSettleTimer();
     this._clearWatchdog();
-    this._unsubscribe?.();
-    this._unsubscribe = undefined;
+    this._detach();
     const s = this._session;
+    const runtime = this._runtime;
     this._session = undefined;
+    this._runtime = undefined;
     try {
-      s?.dispose();
+      if (runtime) {
+        runtime.setRebindSession(undefined);
+        // Aborts, tells Pi's extensions the session shuts down, then disposes it.
+        runtime.dispose().catch((err: unknown) => this._log.error(`dispose() failed: ${errorText(err)}`));
+      } else s?.dispose();
     } catch (err) {
       this._log.error(`dispose() failed: ${errorText(err)}`);
     }
@@ -541,6 +707,10 @@ function contextPercent(s: AgentSessionLike | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 export function errorText(err: unknown): string {

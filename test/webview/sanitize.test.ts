@@ -15,7 +15,7 @@ import { assertBundleFresh, deliver, deliverJson, launchBrowser, openView, poste
 import { HOSTILE, PROTOTYPE_IDS } from './hostile.ts';
 
 const DANGEROUS_TAGS =
-  'script,iframe,frame,object,embed,img,svg,math,style,link,meta,base,form,input,button:not([data-action]),video,audio,source,template,noscript,xmp,marquee,details,textarea:not([data-testid])';
+  'script,iframe,frame,object,embed,img,svg,math,style,link,meta,base,form,input:not([data-testid]),button:not([data-action]),video,audio,source,template,noscript,xmp,marquee,details,textarea:not([data-testid])';
 
 /** Every place untrusted text reaches the view, as wire events. */
 function hostileEvents(payload: string, n: number, streamed: boolean): WireEvent[] {

@@ -1,0 +1,134 @@
+/**
+ * The host's side of the view's Sessions mode and tree: pages of saved sessions, open, rename, delete to the
+ * OS trash after a confirmation, and the palette commands for import, JSONL export and copying the last answer.
+ */
+
+import * as vscode from 'vscode';
+import type { HostToWebview } from '../shared/protocol.ts';
+import { sessionTitle } from '../shared/sessions.ts';
+import { errorText, type Logger, type PiClient } from './piClient.ts';
+
+export class SessionActions {
+  /** Session files the view was shown: the only ones it may open, rename or delete. */
+  private readonly _listed = new Map<string, string>();
+  private readonly _client: PiClient;
+  private readonly _post: (msg: HostToWebview) => void;
+  private readonly _log: Logger;
+
+  constructor(client: PiClient, post: (msg: HostToWebview) => void, log: Logger) {
+    this._client = client;
+    this._post = post;
+    this._log = log;
+  }
+
+  /** The search the view last asked for: a refresh after a rename or delete repeats it. */
+  private _query = '';
+
+  async list(query: string, offset: number): Promise<void> {
+    this._query = query;
+    if (offset === 0) this._listed.clear();
+    const page = await this._client.sessionPage(query, offset);
+    for (const s of page.sessions) this._listed.set(s.path, sessionTitle(s));
+    this._post({ type: 'sessions', page });
+  }
+
+  async open(file: string): Promise<void> {
+    if (!this._known(file)) return;
+    this._post({ type: 'showMode', mode: 'chat' });
+    await this._client.resumeSession(file);
+  }
+
+  async rename(file: string, name: string): Promise<void> {
+    if (!this._known(file)) return;
+    await this._client.renameSession(name.trim(), file);
+  }
+
+  /** Asks first; the file goes to the OS trash (VS Code's), so a mistake can be undone there. */
+  async delete(file: string): Promise<boolean> {
+    if (!this._known(file)) return false;
+    const title = this._listed.get(file) ?? file;
+    if (file === this._client.sessionFile) {
+      void vscode.window.showInformationMessage('Pi: this session is open. Open or start another one before deleting it.');
+      return false;
+    }
+    const choice = await vscode.window.showWarningMessage(`Delete the Pi session "${title}"?`, { modal: true, detail: 'It goes to the trash.' }, 'Delete');
+    if (choice !== 'Delete') return false;
+    try {
+      await vscode.workspace.fs.delete(vscode.Uri.file(file), { useTrash: true });
+      this._listed.delete(file);
+      return true;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Pi: could not delete the session: ${errorText(err)}`);
+      return false;
+    }
+  }
+
+  /** Lists the first page of the last search again (a session was renamed or deleted). */
+  refresh(): Promise<void> {
+    return this.list(this._query, 0);
+  }
+
+  async showTree(): Promise<void> {
+    this._post({ type: 'sessionTree', nodes: await this._client.sessionTree() });
+  }
+
+  private _known(file: string): boolean {
+    if (this._listed.has(file)) return true;
+    this._log.warn('The view named a session file it was not shown; ignored.');
+    return false;
+  }
+}
+
+/** Palette commands on the open session: name it, import and export JSONL, copy the last answer. */
+export function registerSessionFileCommands(client: PiClient, showSessions: () => void): vscode.Disposable[] {
+  const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(`Pi: ${what}: ${errorText(err)}`);
+  return [
+    vscode.commands.registerCommand('piPanel.showSessions', showSessions),
+    vscode.commands.registerCommand('piPanel.renameSession', async () => {
+      try {
+        const name = await vscode.window.showInputBox({ title: 'Pi: Name Session', value: client.sessionInfo.name ?? '', prompt: 'A name for this session' });
+        if (name?.trim()) await client.renameSession(name.trim());
+      } catch (err) {
+        fail('could not name the session', err);
+      }
+    }),
+    vscode.commands.registerCommand('piPanel.importSession', async () => {
+      const picked = await vscode.window.showOpenDialog({ title: 'Pi: Import Session', filters: { 'Pi session': ['jsonl'] }, canSelectMany: false });
+      if (picked?.[0]) await client.importSession(picked[0].fsPath);
+    }),
+    vscode.commands.registerCommand('piPanel.exportJsonl', async () => {
+      try {
+        const name = sessionTitle({ name: client.sessionInfo.name, firstMessage: 'session' }).replace(/[^\w.-]+/g, '-');
+        const target = await vscode.window.showSaveDialog({
+          title: 'Pi: Export Session (JSONL)',
+          filters: { 'Pi session': ['jsonl'] },
+          saveLabel: 'Export',
+          defaultUri: defaultUri(`${name}.jsonl`),
+        });
+        if (!target) return;
+        const file = await client.exportJsonl(target.fsPath);
+        void vscode.window.showInformationMessage(`Pi: session exported to ${file}`);
+      } catch (err) {
+        fail('could not export the session', err);
+      }
+    }),
+    vscode.commands.registerCommand('piPanel.copyLastAnswer', async () => {
+      try {
+        const text = await client.lastAnswer();
+        if (!text) {
+          void vscode.window.showInformationMessage('Pi: there is no answer to copy yet.');
+          return;
+        }
+        await vscode.env.clipboard.writeText(text);
+        void vscode.window.showInformationMessage('Pi: last answer copied.');
+      } catch (err) {
+        fail('could not copy the last answer', err);
+      }
+    }),
+  ];
+}
+
+function defaultUri(name: string): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return folder ? vscode.Uri.joinPath(folder, name) : undefined;
+}

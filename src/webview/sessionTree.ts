@@ -1,0 +1,92 @@
+/**
+ * The view's tree mode (`/tree`): every branch of the open session, the current path marked, each user and
+ * assistant entry a button that moves the session there (`navigateTree`). Nothing is removed by moving.
+ */
+
+import type { WebviewToHost } from '../shared/protocol.ts';
+import type { TreeNodeView } from '../shared/sessions.ts';
+import { h, setText } from './dom.ts';
+
+export class SessionTreeView {
+  readonly el: HTMLElement;
+  private readonly _list: HTMLUListElement;
+  private readonly _summary: HTMLElement;
+  private readonly _post: (msg: WebviewToHost) => void;
+
+  constructor(post: (msg: WebviewToHost) => void, back: () => void) {
+    this._post = post;
+    this._list = h('ul', { class: 'tree-list', 'aria-label': 'Session branches' });
+    this._summary = h('p', { class: 'sessions-summary', role: 'status' });
+    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'back-to-chat' }, 'Back to chat');
+    this.el = h(
+      'section',
+      { class: 'session-tree', 'data-testid': 'session-tree', 'aria-label': 'Session tree', hidden: true },
+      h('div', { class: 'mode-bar' }, h('h2', { class: 'mode-title' }, 'Branches'), backButton),
+      this._summary,
+      this._list,
+    );
+    this.el.addEventListener('click', (e) => {
+      const actionEl = (e.target as Element).closest('[data-action]');
+      if (!actionEl) return;
+      if (actionEl.getAttribute('data-action') === 'back-to-chat') back();
+      else if (actionEl.getAttribute('data-action') === 'navigate-tree') {
+        const id = actionEl.closest('[data-entry-id]')?.getAttribute('data-entry-id');
+        if (id) this._post({ type: 'navigateTree', entryId: id });
+      }
+    });
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+      const item = (e.target as Element).closest?.('[data-entry-id]');
+      const next = (e.key === 'ArrowDown' ? item?.nextElementSibling : item?.previousElementSibling)?.querySelector<HTMLElement>('button');
+      if (next) {
+        e.preventDefault();
+        next.focus();
+      }
+    });
+  }
+
+  show(nodes: readonly TreeNodeView[]): void {
+    const branches = nodes.filter((n) => n.depth > 0 && !n.onPath).length;
+    setText(
+      this._summary,
+      nodes.length === 0 ? 'Nothing in this session yet.' : `${nodes.length} entries${branches ? `, ${branches} off the current branch` : ''}`,
+    );
+    this._list.replaceChildren(
+      ...nodes.map((n) => {
+        const who = n.kind === 'user' ? 'You' : 'Pi';
+        const state = `${n.branchStart ? ', starts a branch' : ''}${n.isLeaf ? ' (you are here)' : n.onPath ? '' : ' (other branch)'}`;
+        return h(
+          'li',
+          {
+            class: `tree-item tree-${n.kind}${n.onPath ? ' on-path' : ''}${n.isLeaf ? ' is-leaf' : ''}`,
+            'data-entry-id': n.id,
+            'data-depth': n.depth,
+            'aria-current': n.isLeaf ? 'true' : undefined,
+          },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'tree-entry',
+              'data-action': 'navigate-tree',
+              'aria-label': `${who}: ${n.text}${n.label ? ` [${n.label}]` : ''}${state}. Move here.`,
+            },
+            // Plain text indent (the CSP allows no inline styles): two spaces a level, a corner where a branch starts.
+            h(
+              'span',
+              { class: 'tree-indent', 'aria-hidden': 'true' },
+              `${'  '.repeat(Math.max(0, Math.min(n.depth, 12) - 1))}${n.depth ? (n.branchStart ? '└ ' : '  ') : ''}`,
+            ),
+            h('span', { class: 'tree-who' }, `${who}: `),
+            h('span', { class: 'tree-text' }, n.text),
+            ...(n.label ? [h('span', { class: 'tree-label' }, n.label)] : []),
+          ),
+        );
+      }),
+    );
+  }
+
+  focus(): void {
+    this._list.querySelector<HTMLElement>('.is-leaf button, button')?.focus();
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * The view's Sessions mode: this workspace's saved sessions a page at a time, a search box, and per session
+ * Open, Rename (inline) and Delete (the host asks first). Only the rows of the pages shown are in the DOM.
+ */
+
+import type { WebviewToHost } from '../shared/protocol.ts';
+import { sessionTitle, shortStats, statsLine, type SessionPage, type SessionSummary } from '../shared/sessions.ts';
+import { h, setHidden, setText } from './dom.ts';
+
+/** How long the search box waits for typing to pause before asking the host. */
+const SEARCH_DEBOUNCE_MS = 150;
+
+export class SessionsView {
+  readonly el: HTMLElement;
+  private readonly _search: HTMLInputElement;
+  private readonly _list: HTMLUListElement;
+  private readonly _more: HTMLButtonElement;
+  private readonly _summary: HTMLElement;
+  private readonly _post: (msg: WebviewToHost) => void;
+  private readonly _back: () => void;
+  private _shown = 0;
+  private _query = '';
+  private _searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(post: (msg: WebviewToHost) => void, back: () => void) {
+    this._post = post;
+    this._back = back;
+    this._search = h('input', {
+      type: 'search',
+      class: 'sessions-search',
+      'data-testid': 'sessions-search',
+      placeholder: 'Search sessions',
+      'aria-label': 'Search sessions',
+    });
+    this._list = h('ul', { class: 'sessions-list', 'aria-label': 'Saved sessions' });
+    this._more = h('button', { type: 'button', class: 'btn btn-secondary sessions-more', 'data-action': 'more-sessions', hidden: true }, 'Show more');
+    this._summary = h('p', { class: 'sessions-summary', role: 'status' });
+    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'back-to-chat' }, 'Back to chat');
+    this.el = h(
+      'section',
+      { class: 'sessions', 'data-testid': 'sessions', 'aria-label': 'Sessions', hidden: true },
+      h('div', { class: 'mode-bar' }, h('h2', { class: 'mode-title' }, 'Sessions'), backButton),
+      this._search,
+      this._summary,
+      this._list,
+      this._more,
+    );
+    this._search.addEventListener('input', () => {
+      clearTimeout(this._searchTimer);
+      this._searchTimer = setTimeout(() => this.reload(), SEARCH_DEBOUNCE_MS);
+    });
+    this._search.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this._search.value) {
+        e.preventDefault();
+        e.stopPropagation();
+        this._search.value = '';
+        this.reload();
+      }
+    });
+    this.el.addEventListener('click', (e) => this._onClick(e));
+    this.el.addEventListener('keydown', (e) => this._onKey(e));
+  }
+
+  /** Asks the host for the first page of the current search. */
+  reload(): void {
+    this._query = this._search.value.trim();
+    this._post({ type: 'listSessions', query: this._query, offset: 0 });
+  }
+
+  focus(): void {
+    this._search.focus();
+  }
+
+  /** Shows a page: the first replaces the list, later ones append. A page for an older search is dropped. */
+  show(page: SessionPage): void {
+    if (page.query !== this._query) return;
+    const rows = page.sessions.map((s) => this._row(s, s.path === page.current));
+    if (page.offset === 0) this._list.replaceChildren(...rows);
+    else if (page.offset === this._shown) this._list.append(...rows);
+    else return;
+    this._shown = page.offset + page.sessions.length;
+    const left = page.total - this._shown;
+    setHidden(this._more, left <= 0);
+    setText(this._more, `Show more (${left} more)`);
+    setText(
+      this._summary,
+      page.total === 0
+        ? page.query
+          ? `No session matches "${page.query}".`
+          : 'No saved sessions for this folder yet.'
+        : `${page.total} session${page.total === 1 ? '' : 's'}${page.query ? ` matching "${page.query}"` : ''}`,
+    );
+  }
+
+  private _row(s: SessionSummary, current: boolean): HTMLLIElement {
+    const title = sessionTitle(s);
+    const when = new Date(s.modified);
+    const meta = [
+      relativeTime(when),
+      `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}`,
+      ...(s.model ? [s.model] : []),
+      ...(s.stats && s.stats.input + s.stats.output > 0 ? [shortStats(s.stats)] : []),
+      ...(current ? ['open now'] : []),
+    ].join(' · ');
+    const tip = `${title}\n${when.toLocaleString()}${s.model ? `\n${s.model}` : ''}${s.stats ? `\n${statsLine(s.stats)}` : ''}`;
+    return h(
+      'li',
+      { class: `session-item${current ? ' is-current' : ''}`, 'data-session-file': s.path, 'aria-current': current ? 'true' : undefined },
+      h(
+        'button',
+        { type: 'button', class: 'session-open', 'data-action': 'open-session', title: tip },
+        h('span', { class: 'session-title' }, title),
+        h('span', { class: 'session-meta' }, meta),
+      ),
+      h(
+        'button',
+        { type: 'button', class: 'btn-icon session-rename', 'data-action': 'rename-session', 'aria-label': `Rename ${title}`, title: 'Rename' },
+        'Rename',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn-icon session-delete',
+          'data-action': 'delete-session',
+          'aria-label': `Delete ${title}`,
+          title: 'Delete',
+          disabled: current,
+        },
+        'Delete',
+      ),
+    );
+  }
+
+  private _onClick(e: MouseEvent): void {
+    const actionEl = (e.target as Element).closest('[data-action]');
+    if (!actionEl) return;
+    const file = actionEl.closest('[data-session-file]')?.getAttribute('data-session-file') ?? '';
+    switch (actionEl.getAttribute('data-action')) {
+      case 'back-to-chat':
+        return this._back();
+      case 'more-sessions':
+        return this._post({ type: 'listSessions', query: this._query, offset: this._shown });
+      case 'open-session':
+        return this._post({ type: 'openSession', file });
+      case 'delete-session':
+        return this._post({ type: 'deleteSession', file });
+      case 'rename-session':
+        return this._startRename(actionEl.closest('li')!, file);
+      default:
+        return;
+    }
+  }
+
+  private _onKey(e: KeyboardEvent): void {
+    // Up and down move between sessions, as in a list.
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const current = (e.target as Element).closest?.('.session-item');
+    if (!current) return;
+    const next = (e.key === 'ArrowDown' ? current.nextElementSibling : current.previousElementSibling)?.querySelector<HTMLElement>('.session-open');
+    if (next) {
+      e.preventDefault();
+      next.focus();
+    }
+  }
+
+  /** Swaps the title for a text box: Enter saves, Escape or leaving it cancels. */
+  private _startRename(row: HTMLElement, file: string): void {
+    const titleEl = row.querySelector('.session-title');
+    if (!titleEl || row.querySelector('.session-rename-input')) return;
+    const input = h('input', {
+      type: 'text',
+      class: 'session-rename-input',
+      value: titleEl.textContent ?? '',
+      maxlength: 200,
+      'aria-label': 'New session name',
+    });
+    const open = row.querySelector<HTMLElement>('.session-open')!;
+    setHidden(open, true);
+    row.insertBefore(input, open);
+    input.focus();
+    input.select();
+    let finished = false;
+    const finish = (save: boolean) => {
+      // Removing the focused box fires its blur, which would finish a second time.
+      if (finished) return;
+      finished = true;
+      const name = input.value.trim();
+      input.remove();
+      setHidden(open, false);
+      if (save && name) {
+        setText(titleEl, name);
+        this._post({ type: 'renameSession', file, name });
+      }
+      open.focus();
+    };
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        finish(true);
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        finish(false);
+      }
+    });
+    input.addEventListener('blur', () => finish(false));
+  }
+}
+
+/** "5 min ago", "yesterday", or a date. */
+export function relativeTime(when: Date, now = Date.now()): string {
+  const s = Math.round((now - when.getTime()) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  if (s < 2 * 86_400) return 'yesterday';
+  if (s < 7 * 86_400) return `${Math.floor(s / 86_400)} days ago`;
+  return when.toLocaleDateString();
+}

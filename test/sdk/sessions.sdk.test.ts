@@ -1,0 +1,212 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { PiModule } from '../../src/pi/piEntry.ts';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import type { TranscriptState } from '../../src/shared/transcript.ts';
+import { listSessionPage } from '../../src/worker/sessionRuntime.ts';
+import type { Scenario } from '../scriptedModel/scenario.ts';
+import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
+
+const answers = (n: number): Scenario =>
+  ({
+    name: 'session-answers',
+    steps: Array.from({ length: n }, (_, i) => ({ chunks: [{ text: `Answer number ${i + 1}.`, split: 4 }], finish: 'stop' })),
+  }) as Scenario;
+
+/** What the view shows: (role, text) of each user and assistant row. */
+function shown(state: TranscriptState): string[] {
+  return state.messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => `${m.role}: ${m.blocks.map((b) => b?.text ?? '').join('')}`);
+}
+
+/** What Pi holds for the session's current leaf, in the same form. */
+function piShows(h: Harness): string[] {
+  const messages = h.controller.session!.messages as { role: string; content: unknown }[];
+  return messages
+    .filter((m) => m.role === 'user' || m.role === 'assistant')
+    .map((m) => {
+      const text =
+        typeof m.content === 'string'
+          ? m.content
+          : (m.content as { type: string; text?: string }[])
+              .filter((c) => c.type === 'text')
+              .map((c) => c.text)
+              .join('');
+      return `${m.role}: ${text}`;
+    });
+}
+
+describe('Sessions through the runtime on the real Pi SDK', function () {
+  this.timeout(90_000);
+  let pi: PiModule;
+  let h: Harness | undefined;
+
+  before(() => {
+    pi = loadBundledPi();
+  });
+
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  async function run(text: string): Promise<void> {
+    const settles = h!.emitted.filter((e) => e.type === 'settled').length;
+    await h!.controller.send(text, 'prompt');
+    await h!.until(() => h!.emitted.filter((e) => e.type === 'settled').length > settles && !h!.controller.isActive, 30_000, `"${text}" to settle`);
+  }
+
+  /**
+   * Arms a probe on the session open now: while the runtime tears it down (after its shutdown, before it
+   * is disposed, when Pi still delivers its events) it emits a run of its own. Returns the check that none
+   * of it reached the host store or the view, and that it stays deaf afterwards too.
+   */
+  function probeOldSession(): () => void {
+    const old = h!.controller.session as unknown as { _emit(e: unknown): void };
+    const runtime = (h!.controller as unknown as { _runtime: { setBeforeSessionInvalidate(f?: () => void): void } })._runtime;
+    let fired = false;
+    const from = h!.emitted.length;
+    const emitOld = () => {
+      old._emit({ type: 'agent_start' });
+      old._emit({ type: 'message_start', message: { role: 'user', content: 'from the old session', timestamp: 0 } });
+    };
+    runtime.setBeforeSessionInvalidate(() => {
+      runtime.setBeforeSessionInvalidate(undefined);
+      fired = true;
+      emitOld();
+    });
+    return () => {
+      assert.ok(fired, 'the probe ran during the switch');
+      const before = h!.emitted.length;
+      emitOld();
+      assert.equal(h!.emitted.length, before, 'nothing from the old session after the switch either');
+      const leaked = h!.emitted.slice(from).filter((e) => e.type === 'runStart' || (e.type === 'userMessage' && e.text === 'from the old session'));
+      assert.deepEqual(leaked, [], 'no event of the old session reached the view');
+      assert.ok(!shown(h!.controller.state).includes('user: from the old session'));
+    };
+  }
+
+  it('switches sessions: the view shows the new one, the old one emits nothing', async () => {
+    h = await startHarness(pi, answers(2));
+    await run('First session question');
+    const first = h.controller.session!;
+    const firstFile = first.sessionFile!;
+    const firstSilent = probeOldSession();
+    await h.controller.newSession();
+    assert.notEqual(h.controller.session, first);
+    assert.deepEqual(shown(h.controller.state), []);
+    firstSilent();
+    await run('Second session question');
+    const secondSilent = probeOldSession();
+    await h.controller.resumeSession(firstFile);
+    assert.equal(h.controller.sessionFile, firstFile);
+    assert.deepEqual(shown(h.controller.state), ['user: First session question', 'assistant: Answer number 1.']);
+    assert.deepEqual(shown(h.controller.state), piShows(h));
+    secondSilent();
+  });
+
+  it('switched mid-run: cancels first, then nothing of the old run reaches the view', async () => {
+    h = await startHarness(pi, scenarioFile('long-stream'));
+    const running = h.controller.send('Talk for a long time.', 'prompt');
+    await h.until(() => (h!.controller.state.messages.at(-1)?.blocks[0]?.text.length ?? 0) > 40, 20_000, 'some streamed text');
+    const oldSilent = probeOldSession();
+    await h.controller.newSession();
+    await running;
+    const reset = h.emitted.map((e) => e.type).lastIndexOf('reset');
+    assert.ok(reset >= 0, 'the view was reset');
+    const settledAt = h.emitted.findIndex((e) => e.type === 'settled');
+    assert.ok(settledAt >= 0 && settledAt < reset, 'the old run settled (cancelled) before the switch');
+    const after: WireEvent[] = h.emitted.slice(reset + 1);
+    assert.deepEqual(after, [], 'no event of the old run came after the switch');
+    assert.equal(h.controller.isActive, false);
+    assert.deepEqual(shown(h.controller.state), []);
+    oldSilent();
+  });
+
+  it('forks from a user message into a new file; the original keeps every message', async () => {
+    h = await startHarness(pi, answers(2));
+    await run('One');
+    await run('Two');
+    const oldFile = h.controller.sessionFile!;
+    const oldSilent = probeOldSession();
+    await h.controller.forkHere(1, 'One');
+    assert.notEqual(h.controller.sessionFile, oldFile);
+    assert.deepEqual(shown(h.controller.state), ['user: One', 'assistant: Answer number 1.']);
+    assert.deepEqual(shown(h.controller.state), piShows(h));
+    oldSilent();
+    const oldLines = readFileSync(oldFile, 'utf8');
+    assert.match(oldLines, /"Two"/, 'the original session file still has the second exchange');
+  });
+
+  it('edit and resend rewinds in the same file: the composer gets the text, the old branch stays in the tree', async () => {
+    h = await startHarness(pi, answers(3));
+    const inputs: string[] = [];
+    h.controller.onDidSetInput((t) => inputs.push(t));
+    await run('One');
+    await run('Two');
+    const file = h.controller.sessionFile;
+    await h.controller.editResend(0, 'Two');
+    assert.equal(h.controller.sessionFile, file, 'same session file');
+    assert.deepEqual(inputs, ['Two']);
+    assert.deepEqual(shown(h.controller.state), ['user: One', 'assistant: Answer number 1.']);
+    assert.deepEqual(shown(h.controller.state), piShows(h));
+    await run('Two, edited');
+    assert.deepEqual(shown(h.controller.state), piShows(h));
+    const tree = h.controller.tree();
+    const users = tree.filter((n) => n.kind === 'user').map((n) => n.text);
+    assert.deepEqual(users.sort(), ['One', 'Two', 'Two, edited']);
+    const oldAnswer = tree.find((n) => n.text === 'Answer number 2.')!;
+    assert.equal(oldAnswer.onPath, false);
+    assert.ok(oldAnswer.depth > 0, 'the abandoned branch is indented under the fork point');
+    assert.deepEqual(
+      tree.filter((n) => n.branchStart).map((n) => n.text),
+      ['Two', 'Two, edited'],
+      'each branch is marked where it starts',
+    );
+    // Back to the old branch through the tree.
+    await h.controller.navigateTree(oldAnswer.id);
+    assert.deepEqual(shown(h.controller.state), ['user: One', 'assistant: Answer number 1.', 'user: Two', 'assistant: Answer number 2.']);
+    assert.deepEqual(shown(h.controller.state), piShows(h));
+    assert.equal(h.controller.tree().find((n) => n.id === oldAnswer.id)!.isLeaf, true);
+  });
+
+  it('renames the session: the header and the saved list carry the name', async () => {
+    h = await startHarness(pi, answers(1));
+    await run('Name me');
+    await h.controller.rename('  Refactor the parser ');
+    assert.equal(h.controller.sessionInfo.name, 'Refactor the parser');
+    assert.equal(h.controller.state.sessionName, 'Refactor the parser');
+    const listed = await pi.SessionManager.list(h.cwd, join(h.controller.sessionFile!, '..'));
+    assert.equal(listed.find((s) => s.path === h!.controller.sessionFile)?.name, 'Refactor the parser');
+  });
+
+  it('imports a JSONL export and shows it; the session it replaced emits nothing', async () => {
+    h = await startHarness(pi, answers(1));
+    await run('Export me');
+    const out = join(mkdtempSync(join(tmpdir(), 'pi-export-')), 'exported.jsonl');
+    h.controller.session!.exportToJsonl!(out);
+    assert.ok(existsSync(out));
+    await h.controller.newSession();
+    const oldSilent = probeOldSession();
+    await h.controller.importSession(out);
+    assert.deepEqual(shown(h.controller.state), ['user: Export me', 'assistant: Answer number 1.']);
+    assert.deepEqual(shown(h.controller.state), piShows(h));
+    assert.notEqual(h.controller.sessionFile, out, 'imported as a copy among the workspace sessions');
+    oldSilent();
+  });
+
+  it('reports the session totals from getSessionStats, in the header and the Sessions list', async () => {
+    h = await startHarness(pi, scenarioFile('plain-text'));
+    await run('Count me');
+    const stats = h.controller.sessionInfo.stats!;
+    assert.equal(stats.input, 120);
+    assert.equal(stats.output, 16);
+    // The Sessions list carries the same totals and the model, read from the file.
+    const listed = await listSessionPage(pi, h.cwd, dirname(h.controller.sessionFile!), { query: '', offset: 0 });
+    const row = listed.sessions.find((x) => x.path === h!.controller.sessionFile)!;
+    assert.equal(row.stats?.input, 120);
+    assert.equal(row.stats?.output, 16);
+    assert.equal(row.model, h.controller.sessionInfo.modelId);
+  });
+});

@@ -1,0 +1,139 @@
+/** The view's Sessions mode, tree and user-row actions in headless Chromium: what they show and what they ask the host. */
+
+import * as assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import type { TreeNodeView } from '../../src/shared/sessions.ts';
+import { build, exchange } from './builders.ts';
+import { page, savedSessions } from './sessionBuilders.ts';
+import { assertBundleFresh, deliver, launchBrowser, openView, posted, session, startServer, type TestServer } from './harness.ts';
+
+async function lastPosted(p: Page, type: string): Promise<Record<string, unknown> | undefined> {
+  return (await posted(p)).filter((m) => m.type === type).at(-1);
+}
+
+describe('sessions list, tree and rewind in the webview', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let browser: Browser;
+  let view: Page;
+
+  before(async () => {
+    assertBundleFresh();
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    view = await openView(browser, server.origin);
+    await deliver(view, { type: 'snapshot', state: build([]), session });
+  });
+  afterEach(async () => {
+    await view?.close();
+  });
+
+  it('opens the Sessions list from the host, pages it, and marks the open session', async () => {
+    await deliver(view, { type: 'showMode', mode: 'sessions' });
+    assert.equal(await view.locator('[data-testid="sessions"]').isVisible(), true);
+    assert.equal(await view.locator('[data-testid="composer"]').isVisible(), false);
+    assert.deepEqual(await lastPosted(view, 'listSessions'), { type: 'listSessions', query: '', offset: 0 });
+    const first = savedSessions(50);
+    await deliver(view, { type: 'sessions', page: page(first, 0, 120, '', first[1]!.path) });
+    assert.equal(await view.locator('[data-testid="sessions"] [data-session-file]').count(), 50);
+    assert.equal(await view.locator('[data-session-file][aria-current="true"]').getAttribute('data-session-file'), first[1]!.path);
+    assert.equal(await view.locator('[data-session-file]').first().locator('.session-title').textContent(), 'Named session 0');
+    assert.equal(await view.locator('[data-session-file]').nth(1).locator('.session-title').textContent(), 'Question 1: refactor module 1');
+    assert.match(
+      (await view.locator('[data-session-file]').first().locator('.session-meta').textContent()) ?? '',
+      /anthropic\/claude-sonnet-4-5 · 12\.3k tokens · \$0\.0405/,
+    );
+    await view.click('[data-action="more-sessions"]');
+    assert.deepEqual(await lastPosted(view, 'listSessions'), { type: 'listSessions', query: '', offset: 50 });
+    await deliver(view, { type: 'sessions', page: page(savedSessions(50, 50), 50, 120) });
+    assert.equal(await view.locator('[data-session-file]').count(), 100);
+    assert.match((await view.locator('[data-action="more-sessions"]').textContent()) ?? '', /20 more/);
+  });
+
+  it('searches by text and drops a page that answers an older search', async () => {
+    await deliver(view, { type: 'showMode', mode: 'sessions' });
+    await view.fill('.sessions-search', 'parser');
+    await view.waitForFunction(() =>
+      (globalThis as unknown as { __posted: { type: string; query?: string }[] }).__posted.some((m) => m.type === 'listSessions' && m.query === 'parser'),
+    );
+    await deliver(view, { type: 'sessions', page: page(savedSessions(40), 0, 40, '') });
+    assert.equal(await view.locator('[data-session-file]').count(), 0, 'the unfiltered page came too late and was dropped');
+    await deliver(view, { type: 'sessions', page: page(savedSessions(2), 0, 2, 'parser') });
+    assert.equal(await view.locator('[data-session-file]').count(), 2);
+    assert.match((await view.locator('.sessions-summary').first().textContent()) ?? '', /2 sessions matching "parser"/);
+  });
+
+  it('asks the host to open, rename and delete a session', async () => {
+    await deliver(view, { type: 'showMode', mode: 'sessions' });
+    const list = savedSessions(3);
+    await deliver(view, { type: 'sessions', page: page(list, 0, 3) });
+    const row = view.locator(`[data-session-file="${list[1]!.path}"]`);
+    await row.locator('[data-action="rename-session"]').click();
+    await view.locator('.session-rename-input').fill('Parser work');
+    await view.locator('.session-rename-input').press('Enter');
+    assert.deepEqual(await lastPosted(view, 'renameSession'), { type: 'renameSession', file: list[1]!.path, name: 'Parser work' });
+    assert.equal(await row.locator('.session-title').textContent(), 'Parser work');
+    await row.locator('[data-action="delete-session"]').click();
+    assert.deepEqual(await lastPosted(view, 'deleteSession'), { type: 'deleteSession', file: list[1]!.path });
+    // Keyboard: the open button takes Enter.
+    await row.locator('[data-action="open-session"]').focus();
+    await view.keyboard.press('Enter');
+    assert.deepEqual(await lastPosted(view, 'openSession'), { type: 'openSession', file: list[1]!.path });
+  });
+
+  it('offers Edit and resend and Fork from here on user rows, naming the row from the end', async () => {
+    await deliver(view, { type: 'snapshot', state: build([...exchange(1), ...exchange(2)]), session });
+    const users = view.locator('[data-testid="transcript"] [data-role="user"]');
+    assert.equal(await users.count(), 2);
+    await users.first().locator('[data-action="edit-resend"]').click();
+    assert.deepEqual(await lastPosted(view, 'editResend'), { type: 'editResend', fromEnd: 1, text: 'Question 1: what is in src/1?' });
+    await users.nth(1).locator('[data-action="fork-here"]').click();
+    assert.deepEqual(await lastPosted(view, 'forkHere'), { type: 'forkHere', fromEnd: 0, text: 'Question 2: what is in src/2?' });
+    // The host rewound: the composer holds the old text, replacing the draft.
+    await view.fill('[data-testid="composer"]', 'a draft');
+    await deliver(view, { type: 'setInput', text: 'Question 1: what is in src/1?' });
+    assert.equal(await view.inputValue('[data-testid="composer"]'), 'Question 1: what is in src/1?');
+  });
+
+  it('shows the tree with every branch and moves to an entry', async () => {
+    await view.click('[data-action="show-tree"]');
+    assert.deepEqual(await lastPosted(view, 'showTree'), { type: 'showTree' });
+    const nodes: TreeNodeView[] = [
+      { id: 'a1', depth: 0, kind: 'user', text: 'One', onPath: true, isLeaf: false },
+      { id: 'a2', depth: 0, kind: 'assistant', text: 'Answer 1', onPath: true, isLeaf: false },
+      { id: 'b1', depth: 1, kind: 'user', text: 'Two', onPath: false, isLeaf: false },
+      { id: 'b2', depth: 1, kind: 'assistant', text: 'Answer 2', label: 'first try', onPath: false, isLeaf: false },
+      { id: 'c1', depth: 1, kind: 'user', text: 'Two, edited', onPath: true, isLeaf: false },
+      { id: 'c2', depth: 1, kind: 'assistant', text: 'Answer 3', onPath: true, isLeaf: true },
+    ];
+    await deliver(view, { type: 'sessionTree', nodes });
+    const items = view.locator('[data-testid="session-tree"] [data-entry-id]');
+    assert.equal(await items.count(), 6);
+    assert.equal(await view.locator('[data-entry-id="c2"]').getAttribute('aria-current'), 'true');
+    assert.equal(await view.locator('[data-entry-id="b2"] .tree-label').textContent(), 'first try');
+    await view.locator('[data-entry-id="b2"] button').click();
+    assert.deepEqual(await lastPosted(view, 'navigateTree'), { type: 'navigateTree', entryId: 'b2' });
+    // The host moved the session (a reset follows): the view asks for the tree again.
+    const asked = (await posted(view)).filter((m) => m.type === 'showTree').length;
+    await deliver(view, { type: 'batch', events: [{ type: 'reset' }] });
+    assert.equal((await posted(view)).filter((m) => m.type === 'showTree').length, asked + 1);
+    await view.click('[data-testid="session-tree"] [data-action="back-to-chat"]');
+    assert.equal(await view.locator('[data-testid="composer"]').isVisible(), true);
+  });
+
+  it('shows the session name, and its totals in the header tooltip', async () => {
+    await deliver(view, { type: 'snapshot', state: build([{ type: 'sessionInfo', name: 'Parser work' }]), session });
+    await deliver(view, {
+      type: 'session',
+      session: { ...session, contextPercent: 12, stats: { input: 1200, output: 340, cacheRead: 0, cacheWrite: 0, cost: 0.0123, contextPercent: 12 } },
+    });
+    assert.equal(await view.locator('.session-name').textContent(), 'Parser work');
+    assert.match((await view.locator('.context-usage').getAttribute('title')) ?? '', /1,200 in, 340 out, \$0\.0123, context 12%/);
+  });
+});
