@@ -235,6 +235,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       }
       case 'slash':
         return this._slash(msg.name, msg.args);
+      case 'bash':
+        return this._controller.bash(msg.command, msg.excluded);
       default:
         assertNever(msg, 'webview message');
     }

@@ -148,7 +148,7 @@ export class PiClient extends Disposable {
     }
     const live = this._live;
     // An open extension dialog is answered as dismissed even when no run is active (a command asked).
-    if (!live || ((!this.isActive || this._state.run.cancelling) && !this._state.run.dialogs)) return;
+    if (!live || ((!this.isActive || this._state.run.cancelling) && !this._state.run.dialogs && !this._state.run.shell)) return;
     await this._call(live, 'cancel', null);
   }
 
@@ -165,6 +165,12 @@ export class PiClient extends Disposable {
     const live = this._start();
     if (!(await live.ready)) return [];
     return (await this._call(live, 'listCommands', null))?.commands ?? [];
+  }
+
+  /** `!command` (`excluded`: `!!command`, kept out of the model's context). */
+  async bash(command: string, excluded: boolean): Promise<void> {
+    const live = this._start();
+    if (await live.ready) await this._call(live, 'bash', { command, excluded }, 0);
   }
 
   /** `/compact instructions`. */

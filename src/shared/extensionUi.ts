@@ -35,6 +35,41 @@ export interface ExtensionUiState {
   readonly workingMessage?: string;
   /** `setWorkingVisible(false)` hides the working indicator. */
   readonly workingHidden?: boolean;
+  /** A `!` command running now; its row joins the transcript when it ends. */
+  readonly shell?: ShellView;
+}
+
+export interface ShellView {
+  readonly id: string;
+  readonly command: string;
+  readonly excluded: boolean;
+  /** The tail of the output so far. */
+  readonly output: string;
+  readonly at: number;
+}
+
+/** Output of a running `!` command kept for the live row; Pi keeps the whole of it. */
+export const MAX_SHELL_OUTPUT = 100_000;
+
+type ShellEvent =
+  | { readonly type: 'bashStart'; readonly id: string; readonly command: string; readonly excluded: boolean; readonly at: number }
+  | { readonly type: 'bashOutput'; readonly id: string; readonly delta: string }
+  | { readonly type: 'bashEnd'; readonly id?: string };
+
+/** The live shell row: started, output appended, gone once it ends. */
+export function reduceShell(s: ExtensionUiState | undefined, ev: ShellEvent): ExtensionUiState {
+  const ui = s ?? initialExtensionUi;
+  switch (ev.type) {
+    case 'bashStart':
+      return { ...ui, shell: { id: ev.id, command: ev.command, excluded: ev.excluded, output: '', at: ev.at } };
+    case 'bashOutput': {
+      if (ui.shell?.id !== ev.id) return ui;
+      const output = ui.shell.output + ev.delta;
+      return { ...ui, shell: { ...ui.shell, output: output.length > MAX_SHELL_OUTPUT ? output.slice(-MAX_SHELL_OUTPUT) : output } };
+    }
+    case 'bashEnd':
+      return ui.shell && ui.shell.id === ev.id ? { ...ui, shell: undefined } : ui;
+  }
 }
 
 export type ExtensionUiEvent =

@@ -92,8 +92,9 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
     case 'entry_appended':
     case 'summarization_retry_attempt_start':
     case 'summarization_retry_finished':
-    case 'bash_execution_update':
       return [];
+    case 'bash_execution_update':
+      return event.id ? [{ type: 'bashOutput', id: event.id, delta: stripAnsi(event.delta) }] : [];
     default:
       ctx.onUnknown?.(String((event as { type?: unknown }).type));
       return [];
@@ -115,7 +116,17 @@ function projectMessageStart(m: Record<string, unknown>, at: number): WireEvent[
     case 'branchSummary':
       return [{ type: 'noticeMessage', level: 'info', text: `Branch summary: ${String(m.summary ?? '')}` }];
     case 'bashExecution':
-      return [{ type: 'noticeMessage', level: 'info', text: `$ ${String(m.command ?? '')}\n${clip(stripAnsi(String(m.output ?? '')))}` }];
+      // Pi emits this only when a saved session is replayed; a live `!` command has its own events.
+      return [
+        {
+          type: 'bashEnd',
+          command: String(m.command ?? ''),
+          output: clip(stripAnsi(String(m.output ?? ''))),
+          ...(typeof m.exitCode === 'number' ? { exitCode: m.exitCode } : {}),
+          cancelled: m.cancelled === true,
+          excluded: m.excludeFromContext === true,
+        },
+      ];
     default:
       // 'system' (Pi 1.6 sends one first), 'toolResult' (sent complete at message_end) and roles this
       // version does not know.

@@ -102,7 +102,20 @@ export type WireEvent =
   /** The files a run changed (sent when it settles, again after an Undo, and after a reload for the last run). */
   | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[] }
   /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */
-  | ExtensionUiEvent;
+  | ExtensionUiEvent
+  /** `!command` / `!!command` from the composer (`excluded`: kept out of the model's context). */
+  | { readonly type: 'bashStart'; readonly id: string; readonly command: string; readonly excluded: boolean; readonly at: number }
+  | { readonly type: 'bashOutput'; readonly id: string; readonly delta: string }
+  /** A shell command ended (live, with its `id`) or was restored from the session file (no `id`): a finished row. */
+  | {
+      readonly type: 'bashEnd';
+      readonly id?: string;
+      readonly command: string;
+      readonly output: string;
+      readonly exitCode?: number;
+      readonly cancelled: boolean;
+      readonly excluded: boolean;
+    };
 
 /** One file a run changed, as the Changes row shows it. */
 export interface FileChangeView {
@@ -187,6 +200,8 @@ export type WebviewToHost =
   | { readonly type: 'composerText'; readonly text: string }
   /** The slash menu opened: the host answers with `commands`. */
   | { readonly type: 'listCommands' }
+  /** `!command` (or `!!command`, `excluded` from the model's context) run by Pi's shell. */
+  | { readonly type: 'bash'; readonly command: string; readonly excluded: boolean }
   /** One of the panel's built-in slash commands, with what followed its name. */
   | { readonly type: 'slash'; readonly name: BuiltinName; readonly args: string };
 
@@ -227,6 +242,10 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
         return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
       return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
+    case 'bash':
+      if (typeof raw.command !== 'string' || !raw.command.trim() || raw.command.length > MAX_PROMPT_CHARS)
+        return { ok: false, reason: 'bash.command is not a non-empty string of sensible length' };
+      return { ok: true, msg: { type: 'bash', command: raw.command, excluded: raw.excluded === true } };
     case 'slash':
       if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
       if (typeof raw.args !== 'string' || raw.args.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'slash.args is not a string of sensible length' };

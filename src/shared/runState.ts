@@ -55,6 +55,8 @@ export interface RunState {
   readonly outcome?: RunOutcome;
   /** Extension dialogs open now: Pi is waiting for the user, not working (no watchdog). */
   readonly dialogs?: number;
+  /** A `!` command runs (Cancel stops it). */
+  readonly shell?: boolean;
   /** Epoch ms of the last change of phase. */
   readonly since: number;
 }
@@ -66,7 +68,7 @@ export function runPhase(s: RunState): RunPhase {
   if (s.dialogs) return 'waiting';
   if (s.compaction) return 'compacting';
   if (s.retry?.waiting) return 'retrying';
-  if (s.active) return 'running';
+  if (s.active || s.shell) return 'running';
   if (s.starting) return 'starting';
   return 'idle';
 }
@@ -154,6 +156,11 @@ function step(s: RunState, ev: WireEvent): RunState {
       return { ...live, dialogs: (live.dialogs ?? 0) + 1 };
     case 'dialogClose':
       return live.dialogs ? { ...live, dialogs: live.dialogs - 1 } : live;
+    case 'bashStart':
+      return { ...live, shell: true };
+    case 'bashEnd':
+      return live.shell && ev.id !== undefined ? { ...live, shell: undefined } : live;
+    case 'bashOutput':
     case 'widget':
     case 'workingMessage':
     case 'workingVisible':

@@ -4,7 +4,7 @@
  */
 
 import type { BlockFinal, BlockKind, FileChangeView, NoticeCode, NoticeLevel, StopReason, UsageView, WireEvent } from './protocol.ts';
-import { reduceExtensionUi, type ExtensionUiState } from './extensionUi.ts';
+import { reduceExtensionUi, reduceShell, type ExtensionUiState } from './extensionUi.ts';
 import { initialRunState, reduceRun, type RunState } from './runState.ts';
 
 export interface BlockView {
@@ -19,7 +19,7 @@ export interface BlockView {
   readonly endedAt?: number;
 }
 
-export type MessageRole = 'user' | 'assistant' | 'toolResult' | 'notice' | 'changes';
+export type MessageRole = 'user' | 'assistant' | 'toolResult' | 'notice' | 'bash' | 'changes';
 
 export interface MessageView {
   /** Assigned in arrival order by the reducer, so host and webview agree without sending ids. */
@@ -44,6 +44,11 @@ export interface MessageView {
   /** A `changes` row: the run it summarises and its files. */
   readonly runId?: string;
   readonly files?: readonly FileChangeView[];
+  /** A `!` shell row: its command, exit code, whether it was cancelled or kept out of the model's context. */
+  readonly command?: string;
+  readonly exitCode?: number;
+  readonly cancelled?: boolean;
+  readonly excluded?: boolean;
 }
 
 export type ToolStatus = 'pending' | 'running' | 'done' | 'error';
@@ -367,6 +372,22 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       messages[i] = { ...row, id: all[i]!.id };
       return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [], tools: rows(s).tools });
     }
+    case 'bashEnd': {
+      const ended = ev.id !== undefined ? withFields(s, { ui: reduceShell(s.ui, ev) }) : s;
+      return append(ended, {
+        id: ended.nextId,
+        role: 'bash',
+        blocks: [textBlock(ev.output)],
+        final: true,
+        command: ev.command,
+        exitCode: ev.exitCode,
+        cancelled: ev.cancelled,
+        excluded: ev.excluded,
+      });
+    }
+    case 'bashStart':
+    case 'bashOutput':
+      return withFields(s, { ui: reduceShell(s.ui, ev) });
     case 'dialogOpen':
     case 'dialogClose':
     case 'widget':

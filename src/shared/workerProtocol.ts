@@ -94,6 +94,8 @@ export interface WorkerRequests {
   readonly listCommands: { readonly params: null; readonly result: { readonly commands: readonly SlashCommand[] } };
   /** `/compact [instructions]`: manual compaction with the user's instructions. */
   readonly compactWith: { readonly params: { readonly instructions: string }; readonly result: null };
+  /** `!command` / `!!command`: runs in Pi's shell; output streams as events; resolves when it ends. */
+  readonly bash: { readonly params: { readonly command: string; readonly excluded: boolean }; readonly result: null };
   /** `/name <title>`: names the session. */
   readonly setSessionName: { readonly params: { readonly name: string }; readonly result: null };
   /** Answers as soon as the worker's event loop is free: proof of life. */

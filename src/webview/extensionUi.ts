@@ -4,10 +4,11 @@
  * so a render touches only what changed.
  */
 
-import { dialogChoices, type DialogView, type ExtensionUiState, type WidgetView } from '../shared/extensionUi.ts';
+import { dialogChoices, type DialogView, type ExtensionUiState, type ShellView, type WidgetView } from '../shared/extensionUi.ts';
 import { showBidiControls } from '../shared/bidi.ts';
 import { button } from './components.ts';
 import { h, setHidden, setText } from './dom.ts';
+import { shellHeader } from './transcriptView.ts';
 
 export interface DialogHost {
   /** The user's answer; no `value` dismisses the dialog. */
@@ -211,5 +212,37 @@ export class WidgetStrip {
       ),
     );
     setHidden(this.el, widgets.length === 0);
+  }
+}
+
+/** The `!` command running now, streaming its output; it becomes a transcript row when it ends. */
+export class ShellLive {
+  readonly el: HTMLElement;
+  private _shell: ShellView | undefined;
+  private _output: HTMLElement | undefined;
+
+  constructor() {
+    this.el = h('div', { class: 'shell-live' });
+  }
+
+  render(ui: ExtensionUiState | undefined): void {
+    const shell = ui?.shell;
+    if (shell === this._shell) return;
+    if (!shell) {
+      this.el.replaceChildren();
+      this._output = undefined;
+    } else if (shell.id !== this._shell?.id || !this._output) {
+      this._output = h('pre', { class: 'shell-output' });
+      this.el.replaceChildren(
+        h(
+          'div',
+          { class: 'row row-bash', 'data-role': 'bash', 'data-status': 'running', ...(shell.excluded ? { 'data-excluded': 'true' } : {}) },
+          shellHeader(shell.command, shell.excluded),
+          this._output,
+        ),
+      );
+    }
+    if (shell && this._output) setText(this._output, shell.output);
+    this._shell = shell;
   }
 }

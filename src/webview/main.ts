@@ -9,7 +9,7 @@ import { runPhase, type RunState } from '../shared/runState.ts';
 import { initialTranscript, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
 import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
-import { DialogList, WidgetStrip } from './extensionUi.ts';
+import { DialogList, ShellLive, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { markdownBody } from './markdown.ts';
 import { ScrollAnchor } from './scroll.ts';
@@ -61,7 +61,8 @@ const workingText = h('span', { class: 'working-text' }, 'Working…');
 const working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true' }, h('span', { class: 'spinner' }), workingText);
 const dialogs = new DialogList({ answer: (id, value) => post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value }) });
 const widgets = new WidgetStrip();
-const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, dialogs.el, working);
+const shell = new ShellLive();
+const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, shell.el, dialogs.el, working);
 const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': 'Conversation' }, content);
 const anchor = new ScrollAnchor(scroller, content, saved.follow);
 const statusText = h('span', { class: 'status-text' });
@@ -84,6 +85,10 @@ const composer = new Composer(
       reportComposerText();
     },
     slash: (name, args) => post({ type: 'slash', name, args }),
+    bash: (command, excluded) => {
+      post({ type: 'bash', command, excluded });
+      anchor.toBottom();
+    },
     requestCommands: () => post({ type: 'listCommands' }),
   },
   saved.draft,
@@ -309,10 +314,11 @@ function render(): void {
   transcript.render(state, anchor.following);
   composer.setRunning(phase !== 'idle');
   queue.update(state.queue);
-  setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running') || state.ui?.workingHidden === true);
+  setHidden(working, !(state.run.active && state.openIndex < 0 && phase === 'running') || state.ui?.workingHidden === true || state.ui?.shell !== undefined);
   setText(workingText, state.ui?.workingMessage ?? 'Working…');
   dialogs.render(state.ui);
   widgets.render(state.ui);
+  shell.render(state.ui);
   announceDialogs();
   if (session !== renderedSession) {
     renderedSession = session;

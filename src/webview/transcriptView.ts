@@ -6,6 +6,7 @@
  */
 
 import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript.ts';
+import { showBidiControls } from '../shared/bidi.ts';
 import { renderChanges } from './changesRow.ts';
 import { userBody } from './chips.ts';
 import { linkifyPaths } from './pathLinks.ts';
@@ -177,7 +178,25 @@ export class TranscriptView {
   }
 }
 
-const ROLE_LABEL: Record<MessageView['role'], string> = { user: 'You', assistant: 'Pi', toolResult: 'Tool result', notice: 'Notice', changes: 'Changes' };
+const ROLE_LABEL: Record<MessageView['role'], string> = {
+  user: 'You',
+  assistant: 'Pi',
+  toolResult: 'Tool result',
+  notice: 'Notice',
+  bash: 'Shell',
+  changes: 'Changes',
+};
+
+/** `$ command` above a shell row's output; `!!` rows say they were kept out of the model's context. */
+export function shellHeader(command: string, excluded: boolean): HTMLElement {
+  return h(
+    'div',
+    { class: 'shell-command' },
+    h('span', { class: 'shell-prompt', 'aria-hidden': 'true' }, '$ '),
+    h('code', {}, showBidiControls(command)),
+    ...(excluded ? [h('span', { class: 'shell-excluded' }, ' (not sent to the model)')] : []),
+  );
+}
 
 class MessageRow {
   readonly el: HTMLElement;
@@ -199,6 +218,7 @@ class MessageRow {
     this.el = h('div', { class: `row row-${m.role}`, 'data-role': m.role, 'data-msg-id': m.id }, srOnly(`${ROLE_LABEL[m.role]}: `), this._blocksEl);
     if (m.role === 'notice' && m.level) this.el.classList.add(`notice-${m.level}`);
     if (m.role === 'changes') this.el.setAttribute('data-testid', 'changes');
+    if (m.role === 'bash') this.el.insertBefore(shellHeader(m.command ?? '', m.excluded === true), this._blocksEl);
     this._render(m, undefined);
   }
 
@@ -236,6 +256,11 @@ class MessageRow {
     if (m.role === 'changes') {
       if (prev?.files !== m.files) renderChanges(this._blocksEl, m.files ?? []);
       return;
+    }
+    if (m.role === 'bash') {
+      setAttr(this.el, 'data-status', m.cancelled || (m.exitCode ?? 0) !== 0 ? 'error' : 'done');
+      setAttr(this.el, 'data-excluded', m.excluded ? 'true' : undefined);
+      setAttr(this.el, 'data-exit-code', m.exitCode);
     }
     if (!prev || prev.blocks !== m.blocks) this._renderBlocks(m);
     else if (m.role === 'assistant' && prev.final !== m.final) this._renderBlocks(m);

@@ -5,9 +5,11 @@
  */
 
 import * as path from 'node:path';
+import type { AgentSession } from '@earendil-works/pi-coding-agent';
 import { parentPort } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
+import { MAX_TOOL_OUTPUT_CHARS } from '../shared/projection.ts';
 import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ExtensionUi } from './extensionUi.ts';
@@ -119,7 +121,11 @@ controller.onDidEmit((events) => {
 });
 controller.onDidRestoreInput((texts) => notify('restoreInput', { texts }));
 controller.onDidNotify((n) => notify('notify', n));
-controller.onWillCancel(() => extensionUi.dismissAll('cancelled'));
+controller.onWillCancel(() => {
+  extensionUi.dismissAll('cancelled');
+  const s = controller.session as unknown as Partial<Pick<AgentSession, 'abortBash' | 'isBashRunning'>> | undefined;
+  if (s?.isBashRunning) s.abortBash?.();
+});
 controller.onWillDisposeSession(() => {
   extensionUi.dismissAll('session closed');
   approvals.reset();
@@ -223,6 +229,31 @@ handle('composerText', async ({ text }) => {
   extensionUi.setEditorText(text);
   return null;
 });
+let bashRuns = 0;
+handle('bash', async ({ command, excluded }) => {
+  const s = (await session()) as unknown as Pick<AgentSession, 'executeBash' | 'isBashRunning'>;
+  if (s.isBashRunning) throw new Error('a shell command is already running');
+  const id = `bash-${++bashRuns}`;
+  controller.emitExternal([{ type: 'bashStart', id, command, excluded, at: Date.now() }]);
+  try {
+    // Pi streams the output as bash_execution_update events carrying `id`, and records the result in the session.
+    const r = await s.executeBash(command, undefined, { excludeFromContext: excluded, id });
+    controller.emitExternal([
+      {
+        type: 'bashEnd',
+        id,
+        command,
+        output: clipTail(r.output),
+        ...(typeof r.exitCode === 'number' ? { exitCode: r.exitCode } : {}),
+        cancelled: r.cancelled,
+        excluded,
+      },
+    ]);
+  } catch (err) {
+    controller.emitExternal([{ type: 'bashEnd', id, command, output: errorText(err), cancelled: false, excluded }]);
+  }
+  return null;
+});
 handle('listCommands', async () => ({ commands: listPiCommands(await session()) }));
 handle('compactWith', async ({ instructions }) => {
   await controller.compact(instructions);
@@ -234,5 +265,10 @@ handle('setSessionName', async ({ name }) => {
   return null;
 });
 handle('ping', async () => null);
+
+/** The tail of a long output, as the transcript keeps it. */
+function clipTail(text: string): string {
+  return text.length > MAX_TOOL_OUTPUT_CHARS ? text.slice(-MAX_TOOL_OUTPUT_CHARS) : text;
+}
 
 connection.listen();

@@ -172,3 +172,51 @@ describe('slash commands on the real worker', function () {
     assert.equal(JSON.stringify(h.model.requests).includes('/hello'), false);
   });
 });
+
+describe('! shell commands on the real worker', function () {
+  this.timeout(90_000);
+  let h: ClientHarness | undefined;
+
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  it("runs !command in Pi's shell, streams its output into a shell row, and !! keeps it out of the context", async () => {
+    h = await startClientHarness(answers(1), []);
+    assert.equal(await h.client.ensureSession(), true);
+    await h.client.bash('echo first; echo second', false);
+    await h.client.bash('echo private', true);
+    const rows = h.client.state.messages.filter((m) => m.role === 'bash');
+    assert.deepEqual(
+      rows.map((m) => [m.command, m.blocks[0]?.text.trim(), m.exitCode, m.excluded]),
+      [
+        ['echo first; echo second', 'first\nsecond', 0, false],
+        ['echo private', 'private', 0, true],
+      ],
+    );
+    assert.ok(
+      h.emitted.some((e) => e.type === 'bashOutput' && e.delta.includes('first')),
+      'output streamed as it came',
+    );
+    // The next prompt carries the first command's output to the model, not the second's.
+    await h.settledAfter(() => h!.client.send('What did it print?', 'prompt'), 'the prompt to settle');
+    const request = JSON.stringify(h.model.requests[0]);
+    assert.ok(request.includes('second'), 'the ! output reached the model');
+    assert.equal(request.includes('private'), false, 'the !! output did not');
+  });
+
+  it('Cancel stops a running ! command and its row says it was cancelled', async () => {
+    h = await startClientHarness(answers(1), []);
+    const harness = h;
+    assert.equal(await h.client.ensureSession(), true);
+    const running = h.client.bash('echo started; sleep 30', false);
+    await harness.until(() => harness.client.state.ui?.shell?.output.includes('started') === true, 'the command to start');
+    assert.equal(runPhase(h.client.state.run), 'running');
+    await h.client.cancel();
+    await running;
+    const row = h.client.state.messages.find((m) => m.role === 'bash');
+    assert.equal(row?.cancelled, true);
+    assert.equal(runPhase(h.client.state.run), 'idle');
+  });
+});

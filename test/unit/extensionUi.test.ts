@@ -89,3 +89,44 @@ describe('session events the panel used to drop', () => {
     ]);
   });
 });
+
+describe('! shell rows', () => {
+  it('streams a running command apart, then appends a finished row; the run state is running meanwhile', () => {
+    let s = reduce(initialTranscript, [
+      { type: 'bashStart', id: 'b1', command: 'ls', excluded: true, at: T },
+      { type: 'bashOutput', id: 'b1', delta: 'a\n' },
+      { type: 'bashOutput', id: 'other', delta: 'never shown' },
+      { type: 'bashOutput', id: 'b1', delta: 'b\n' },
+    ]);
+    assert.equal(runPhase(s.run), 'running');
+    assert.equal(s.ui?.shell?.output, 'a\nb\n');
+    assert.equal(s.messages.length, 0);
+    s = reduce(s, [{ type: 'bashEnd', id: 'b1', command: 'ls', output: 'a\nb\n', exitCode: 0, cancelled: false, excluded: true }]);
+    assert.equal(runPhase(s.run), 'idle');
+    assert.equal(s.ui?.shell, undefined);
+    const row = s.messages[0]!;
+    assert.equal(row.role, 'bash');
+    assert.equal(row.command, 'ls');
+    assert.equal(row.excluded, true);
+    assert.equal(row.blocks[0]?.text, 'a\nb\n');
+  });
+
+  it('restores a saved shell command as a finished row, not as a notice', async () => {
+    const { replayMessages } = await import('../../src/worker/replay.ts');
+    const wire = replayMessages(
+      [{ role: 'bashExecution', command: 'false', output: 'nope', exitCode: 1, cancelled: false, truncated: false, excludeFromContext: true, timestamp: T }],
+      T,
+    );
+    const s = reduce(initialTranscript, wire);
+    assert.deepEqual(
+      s.messages.map((m) => [m.role, m.command, m.exitCode, m.excluded, m.blocks[0]?.text]),
+      [['bash', 'false', 1, true, 'nope']],
+    );
+    assert.equal(runPhase(s.run), 'idle');
+  });
+
+  it('validates a shell command from the webview', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'bash', command: 'ls', excluded: true }), { ok: true, msg: { type: 'bash', command: 'ls', excluded: true } });
+    assert.equal(parseWebviewMessage({ type: 'bash', command: '   ' }).ok, false);
+  });
+});
