@@ -234,7 +234,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'openDiff':
         return this._review.openDiff(msg.path);
       case 'undo':
-        return this._review.undo(msg.path);
+        return this._review.undo(msg.path, msg.runId);
       case 'pickFile':
         await vscode.commands.executeCommand('piPanel.addFile');
         return;

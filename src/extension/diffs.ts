@@ -69,9 +69,9 @@ export class FileReview implements vscode.TextDocumentContentProvider {
   }
 
   /** Undoes the last run's change to `rel` (or all of it) and says what happened. */
-  async undo(rel: string | undefined): Promise<void> {
+  async undo(rel: string | undefined, runId?: string): Promise<void> {
     if (rel !== undefined && !this._resolve(rel)) return;
-    const result = await this._client.undo(rel === undefined ? undefined : this._resolve(rel));
+    const result = await this._client.undo(rel === undefined ? undefined : this._resolve(rel), runId);
     const show = result.ok ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
     void show(plainNotificationText(`Pi: ${result.message}`));
   }

@@ -300,10 +300,10 @@ export class PiClient extends Disposable {
   }
 
   /** Undoes the last run's change to `path`, or to all its files. */
-  async undo(path: string | undefined): Promise<{ ok: boolean; message: string }> {
+  async undo(path: string | undefined, runId?: string): Promise<{ ok: boolean; message: string }> {
     const live = this._start();
     if (!(await live.ready)) return { ok: false, message: 'the session could not start (see Pi: Show Log)' };
-    return this._request(live, 'undo', path === undefined ? {} : { path }, this._options.requestTimeoutMs);
+    return this._request(live, 'undo', { ...(path !== undefined ? { path } : {}), ...(runId !== undefined ? { runId } : {}) }, this._options.requestTimeoutMs);
   }
 
   /** A page of the workspace's saved sessions matching `query`. */

@@ -216,7 +216,7 @@ export type WebviewToHost =
   /** Opens the diff editor: the file before the run's first change to it ↔ now. */
   | { readonly type: 'openDiff'; readonly path: string }
   /** Undoes the last run's change to one file, or (no path) to all its files. */
-  | { readonly type: 'undo'; readonly path?: string }
+  | { readonly type: 'undo'; readonly path?: string; readonly runId?: string }
   /** `@` in the composer: open the workspace file picker. */
   | { readonly type: 'pickFile' }
   /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
@@ -340,7 +340,11 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       return { ok: true, msg: { type: 'openDiff', path: raw.path } };
     case 'undo':
       if (raw.path !== undefined && !isPath(raw.path)) return { ok: false, reason: 'undo.path is not a path' };
-      return { ok: true, msg: raw.path === undefined ? { type: 'undo' } : { type: 'undo', path: raw.path } };
+      if (raw.runId !== undefined && (typeof raw.runId !== 'string' || raw.runId.length > 100)) return { ok: false, reason: 'undo.runId is not a run id' };
+      return {
+        ok: true,
+        msg: { type: 'undo', ...(raw.path !== undefined ? { path: raw.path } : {}), ...(raw.runId !== undefined ? { runId: raw.runId } : {}) },
+      };
     default:
       return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };
   }

@@ -86,7 +86,7 @@ export interface WorkerRequests {
   /** The content of a file before the current or last run changed it; none when no run touched it. */
   readonly fileBefore: { readonly params: { readonly path: string }; readonly result: { readonly before?: FileBefore } };
   /** Undoes the last run's change to `path`, or to all its files. */
-  readonly undo: { readonly params: { readonly path?: string }; readonly result: { readonly ok: boolean; readonly message: string } };
+  readonly undo: { readonly params: { readonly path?: string; readonly runId?: string }; readonly result: { readonly ok: boolean; readonly message: string } };
   /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
   readonly answerDialog: { readonly params: { readonly id: string; readonly value?: string }; readonly result: { readonly answered: boolean } };
   /** The composer's current text, which an extension's `getEditorText()` returns. */

@@ -159,15 +159,16 @@ export class Composer {
       return;
     }
     const effective: SendMode = this._running ? (mode === 'prompt' ? 'steer' : mode) : 'prompt';
-    // The panel's own commands run here; any other `/…` goes to Pi, which runs or expands it; `!`/`!!` run in
-    // Pi's shell. A command must start the message, so chips wait in the composer for the next one.
+    // The panel's own commands run here; any other `/…` goes to Pi, which runs or expands it. A command (or a
+    // `!` shell line) must start the message, so chips wait in the composer for the next one.
     const slash = parseSlash(typed);
     const bang = /^\s*(!!?)([\s\S]*)$/.exec(typed);
+    const command = slash !== undefined || (bang !== null && bang[2]!.trim() !== '');
     if (slash && isBuiltin(slash.name)) this._host.slash(slash.name, slash.args);
     else if (bang && bang[2]!.trim()) this._host.bash(bang[2]!.trim(), bang[1] === '!!');
     else this._host.send(slash ? typed : text, effective);
     this.slashMenu.close();
-    if (!slash && !bang) this._chips.clear();
+    if (!command) this._chips.clear();
     if (typed.trim() && this._history[this._history.length - 1] !== typed) {
       this._history.push(typed);
       if (this._history.length > HISTORY_MAX) this._history.splice(0, this._history.length - HISTORY_MAX);

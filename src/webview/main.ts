@@ -221,11 +221,13 @@ function onClick(e: MouseEvent): void {
     case 'undo-all': {
       const path = actionEl.getAttribute('data-path') ?? undefined;
       const action = actionEl.getAttribute('data-action');
-      if (action === 'undo-all') post({ type: 'undo' });
+      // The row's run: Undo acts only on the last run, and says so for an older row.
+      const runId = actionEl.closest('[data-run-id]')?.getAttribute('data-run-id') ?? undefined;
+      if (action === 'undo-all') post({ type: 'undo', ...(runId ? { runId } : {}) });
       else if (!path) return;
       else if (action === 'open-file') post({ type: 'openFile', path, firstChange: true });
       else if (action === 'open-diff') post({ type: 'openDiff', path });
-      else post({ type: 'undo', path });
+      else post({ type: 'undo', path, ...(runId ? { runId } : {}) });
       return;
     }
     case 'copy-code':

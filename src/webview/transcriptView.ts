@@ -236,7 +236,10 @@ class MessageRow {
     this._blocksEl = h('div', { class: 'blocks' });
     this.el = h('div', { class: `row row-${m.role}`, 'data-role': m.role, 'data-msg-id': m.id }, srOnly(`${ROLE_LABEL[m.role]}: `), this._blocksEl);
     if (m.role === 'notice' && m.level) this.el.classList.add(`notice-${m.level}`);
-    if (m.role === 'changes') this.el.setAttribute('data-testid', 'changes');
+    if (m.role === 'changes') {
+      this.el.setAttribute('data-testid', 'changes');
+      if (m.runId) this.el.setAttribute('data-run-id', m.runId);
+    }
     if (m.role === 'bash') this.el.insertBefore(shellHeader(m.command ?? '', m.excluded === true), this._blocksEl);
     if (m.role === 'user') this.el.append(userActions());
     this._render(m, undefined);

@@ -22,6 +22,8 @@ interface Entry {
   /** Relative to the workspace, '/'-separated. */
   readonly rel: string;
   readonly before: Before;
+  /** Size and modification time when the tool started: how a file whose content is not kept is seen to change. */
+  readonly sig: string;
   /** sha256 of the content Pi left (or 'absent'), set when the run settles; Undo refuses if the file differs. */
   after?: string;
   added?: number;
@@ -68,7 +70,7 @@ export class FileChanges {
     if (p === undefined) return;
     const file = real(path.resolve(this._cwd, p));
     if (this._current.has(file)) return;
-    this._current.set(file, { file, rel: this._rel(file), before: readBefore(file) });
+    this._current.set(file, { file, rel: this._rel(file), before: readBefore(file), sig: statSig(file) });
   }
 
   /**
@@ -86,7 +88,7 @@ export class FileChanges {
       e.removed = counts.removed;
     }
     // A tool that failed or was blocked left the file as it was: not a change.
-    const changed = entries.filter((e) => e.before.kind === 'refused' || hashOf(e.before) !== e.after);
+    const changed = entries.filter((e) => (e.before.kind === 'refused' ? statSig(e.file) !== e.sig : hashOf(e.before) !== e.after));
     if (!changed.length) return undefined;
     this._runs++;
     const runId = `${Date.now().toString(36)}-${this._runs}`;
@@ -184,6 +186,15 @@ function real(p: string): string {
   } catch {
     const dir = path.dirname(p);
     return dir === p ? p : path.join(real(dir), path.basename(p));
+  }
+}
+
+function statSig(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'absent';
   }
 }
 

@@ -239,7 +239,7 @@ handle('fileBefore', async ({ path: p }) => {
   const before = controller.fileBefore(p);
   return before ? { before } : {};
 });
-handle('undo', async ({ path: p }) => controller.undo(p));
+handle('undo', async ({ path: p, runId }) => controller.undo(p, runId));
 handle('answerDialog', async ({ id, value }) => ({ answered: extensionUi.answer(id, value) }));
 handle('composerText', async ({ text }) => {
   extensionUi.setEditorText(text);

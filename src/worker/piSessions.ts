@@ -161,7 +161,9 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
           },
           onError: ext.ui.onError,
         });
-        ext.ui.bound(session.extensionRunner?.getExtensionPaths().length ?? 0);
+        // The panel's own extensions (approvals) never read the composer: only the user's count.
+        const own = o.extensionFactories?.length ?? 0;
+        ext.ui.bound(Math.max(0, (session.extensionRunner?.getExtensionPaths().length ?? 0) - own));
       }
     : undefined;
   return { session, runtime, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined, bind };

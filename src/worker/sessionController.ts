@@ -602,9 +602,11 @@ export class SessionController extends Disposable {
   }
 
   /** Undoes the last run's change to `p`, or to all its files; the Changes row shows the result. */
-  undo(p: string | undefined): { ok: boolean; message: string } {
+  undo(p: string | undefined, runId?: string): { ok: boolean; message: string } {
     const files = this._files;
     if (!files) return { ok: false, message: 'No session is open.' };
+    // Only the last run's before-contents are kept: an older row's Undo would undo the wrong run.
+    if (runId !== undefined && runId !== files.view()?.runId) return { ok: false, message: "Only the last run's changes can be undone." };
     const result = p === undefined ? files.undoAll() : files.undo(p);
     const view = files.view();
     if (view) this._apply([{ type: 'changes', ...view }]);

@@ -51,7 +51,10 @@ describe('file changes on the real Pi SDK', function () {
       { path: 'a.txt', added: 2, removed: 2, created: false },
       { path: 'made/b.txt', added: 1, removed: 0, created: true },
     ]);
-    assert.equal(h.controller.undo(undefined).ok, true);
+    const older = h.controller.undo(undefined, 'an-older-run');
+    assert.deepEqual(older, { ok: false, message: "Only the last run's changes can be undone." });
+    assert.equal(readFileSync(join(h.cwd, 'a.txt'), 'utf8'), 'one\nTWO\nTHREE\n', "an older row's Undo changes nothing");
+    assert.equal(h.controller.undo(undefined, row?.runId).ok, true);
     assert.equal(readFileSync(join(h.cwd, 'a.txt'), 'utf8'), 'one\ntwo\nthree\n');
     assert.throws(() => readFileSync(join(h!.cwd, 'made/b.txt')));
     assert.ok(h.controller.state.messages.at(-1)?.files?.every((f) => f.undone));

@@ -58,6 +58,13 @@ describe('file changes of a run', () => {
     assert.equal(readFileSync(file('img.bin'), 'utf8'), 'text now');
   });
 
+  it('does not list a binary file the run left alone', () => {
+    writeFileSync(file('img.bin'), Buffer.from([0x89, 0x50, 0x00, 0x01]));
+    const fc = new FileChanges(root, storage);
+    fc.toolStarted('write', { path: 'img.bin', content: 'x' });
+    assert.equal(fc.runSettled(undefined), undefined);
+  });
+
   it('refuses a file larger than the limit', () => {
     writeFileSync(file('big.txt'), 'a'.repeat(MAX_BEFORE_BYTES + 1));
     const fc = new FileChanges(root, storage);

@@ -21,6 +21,7 @@ describe('messages from the webview', () => {
     { type: 'openDiff', path: 'src/a.ts' },
     { type: 'undo', path: 'src/a.ts' },
     { type: 'undo' },
+    { type: 'undo', path: 'a.ts', runId: 'r1' },
   ];
   for (const msg of good) {
     it(`accepts ${JSON.stringify(msg)}`, () => {

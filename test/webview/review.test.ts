@@ -77,9 +77,9 @@ describe('review and chips in the chat view (headless Chromium)', function () {
     assert.match((await row.locator('li[data-path="src/a.ts"]').textContent()) ?? '', /\+1.*−1/);
     assert.equal(await row.locator('[data-action="undo-file"][data-path="new.txt"]').getAttribute('aria-label'), 'Undo: delete new.txt, which Pi created');
     await row.locator('[data-action="undo-file"][data-path="src/a.ts"]').click();
-    assert.deepEqual((await sent('undo')).at(-1), { type: 'undo', path: 'src/a.ts' });
+    assert.deepEqual((await sent('undo')).at(-1), { type: 'undo', path: 'src/a.ts', runId: 'r1' });
     await row.locator('[data-action="undo-all"]').click();
-    assert.deepEqual((await sent('undo')).at(-1), { type: 'undo' });
+    assert.deepEqual((await sent('undo')).at(-1), { type: 'undo', runId: 'r1' });
     await deliver(page, {
       type: 'batch',
       events: [
