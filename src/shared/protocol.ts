@@ -1,6 +1,6 @@
 /** The wire between the extension host and the chat webview: small events in, user intents out. */
 
-import type { TranscriptState } from './transcript.ts';
+import { MAX_PAGE_ROWS, type MessageView, type ToolCardView, type TranscriptState } from './transcript.ts';
 
 /** What kind of content a block of an assistant message holds. */
 export type BlockKind = 'text' | 'thinking' | 'toolCall';
@@ -122,7 +122,16 @@ export const VIEW_COMMANDS = ['selectModel', 'setThinkingLevel', 'compact', 'res
 export type ViewCommand = (typeof VIEW_COMMANDS)[number];
 
 export type HostToWebview =
-  | { readonly type: 'snapshot'; readonly state: TranscriptState; readonly session: SessionInfoView }
+  /** `state` holds the newest rows; `earlier` rows precede them on the host (`loadEarlier` pages them in). */
+  | { readonly type: 'snapshot'; readonly state: TranscriptState; readonly session: SessionInfoView; readonly earlier?: number }
+  /** The reply to `loadEarlier`: the rows just before the row `before`, and how many rows remain before those. */
+  | {
+      readonly type: 'earlier';
+      readonly before: number;
+      readonly messages: readonly MessageView[];
+      readonly tools: Readonly<Record<string, ToolCardView>>;
+      readonly earlier: number;
+    }
   | { readonly type: 'batch'; readonly events: readonly WireEvent[] }
   | { readonly type: 'session'; readonly session: SessionInfoView }
   /** Texts taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
@@ -144,7 +153,9 @@ export type WebviewToHost =
   /** Sends the last prompt again (after a provider error or a stalled run). */
   | { readonly type: 'retryLast' }
   /** Runs one of the allow-listed palette commands (the header's model and thinking pickers). */
-  | { readonly type: 'runCommand'; readonly command: ViewCommand };
+  | { readonly type: 'runCommand'; readonly command: ViewCommand }
+  /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */
+  | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number };
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
@@ -174,6 +185,11 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
     case 'runCommand':
       if (!VIEW_COMMANDS.includes(raw.command as ViewCommand)) return { ok: false, reason: 'runCommand.command is not one the view may run' };
       return { ok: true, msg: { type: 'runCommand', command: raw.command as ViewCommand } };
+    case 'loadEarlier':
+      if (!Number.isSafeInteger(raw.before) || (raw.before as number) < 1) return { ok: false, reason: 'loadEarlier.before is not a message id' };
+      if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)
+        return { ok: false, reason: `loadEarlier.count is not a whole number from 1 to ${MAX_PAGE_ROWS}` };
+      return { ok: true, msg: { type: 'loadEarlier', before: raw.before as number, count: raw.count as number } };
     case 'openLink':
       if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
       return { ok: true, msg: { type: 'openLink', href: raw.href } };
