@@ -2,15 +2,13 @@
 
 import * as vscode from 'vscode';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
-import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost, type WireEvent } from '../shared/protocol.ts';
+import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
 import { Disposable } from '../shared/disposable.ts';
-import { earlierPage, recentPart, SNAPSHOT_ROWS } from '../shared/transcript.ts';
+import { earlierPage } from '../shared/transcript.ts';
 import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
+import { frameMessage, snapshotMessage } from './viewFeed.ts';
 import { chatHtml } from './webviewHtml.ts';
-
-/** More events than this in one frame are a replayed history, not live streaming (deltas are coalesced per frame). */
-const LARGE_BATCH_EVENTS = 500;
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
   static readonly viewType = 'piPanel.chat';
@@ -30,7 +28,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._extensionUri = extensionUri;
     this._controller = controller;
     this._log = log;
-    this._batcher = new Batcher((events) => this._postBatch(events), realScheduler);
+    this._batcher = new Batcher((events) => this._post(frameMessage(controller.state, controller.sessionInfo, events)), realScheduler);
     this._register(this._batcher);
     this._register(
       controller.onDidEmit((events) => {
@@ -91,23 +89,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     view.webview.postMessage(msg).then(undefined, (err: unknown) => this._log.warn(`postMessage failed: ${String(err)}`));
   }
 
-  /** The newest rows of the host's transcript; the view pages older ones in with `loadEarlier`. */
-  private _postSnapshot(): void {
-    const { state, earlier } = recentPart(this._controller.state);
-    this._post({ type: 'snapshot', state, session: this._controller.sessionInfo, earlier });
-  }
-
-  /**
-   * A frame's events, or, when they are a replayed history (a resumed session: a reset, or more events than
-   * a frame of live streaming carries), a snapshot of its newest rows instead: the view then reduces 200 rows,
-   * not 20,000 messages' events. The host state already includes every event of the batch, so both agree.
-   */
-  private _postBatch(events: readonly WireEvent[]): void {
-    const replayed = events.length > LARGE_BATCH_EVENTS || events.some((ev) => ev.type === 'reset');
-    if (replayed && this._controller.state.messages.length > SNAPSHOT_ROWS) this._postSnapshot();
-    else this._post({ type: 'batch', events });
-  }
-
   private _onMessage(raw: unknown): void {
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) {
@@ -122,7 +103,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'ready': {
         // Everything queued is already in the host state the snapshot carries.
         this._batcher.discard();
-        this._postSnapshot();
+        this._post(snapshotMessage(this._controller.state, this._controller.sessionInfo));
         this._ready = true;
         if (this._pendingRestore.length) {
           this._post({ type: 'restoreInput', texts: this._pendingRestore });

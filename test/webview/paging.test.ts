@@ -63,7 +63,10 @@ describe('chat webview paging from the host (headless Chromium)', function () {
 
     // The first scroll to the top shows the rows the snapshot holds; nothing is asked of the host yet.
     await scrollToTop(page);
-    await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 200, ROWS);
+    await page.waitForFunction(
+      (sel) => (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown> } }).document.querySelectorAll(sel).length === 200,
+      ROWS,
+    );
     assert.ok(!(await posted(page)).some((m) => m.type === 'loadEarlier'));
 
     // The next one asks for the page before the first row held.
