@@ -240,6 +240,9 @@ function writeSession(cwd: string, agentDir: string, count: number): string {
   return file;
 }
 
+/** `--feed all` sends the view every event, as before snapshot paging, for comparison. */
+const forwardAll = process.argv.includes('--feed') && process.argv[process.argv.indexOf('--feed') + 1] === 'all';
+
 async function resumeLarge(): Promise<void> {
   const s = await setup({ name: 'bench-resume', steps: [{ chunks: [{ text: 'unused' }], finish: 'stop' }] } as Scenario);
   try {
@@ -256,7 +259,7 @@ async function resumeLarge(): Promise<void> {
     // something is posted after the host store holds all its rows.
     const batcher = new Batcher((events) => {
       const t = performance.now();
-      const msg = frameMessage(s.client.state, s.client.sessionInfo, events);
+      const msg = forwardAll ? { type: 'batch', events } : frameMessage(s.client.state, s.client.sessionInfo, events);
       bytes += JSON.stringify(msg).length;
       longestPost = Math.max(longestPost, performance.now() - t);
       posted++;
@@ -275,7 +278,7 @@ async function resumeLarge(): Promise<void> {
     feed.dispose();
     batcher.dispose();
     console.log(
-      `resume a ${count}-message session: main-thread stall max ${r.max} ms, p99 ${r.p99} ms, main thread busy ${r.busy}; all ${s.client.state.messages.length} rows in the host store after ${shownAt.toFixed(0)} ms; the view's first page posted after ${viewAt.toFixed(0)} ms (${posted} posts, ${(bytes / 1e6).toFixed(2)} MB JSON, longest post ${longestPost.toFixed(1)} ms)`,
+      `resume a ${count}-message session${forwardAll ? ' (view fed every event, as before paging)' : ''}: main-thread stall max ${r.max} ms, p99 ${r.p99} ms, main thread busy ${r.busy}; all ${s.client.state.messages.length} rows in the host store after ${shownAt.toFixed(0)} ms; the view's first page posted after ${viewAt.toFixed(0)} ms (${posted} posts, ${(bytes / 1e6).toFixed(2)} MB JSON, longest post ${longestPost.toFixed(1)} ms)`,
     );
   } finally {
     await s.dispose();
