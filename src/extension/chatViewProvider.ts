@@ -5,12 +5,14 @@ import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
 import { Disposable } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
+import { earlierPage } from '../shared/transcript.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { BUILTIN_COMMANDS, type BuiltinName } from '../shared/slashCommands.ts';
 import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
 import { SessionActions } from './sessionActions.ts';
+import { frameMessage, snapshotMessage } from './viewFeed.ts';
 import { chatHtml } from './webviewHtml.ts';
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -37,7 +39,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._extensionUri = extensionUri;
     this._controller = controller;
     this._log = log;
-    this._batcher = new Batcher((events) => this._post({ type: 'batch', events }), realScheduler);
+    this._batcher = new Batcher((events) => this._post(frameMessage(controller.state, controller.sessionInfo, events)), realScheduler);
     this._register(this._batcher);
     this._register(
       controller.onDidEmit((events) => {
@@ -193,7 +195,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'ready': {
         // Everything queued is already in the host state the snapshot carries.
         this._batcher.discard();
-        this._post({ type: 'snapshot', state: this._controller.state, session: this._controller.sessionInfo });
+        this._post(snapshotMessage(this._controller.state, this._controller.sessionInfo));
         this._ready = true;
         for (const chip of this._pendingChips.splice(0)) this._post({ type: 'addChip', chip });
         if (this._trackComposer) this._post({ type: 'trackComposer', on: true });
@@ -271,6 +273,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'navigateTree':
         await this._controller.navigateTree(msg.entryId);
         return this._sessions.showTree();
+      case 'loadEarlier': {
+        // No such row any more (a reset since the view asked): the view already has the new transcript.
+        const page = earlierPage(this._controller.state, msg.before, msg.count);
+        if (page) this._post({ type: 'earlier', before: msg.before, ...page });
+        return;
+      }
       default:
         assertNever(msg, 'webview message');
     }

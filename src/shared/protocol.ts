@@ -4,7 +4,7 @@ import type { ExtensionUiEvent } from './extensionUi.ts';
 import type { CodeChip } from './chips.ts';
 import { isBuiltin, type BuiltinName, type SlashCommand } from './slashCommands.ts';
 import type { SessionPage, SessionStatsView, TreeNodeView } from './sessions.ts';
-import type { TranscriptState } from './transcript.ts';
+import { MAX_PAGE_ROWS, type MessageView, type ToolCardView, type TranscriptState } from './transcript.ts';
 
 /** What kind of content a block of an assistant message holds. */
 export type BlockKind = 'text' | 'thinking' | 'toolCall';
@@ -171,7 +171,16 @@ export const VIEW_COMMANDS = [
 export type ViewCommand = (typeof VIEW_COMMANDS)[number];
 
 export type HostToWebview =
-  | { readonly type: 'snapshot'; readonly state: TranscriptState; readonly session: SessionInfoView }
+  /** `state` holds the newest rows; `earlier` rows precede them on the host (`loadEarlier` pages them in). */
+  | { readonly type: 'snapshot'; readonly state: TranscriptState; readonly session: SessionInfoView; readonly earlier?: number }
+  /** The reply to `loadEarlier`: the rows just before the row `before`, and how many rows remain before those. */
+  | {
+      readonly type: 'earlier';
+      readonly before: number;
+      readonly messages: readonly MessageView[];
+      readonly tools: Readonly<Record<string, ToolCardView>>;
+      readonly earlier: number;
+    }
   | { readonly type: 'batch'; readonly events: readonly WireEvent[] }
   | { readonly type: 'session'; readonly session: SessionInfoView }
   /** Texts taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
@@ -238,7 +247,9 @@ export type WebviewToHost =
   | { readonly type: 'editResend'; readonly fromEnd: number; readonly text: string }
   | { readonly type: 'forkHere'; readonly fromEnd: number; readonly text: string }
   | { readonly type: 'showTree' }
-  | { readonly type: 'navigateTree'; readonly entryId: string };
+  | { readonly type: 'navigateTree'; readonly entryId: string }
+  /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */
+  | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number };
 
 /** Longest session name the host accepts. */
 export const MAX_SESSION_NAME = 200;
@@ -318,6 +329,11 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
         return { ok: false, reason: 'composerText.text is not a string of sensible length' };
       return { ok: true, msg: { type: 'composerText', text: raw.text } };
+    case 'loadEarlier':
+      if (!Number.isSafeInteger(raw.before) || (raw.before as number) < 1) return { ok: false, reason: 'loadEarlier.before is not a message id' };
+      if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)
+        return { ok: false, reason: `loadEarlier.count is not a whole number from 1 to ${MAX_PAGE_ROWS}` };
+      return { ok: true, msg: { type: 'loadEarlier', before: raw.before as number, count: raw.count as number } };
     case 'openLink':
       if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
       return { ok: true, msg: { type: 'openLink', href: raw.href } };

@@ -7,7 +7,7 @@ import { showBidiControls } from '../shared/bidi.ts';
 import type { HostToWebview, SendMode, SessionInfoView, ViewMode, WireEvent } from '../shared/protocol.ts';
 import { statsLine } from '../shared/sessions.ts';
 import { runPhase, type RunState } from '../shared/runState.ts';
-import { initialTranscript, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
+import { initialTranscript, prependRows, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
@@ -18,7 +18,7 @@ import { markdownBody } from './markdownStream.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { SessionsView } from './sessionsView.ts';
 import { SessionTreeView } from './sessionTree.ts';
-import { TranscriptView } from './transcriptView.ts';
+import { PAGE_ROWS, TranscriptView } from './transcriptView.ts';
 import { loadUiState, post, saveUiState } from './vscodeApi.ts';
 
 const saved = loadUiState();
@@ -28,6 +28,8 @@ const toggled: Record<string, boolean> = Object.assign(Object.create(null) as Re
 let state: TranscriptState = initialTranscript;
 let session: SessionInfoView = { ready: false };
 let frame = 0;
+/** Id of the row a `loadEarlier` asked for rows before, while its reply is awaited (0: none). */
+let loadingBefore = 0;
 /** Highest message id already announced to screen readers (or present when the view opened). */
 let announced = 0;
 
@@ -164,7 +166,7 @@ function onClick(e: MouseEvent): void {
   if (!actionEl) return;
   switch (actionEl.getAttribute('data-action')) {
     case 'load-earlier':
-      anchor.keepPosition(() => transcript.showEarlier());
+      showEarlier();
       return;
     case 'force-idle':
       post({ type: 'forceIdle' });
@@ -249,6 +251,47 @@ content.addEventListener('auxclick', (e) => {
   }
 });
 
+/** How close to the top (px) a scroll counts as reaching it. */
+const TOP_SLACK_PX = 4;
+// Reaching the top pages in earlier rows, as the "show earlier" button does.
+scroller.addEventListener(
+  'scroll',
+  () => {
+    if (scroller.scrollTop <= TOP_SLACK_PX && !transcript.earlier.hidden) showEarlier();
+  },
+  { passive: true },
+);
+
+/** Shows older rows: those the state holds but the DOM does not, else the host's previous page. */
+function showEarlier(): void {
+  if (transcript.first > 0) anchor.keepPosition(() => transcript.showEarlier());
+  else requestEarlier();
+}
+
+/** Asks the host for the page before the first row held, once at a time. */
+function requestEarlier(): void {
+  const first = state.messages[0];
+  if (loadingBefore || transcript.remote <= 0 || !first) return;
+  loadingBefore = first.id;
+  post({ type: 'loadEarlier', before: first.id, count: PAGE_ROWS });
+}
+
+/** Puts a `loadEarlier` reply above the rows on screen, keeping what the user sees in place. */
+function onEarlier(msg: Extract<HostToWebview, { type: 'earlier' }>): void {
+  const asked = loadingBefore;
+  loadingBefore = 0;
+  // A reply to an older question, or for a transcript replaced since (a reset, a snapshot), is dropped.
+  if (msg.before !== asked || state.messages[0]?.id !== msg.before || !Array.isArray(msg.messages)) return;
+  const next = prependRows(state, msg.messages, msg.tools ?? {});
+  if (next === state) return;
+  state = next;
+  transcript.remote = typeof msg.earlier === 'number' ? msg.earlier : 0;
+  anchor.keepPosition(() => {
+    transcript.expectPrepend();
+    transcript.render(state, false);
+  });
+}
+
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && !e.defaultPrevented && runPhase(state.run) !== 'idle') {
     e.preventDefault();
@@ -326,15 +369,28 @@ function onMessage(raw: unknown): void {
   const msg = raw as HostToWebview;
   switch (msg.type) {
     case 'snapshot':
+      loadingBefore = 0;
+      transcript.remote = typeof msg.earlier === 'number' ? msg.earlier : 0;
       state = msg.state;
       session = msg.session ?? session;
       announced = lastFinalId(state.messages);
       schedule();
       return;
     case 'batch':
-      if (Array.isArray(msg.events)) applyEvents(msg.events);
+      if (Array.isArray(msg.events)) {
+        // A new session: nothing earlier to page in.
+        if (msg.events.some((ev) => ev?.type === 'reset')) {
+          transcript.remote = 0;
+          loadingBefore = 0;
+        }
+        applyEvents(msg.events);
+      }
       // Another session, or another point of this one: the tree on screen is out of date.
       if (mode === 'tree' && Array.isArray(msg.events) && msg.events.some((e) => e?.type === 'reset')) post({ type: 'showTree' });
+      schedule();
+      return;
+    case 'earlier':
+      onEarlier(msg);
       schedule();
       return;
     case 'session':

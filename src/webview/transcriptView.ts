@@ -66,6 +66,10 @@ export class TranscriptView {
   private _messages: readonly MessageView[] = [];
   private _first = 0;
   private _gen = 0;
+  /** Rows before the first one the state holds, still on the host (`loadEarlier` fetches them). */
+  remote = 0;
+  /** Set by `expectPrepend`: the next state's new first rows were paged in, not a different transcript. */
+  private _prepending = false;
   /** Called with each message that became final while on screen (for the live region). */
   onFinal: ((m: MessageView) => void) | undefined;
 
@@ -88,7 +92,10 @@ export class TranscriptView {
     const prevTools = this.tools;
     this.tools = state.tools;
     if (msgs !== this._messages) {
-      if (msgs.length < this._messages.length || (msgs.length > 0 && this._messages.length > 0 && msgs[0]!.id !== this._messages[0]!.id)) {
+      if (this._prepending) {
+        // The rows paged in go above those on screen, all shown: the first shown row keeps its index.
+        this._prepending = false;
+      } else if (msgs.length < this._messages.length || (msgs.length > 0 && this._messages.length > 0 && msgs[0]!.id !== this._messages[0]!.id)) {
         // A reset or a different session: page from the end again.
         this._first = Math.max(0, msgs.length - PAGE_ROWS);
       } else if (this._messages.length === 0) {
@@ -114,6 +121,11 @@ export class TranscriptView {
     this._first = Math.max(0, this._first - count);
     if (this._first !== before) this._sync();
     return before - this._first;
+  }
+
+  /** The next `render` gets a state with older rows put before these (a `loadEarlier` reply): they are shown, nothing is dropped. */
+  expectPrepend(): void {
+    this._prepending = this._first === 0;
   }
 
   /** Re-renders the block or card a toggle belongs to. */
@@ -173,7 +185,7 @@ export class TranscriptView {
         this._rows.delete(id);
       }
     }
-    const hiddenCount = this._first;
+    const hiddenCount = this._first + this.remote;
     setHidden(this.earlier, hiddenCount === 0);
     if (hiddenCount) setText(this.earlier, `Show ${Math.min(PAGE_ROWS, hiddenCount)} earlier messages (${hiddenCount} not shown)`);
   }

@@ -22,6 +22,7 @@ describe('messages from the webview', () => {
     { type: 'undo', path: 'src/a.ts' },
     { type: 'undo' },
     { type: 'undo', path: 'a.ts', runId: 'r1' },
+    { type: 'loadEarlier', before: 4801, count: 100 },
   ];
   for (const msg of good) {
     it(`accepts ${JSON.stringify(msg)}`, () => {
@@ -44,6 +45,12 @@ describe('messages from the webview', () => {
     ['openLink without href', { type: 'openLink' }],
     ['openLink with a huge href', { type: 'openLink', href: 'h'.repeat(10_000) }],
     ['insertCode with a number', { type: 'insertCode', text: 42 }],
+    ['loadEarlier without before', { type: 'loadEarlier', count: 100 }],
+    ['loadEarlier with a string id', { type: 'loadEarlier', before: '12', count: 100 }],
+    ['loadEarlier with a fractional id', { type: 'loadEarlier', before: 1.5, count: 100 }],
+    ['loadEarlier with id 0', { type: 'loadEarlier', before: 0, count: 100 }],
+    ['loadEarlier with no rows', { type: 'loadEarlier', before: 10, count: 0 }],
+    ['loadEarlier with a huge page', { type: 'loadEarlier', before: 10, count: 1_000_000 }],
     ['a command outside the allow-list', { type: 'runCommand', command: 'workbench.action.terminal.sendSequence' }],
     ['runCommand without a command', { type: 'runCommand' }],
     ['openFile without a path', { type: 'openFile' }],

@@ -3,7 +3,18 @@ import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { project } from '../../src/shared/projection.ts';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
-import { initialTranscript, reduce, toolOf, type MessageView, type TranscriptState } from '../../src/shared/transcript.ts';
+import {
+  earlierPage,
+  initialTranscript,
+  prependRows,
+  recentPart,
+  reduce,
+  SNAPSHOT_ROWS,
+  toolOf,
+  type MessageView,
+  type TranscriptState,
+} from '../../src/shared/transcript.ts';
+import { longTranscript } from '../webview/builders.ts';
 import { finalMessages, loadRecorded, runThrough } from '../support/recorded.ts';
 
 const RECORDED = [
@@ -461,5 +472,77 @@ describe('the Changes row', () => {
       s.messages.map((m) => m.runId),
       [undefined, 'r1', 'r2'],
     );
+  });
+});
+
+describe('snapshot paging', () => {
+  /** Pages `part` back to the start the way the view does: earlier page, prepend, until nothing is left. */
+  function pageAll(host: TranscriptState, part: { state: TranscriptState; earlier: number }, count: number): TranscriptState {
+    let view = JSON.parse(JSON.stringify(part.state)) as TranscriptState;
+    let earlier = part.earlier;
+    while (earlier > 0) {
+      const page = JSON.parse(JSON.stringify(earlierPage(host, view.messages[0]!.id, count))) as NonNullable<ReturnType<typeof earlierPage>>;
+      assert.ok(page.messages.length > 0 && page.messages.length <= count);
+      view = prependRows(view, page.messages, page.tools);
+      earlier = page.earlier;
+    }
+    return view;
+  }
+  const wire = (s: TranscriptState) =>
+    JSON.stringify({ messages: s.messages, tools: Object.fromEntries(Object.entries(s.tools).sort()), openIndex: s.openIndex });
+
+  it('carries the newest rows, the tool cards they show and how many rows come before them', () => {
+    const host = longTranscript(5000);
+    const part = recentPart(host, SNAPSHOT_ROWS);
+    assert.equal(part.state.messages.length, SNAPSHOT_ROWS);
+    assert.equal(part.earlier, host.messages.length - SNAPSHOT_ROWS);
+    assert.deepEqual(part.state.messages, host.messages.slice(-SNAPSHOT_ROWS));
+    const shown = new Set(part.state.messages.flatMap((m) => [m.toolCallId, ...m.blocks.map((b) => b?.toolCallId)]).filter((id) => id !== undefined));
+    assert.deepEqual(new Set(Object.keys(part.state.tools)), shown);
+    assert.equal(part.state.nextId, host.nextId);
+    assert.equal(recentPart(longTranscript(40)).earlier, 0);
+  });
+
+  it('pages a snapshot back to the whole transcript, tool cards included', () => {
+    const host = longTranscript(5000);
+    const view = pageAll(host, recentPart(host, SNAPSHOT_ROWS), 100);
+    assert.equal(wire(view), wire(host));
+  });
+
+  it('keeps the streaming row, running cards and live events converging while pages arrive', () => {
+    let host = reduce(longTranscript(1000), [
+      { type: 'userMessage', text: 'go on', images: 0 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: 5 },
+      { type: 'blockStart', index: 0, kind: 'text', at: 5 },
+      { type: 'delta', index: 0, text: 'Work' },
+      { type: 'toolStart', toolCallId: 'live', toolName: 'bash', args: '{}', at: 5 },
+    ]);
+    const part = recentPart(host, 50);
+    assert.equal(part.state.openIndex, 49);
+    assert.equal(toolOf(part.state.tools, 'live')?.status, 'running');
+    const live: WireEvent[] = [
+      { type: 'delta', index: 0, text: 'ing' },
+      { type: 'toolEnd', toolCallId: 'live', isError: false, output: 'ok' },
+      { type: 'assistantEnd', stopReason: 'stop', at: 6 },
+      { type: 'settled', aborted: false, at: 7 },
+    ];
+    // Half the live events land before the view pages anything, half after.
+    let view = reduce(JSON.parse(JSON.stringify(part.state)) as TranscriptState, live.slice(0, 2));
+    host = reduce(host, live.slice(0, 2));
+    view = pageAll(host, { state: view, earlier: part.earlier }, 100);
+    view = reduce(view, live.slice(2));
+    host = reduce(host, live.slice(2));
+    assert.equal(wire(view), wire(host));
+  });
+
+  it('refuses a page that does not precede the rows held (a reply for a transcript replaced since)', () => {
+    const host = longTranscript(400);
+    const part = recentPart(host, 100);
+    const page = earlierPage(host, part.state.messages[0]!.id, 100)!;
+    const after = reduce(part.state, [{ type: 'reset' }, { type: 'userMessage', text: 'new', images: 0 }]);
+    assert.equal(prependRows(after, page.messages, page.tools), after);
+    assert.equal(earlierPage(after, part.state.messages[0]!.id, 100), undefined);
+    assert.equal(prependRows(part.state, page.messages.slice().reverse(), page.tools), part.state);
   });
 });

@@ -1,0 +1,119 @@
+/** The webview pages a long transcript in from the host: a capped snapshot, `loadEarlier` at the top, replies prepended in place. */
+
+import * as assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import type { WireEvent } from '../../src/shared/protocol.ts';
+import { earlierPage, recentPart, reduce, SNAPSHOT_ROWS, type TranscriptState } from '../../src/shared/transcript.ts';
+import { longTranscript, T0 } from './builders.ts';
+import { assertBundleFresh, deliver, launchBrowser, openView, posted, session, startServer, type TestServer } from './harness.ts';
+
+const ROWS = '[data-testid="transcript"] [data-role]';
+
+/** The ids of the rows in the DOM, top to bottom. */
+function domIds(page: Page): Promise<number[]> {
+  return page.locator(ROWS).evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-msg-id'))));
+}
+
+/** Scrolls the transcript to its very top, as a user dragging up would. */
+async function scrollToTop(page: Page): Promise<void> {
+  await page.locator('main.scroller').evaluate((el) => {
+    el.scrollTop = 0;
+  });
+}
+
+/** Where the row `id` is on screen (px from the viewport's top). */
+function topOf(page: Page, id: number): Promise<number> {
+  return page.locator(`[data-msg-id="${id}"]`).evaluate((el) => el.getBoundingClientRect().top);
+}
+
+describe('chat webview paging from the host (headless Chromium)', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let pageErrors: string[] = [];
+
+  before(async () => {
+    assertBundleFresh();
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    pageErrors = [];
+    page = await openView(browser, server.origin);
+    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
+  });
+  afterEach(async () => {
+    await page?.close();
+    assert.deepEqual(pageErrors, [], 'the page threw');
+  });
+
+  it('shows 200 of 5,000 messages, asks for the earlier page at the top and prepends it in place while a live batch lands', async () => {
+    let host: TranscriptState = longTranscript(5000);
+    const part = recentPart(host);
+    assert.equal(part.state.messages.length, SNAPSHOT_ROWS);
+    await deliver(page, { type: 'snapshot', state: part.state, session, earlier: part.earlier });
+    const ids = (s: TranscriptState, n: number) => s.messages.slice(-n).map((m) => m.id);
+    assert.deepEqual(await domIds(page), ids(host, 100));
+    assert.match(await page.locator('.load-earlier').innerText(), new RegExp(`\\(${host.messages.length - 100} not shown\\)`));
+
+    // The first scroll to the top shows the rows the snapshot holds; nothing is asked of the host yet.
+    await scrollToTop(page);
+    await page.waitForFunction(
+      (sel) => (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown> } }).document.querySelectorAll(sel).length === 200,
+      ROWS,
+    );
+    assert.ok(!(await posted(page)).some((m) => m.type === 'loadEarlier'));
+
+    // The next one asks for the page before the first row held.
+    await scrollToTop(page);
+    await page.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'loadEarlier'));
+    const asks = (await posted(page)).filter((m) => m.type === 'loadEarlier');
+    const firstHeld = part.state.messages[0]!.id;
+    assert.deepEqual(asks, [{ type: 'loadEarlier', before: firstHeld, count: 100 }]);
+
+    // A live batch lands while the page is on its way.
+    const live: WireEvent[] = [
+      { type: 'userMessage', text: 'One more thing', images: 0 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+      { type: 'delta', index: 0, text: 'Streaming on' },
+    ];
+    host = reduce(host, live);
+    await deliver(page, { type: 'batch', events: live });
+
+    const anchorTop = await topOf(page, firstHeld);
+    const reply = earlierPage(host, firstHeld, 100)!;
+    await deliver(page, { type: 'earlier', before: firstHeld, ...JSON.parse(JSON.stringify(reply)) });
+    assert.deepEqual(await domIds(page), ids(host, 302), 'the page sits above the rows held, the live rows below');
+    assert.ok(Math.abs((await topOf(page, firstHeld)) - anchorTop) <= 1, 'the row the user was looking at stays where it was');
+    assert.match(await page.locator('.load-earlier').innerText(), new RegExp(`\\(${reply.earlier} not shown\\)`));
+    // The paged-in tool cards are the host's.
+    const card = reply.messages.find((m) => m.role === 'toolResult')!.toolCallId!;
+    assert.equal(await page.locator(`.tool-card[data-tool-call-id="${card}"]`).getAttribute('data-status'), 'done');
+
+    // A reply to a question not asked (or asked of a replaced transcript) changes nothing.
+    await deliver(page, { type: 'earlier', before: firstHeld, ...JSON.parse(JSON.stringify(reply)) });
+    assert.equal(await page.locator(ROWS).count(), 302);
+  });
+
+  it('forgets the earlier rows on a new session, and drops a page that arrives after it', async () => {
+    const host = longTranscript(1000);
+    const part = recentPart(host);
+    await deliver(page, { type: 'snapshot', state: part.state, session, earlier: part.earlier });
+    await page.locator('.load-earlier').click();
+    await page.locator('.load-earlier').click();
+    const ask = (await posted(page)).find((m) => m.type === 'loadEarlier');
+    assert.ok(ask, 'asked the host');
+    await deliver(page, { type: 'batch', events: [{ type: 'reset' }, { type: 'userMessage', text: 'fresh start', images: 0 }] });
+    const reply = earlierPage(host, part.state.messages[0]!.id, 100)!;
+    await deliver(page, { type: 'earlier', before: part.state.messages[0]!.id, ...JSON.parse(JSON.stringify(reply)) });
+    assert.equal(await page.locator(ROWS).count(), 1);
+    assert.equal(await page.locator('.load-earlier').isHidden(), true);
+  });
+});
