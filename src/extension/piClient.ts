@@ -360,9 +360,10 @@ export class PiClient extends Disposable {
     await this._call(live, method, params, 0);
   }
 
-  async exportHtml(): Promise<string> {
+  /** Writes the session as HTML to `file` (an absolute path the user chose). */
+  async exportHtml(file: string): Promise<string> {
     // Writing a long transcript can take a while; the worker's liveness is watched separately.
-    return (await this._request(this._start(), 'exportHtml', null, 0)).file;
+    return (await this._request(this._start(), 'exportHtml', { file }, 0)).file;
   }
 
   override dispose(): void {

@@ -67,7 +67,15 @@ export function registerSessionCommands(client: PiClient): vscode.Disposable[] {
     vscode.commands.registerCommand('piPanel.exportTranscript', async () => {
       try {
         if (!(await client.ensureSession())) return noSession();
-        const file = await client.exportHtml();
+        const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+        const target = await vscode.window.showSaveDialog({
+          title: 'Pi: Export Transcript (HTML)',
+          filters: { HTML: ['html'] },
+          saveLabel: 'Export',
+          ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'pi-transcript.html') } : {}),
+        });
+        if (!target) return;
+        const file = await client.exportHtml(target.fsPath);
         const choice = await vscode.window.showInformationMessage(plainNotificationText(`Pi: transcript exported to ${file}`), 'Open');
         if (choice === 'Open') await vscode.env.openExternal(vscode.Uri.file(file));
       } catch (err) {

@@ -82,7 +82,7 @@ export interface WorkerRequests {
   readonly thinkingLevels: { readonly params: null; readonly result: { readonly levels: readonly string[]; readonly current?: string } };
   readonly setThinkingLevel: { readonly params: { readonly level: string }; readonly result: null };
   readonly listSessions: { readonly params: null; readonly result: { readonly sessions: readonly SessionChoice[] } };
-  readonly exportHtml: { readonly params: null; readonly result: { readonly file: string } };
+  readonly exportHtml: { readonly params: { readonly file: string }; readonly result: { readonly file: string } };
   /** The content of a file before the current or last run changed it; none when no run touched it. */
   readonly fileBefore: { readonly params: { readonly path: string }; readonly result: { readonly before?: FileBefore } };
   /** Undoes the last run's change to `path`, or to all its files. */

@@ -231,9 +231,10 @@ handle('listSessions', async () => {
     sessions: sessions.map((i) => ({ path: i.path, name: i.name, firstMessage: i.firstMessage, modified: i.modified.getTime(), messageCount: i.messageCount })),
   };
 });
-handle('exportHtml', async () => {
+handle('exportHtml', async ({ file }) => {
   const s = await session();
-  return { file: path.resolve(await s.exportToHtml()) };
+  // Always to the path the user chose: Pi's default is relative to the process, not the workspace.
+  return { file: path.resolve(await s.exportToHtml(file)) };
 });
 handle('fileBefore', async ({ path: p }) => {
   const before = controller.fileBefore(p);
