@@ -28,6 +28,9 @@ export type Action =
   | { readonly waitFor: string }
   | { readonly waitForText: string }
   | { readonly sleepMs: number }
+  // Beyond SPEC §7: wait for a VS Code notification, or an open editor tab, whose JSON record matches ("(?i)" prefix: any case).
+  | { readonly waitForNotification: string }
+  | { readonly waitForEditor: string }
   | { readonly do: 'cancel' | 'cancelButton' | 'hideView' | 'showView' | 'reloadWindow' }
   | { readonly do: 'steer' | 'followUp' | 'send' | 'type'; readonly text: string }
   | { readonly do: 'command'; readonly id: string }
@@ -168,7 +171,9 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     fs.writeSync(statusLog, JSON.stringify({ t: new Date().toISOString(), ms: Date.now() - statusStart, items }) + '\n');
   });
   const notificationLog = fs.openSync(path.join(out, 'notifications.jsonl'), 'w');
+  const notifications: NotificationRecord[] = [];
   await watchNotifications(wb, (n) => {
+    notifications.push(n);
     fs.writeSync(notificationLog, JSON.stringify({ t: new Date().toISOString(), ms: Date.now() - statusStart, ...n }) + '\n');
   });
   let runState: string | null = null;
@@ -184,7 +189,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     await wb.webview().locator('[data-testid="send"]').click();
     for (const [i, action] of (options.actions ?? []).entries()) {
       try {
-        await playAction(wb, action, deadline, out, model);
+        await playAction(wb, action, deadline, out, model, notifications);
       } catch (err) {
         errors.push(`action ${i} ${JSON.stringify(action)}: ${(err as Error).message.split('\n')[0]}`);
         break;
@@ -268,9 +273,36 @@ async function waitIdle(wb: Workbench, deadline: number): Promise<string | null>
   return state;
 }
 
-async function playAction(wb: Workbench, action: Action, deadline: number, out: string, model: ScriptedModel): Promise<void> {
+/** A case's pattern: a regular expression, case-insensitive when it starts with `(?i)` (as in the checker). */
+function casePattern(source: string): RegExp {
+  return source.startsWith('(?i)') ? new RegExp(source.slice(4), 'i') : new RegExp(source);
+}
+
+/** Polls `read` until one of its records, as JSON, matches `pattern`. */
+async function waitForRecord(what: string, pattern: string, read: () => Promise<readonly unknown[]>, deadline: number): Promise<void> {
+  const re = casePattern(pattern);
+  while (true) {
+    const records = await read().catch(() => [] as unknown[]);
+    if (records.some((r) => re.test(JSON.stringify(r)))) return;
+    if (Date.now() >= deadline) throw new Error(`no ${what} matching ${JSON.stringify(pattern)} appeared`);
+    await sleep(100);
+  }
+}
+
+async function playAction(
+  wb: Workbench,
+  action: Action,
+  deadline: number,
+  out: string,
+  model: ScriptedModel,
+  notifications: readonly NotificationRecord[],
+): Promise<void> {
   const remaining = (): number => Math.max(1, deadline - Date.now());
-  if ('waitFor' in action) {
+  if ('waitForNotification' in action) {
+    await waitForRecord('notification', action.waitForNotification, async () => notifications, deadline);
+  } else if ('waitForEditor' in action) {
+    await waitForRecord('editor tab', action.waitForEditor, () => openEditors(wb, []), deadline);
+  } else if ('waitFor' in action) {
     await wb.webview().locator(action.waitFor).first().waitFor({ state: 'attached', timeout: remaining() });
   } else if ('waitForText' in action) {
     while (true) {
