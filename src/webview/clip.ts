@@ -6,6 +6,7 @@
 
 import { button, scrollRegion } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
+import { linkifyTextPaths } from './pathLinks.ts';
 
 /** Characters appended to an expanding pre per frame. */
 const FILL_CHARS_PER_FRAME = 64_000;
@@ -44,7 +45,8 @@ export class ClipView {
     this.el = h('div', { class: wrapperClass }, this.pre, this.toggle);
   }
 
-  show(content: ClipContent, open: boolean): void {
+  /** Shows `content`; `links` turns workspace paths in it into links (finished output only: it rescans the text). */
+  show(content: ClipContent, open: boolean, links = false): void {
     const job = ++this._job;
     setHidden(this.toggle, !content.clipped);
     setAttr(this.toggle, 'aria-expanded', open && content.clipped ? 'true' : 'false');
@@ -52,6 +54,7 @@ export class ClipView {
       setText(this.pre, content.text);
       setAttr(this.pre, 'data-clipped', content.clipped ? (content.keep === 'tail' ? 'head' : 'tail') : undefined);
       if (content.clipped) setText(this.toggle, content.totalLines ? `Show all (${content.totalLines.toLocaleString('en-US')} lines)` : 'Show all');
+      if (links) linkifyTextPaths(this.pre);
       return;
     }
     setText(this.toggle, 'Show less');
@@ -81,8 +84,10 @@ export class ClipView {
         budget -= part.length;
       }
       if (parts.length) this.pre.append(parts.join(''));
-      if (done) setAttr(this.pre, 'aria-busy', undefined);
-      else requestAnimationFrame(step);
+      if (done) {
+        setAttr(this.pre, 'aria-busy', undefined);
+        if (links) linkifyTextPaths(this.pre);
+      } else requestAnimationFrame(step);
     };
     step();
   }

@@ -28,3 +28,47 @@ export function linkifyPaths(root: Element): void {
     a.append(code);
   }
 }
+
+/**
+ * A workspace path in plain text: one with a folder (`src/a.ts`, `./lib/b.js:3`) or a bare file name
+ * followed by `:line`. Not inside a URL or a longer word, never with `..` segments or a scheme.
+ */
+const TEXT_PATH = /(?<![\w/.:@+-])((?:\.\/)?(?:[\w@+-][\w.@+-]*\/)+[\w@+-][\w.@+-]*\.[A-Za-z0-9]+|[\w@+-][\w.@+-]*\.[A-Za-z0-9]+(?=:\d))(?::(\d+)(?::\d+)?)?/g;
+
+/** Text longer than this is not scanned for paths (the output is shown as it is). */
+const TEXT_PATH_MAX_CHARS = 200_000;
+const TEXT_PATH_MAX_LINKS = 500;
+
+/**
+ * Turns workspace paths in a finished tool output's text (`src/a.ts:12: error …`, `grep` and compiler
+ * output) into links to that line; the chat's link handler asks the host, which opens only files inside
+ * the workspace.
+ */
+export function linkifyTextPaths(root: Element): void {
+  if ((root.textContent?.length ?? 0) > TEXT_PATH_MAX_CHARS) return;
+  let links = 0;
+  const texts: Text[] = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!n.parentElement?.closest('a')) texts.push(n as Text);
+  for (const node of texts) {
+    const text = node.data;
+    TEXT_PATH.lastIndex = 0;
+    const parts: (string | Node)[] = [];
+    let at = 0;
+    for (let m = TEXT_PATH.exec(text); m && links < TEXT_PATH_MAX_LINKS; m = TEXT_PATH.exec(text)) {
+      const file = m[1]!.replace(/^\.\//, '');
+      if (/(^|\/)\.\.(\/|$)/.test(file)) continue;
+      const a = document.createElement('a');
+      a.className = 'path-link';
+      a.setAttribute('href', m[2] ? `${file}#L${m[2]}` : file);
+      a.setAttribute('title', m[2] ? `Open ${file} at line ${m[2]}` : `Open ${file}`);
+      a.textContent = m[0];
+      parts.push(text.slice(at, m.index), a);
+      at = m.index + m[0].length;
+      links++;
+    }
+    if (!parts.length) continue;
+    parts.push(text.slice(at));
+    node.replaceWith(...parts);
+  }
+}

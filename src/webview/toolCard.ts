@@ -157,7 +157,7 @@ export class ToolCard {
       this._outputClip.show({ text: card.status === 'error' ? '(failed without output)' : '', clipped: false, all: () => [] }, false);
       return;
     }
-    this._outputClip.show(clipContent(output, OUTPUT_LINES, OUTPUT_CHARS, card.status === 'running' ? 'tail' : 'head'), all);
+    this._outputClip.show(clipContent(output, OUTPUT_LINES, OUTPUT_CHARS, card.status === 'running' ? 'tail' : 'head'), all, card.status !== 'running');
   }
 }
 

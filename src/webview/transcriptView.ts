@@ -447,7 +447,7 @@ class ResultPart implements BlockPart {
     const key = `${all}\u0000${b.text}`;
     if (key === this._key) return;
     this._key = key;
-    this._clip.show(clipContent(b.text, 30, 6000), all);
+    this._clip.show(clipContent(b.text, 30, 6000), all, true);
   }
 
   refresh(): void {

@@ -132,4 +132,29 @@ describe('review and chips in the chat view (headless Chromium)', function () {
     await page.keyboard.press('Enter');
     assert.deepEqual((await sent('openLink')).at(-1), { type: 'openLink', href: 'src/a.ts#L12' });
   });
+  it('workspace paths in a finished tool output become links to that line; URLs, parent paths and running output stay text', async () => {
+    const output = 'src/a.ts:12:5: error TS2322\nsee https://example.com/docs/x.ts and ../etc/passwd.txt\nmain.go:7 panic\nv1.2 released';
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        { type: 'assistantStart', at: T0 },
+        { type: 'blockStart', index: 0, kind: 'toolCall', toolCallId: 'call_p', toolName: 'bash', at: T0 },
+        { type: 'delta', index: 0, text: '{"command":"tsc"}' },
+        { type: 'blockEnd', index: 0, at: T0 },
+        { type: 'assistantEnd', stopReason: 'toolUse', at: T0 },
+        { type: 'toolStart', toolCallId: 'call_p', toolName: 'bash', args: '{"command":"tsc"}', at: T0 },
+        { type: 'toolUpdate', toolCallId: 'call_p', output },
+      ],
+    });
+    const card = page.locator('[data-tool-call-id="call_p"]');
+    await card.locator('.tool-output-text').filter({ hasText: 'TS2322' }).waitFor();
+    assert.equal(await card.locator('a.path-link').count(), 0, 'no links while the tool runs');
+    await deliver(page, { type: 'batch', events: [{ type: 'toolEnd', toolCallId: 'call_p', isError: true, output }] });
+    const links = card.locator('a.path-link');
+    await links.first().waitFor();
+    assert.deepEqual(await links.evaluateAll((els) => els.map((e) => e.getAttribute('href'))), ['src/a.ts#L12', 'main.go#L7']);
+    assert.equal(await card.locator('.tool-output-text').innerText(), output, 'the text reads the same');
+    await links.first().click();
+    assert.deepEqual((await sent('openLink')).at(-1), { type: 'openLink', href: 'src/a.ts#L12' });
+  });
 });
