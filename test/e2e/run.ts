@@ -359,7 +359,7 @@ async function playAction(
       case 'reloadWindow':
         await wb.page.reload({ waitUntil: 'domcontentloaded', timeout: remaining() });
         await wb.waitReady(remaining());
-        await wb.openPiView();
+        await wb.ensurePiViewShown(remaining());
         await wb.waitForWebview(undefined, remaining());
         return;
       case 'release':

@@ -104,6 +104,24 @@ export class Workbench {
     if (!checked || !sidebarVisible) await icon.click();
   }
 
+  /**
+   * Makes sure the Pi view shows, e.g. after a reload while the workbench is still restoring its layout: a
+   * single look could see the container not yet checked and click it closed just as it is restored, so
+   * look again until the view's frame is visible.
+   */
+  async ensurePiViewShown(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const frame = this.page.locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).filter({ visible: true });
+    while (!(await frame.count())) {
+      if (Date.now() >= deadline) throw new Error('the Pi view did not show');
+      await this.openPiView();
+      await frame
+        .first()
+        .waitFor({ state: 'attached', timeout: Math.min(5_000, Math.max(1, deadline - Date.now())) })
+        .catch(() => undefined);
+    }
+  }
+
   /** Shows another container (Explorer) in the sidebar, which hides the Pi view. */
   async hidePiView(): Promise<void> {
     await this.page.locator('.activitybar a.action-label[aria-label^="Explorer"]').first().click();
