@@ -1,10 +1,10 @@
 /** Pi's extension UI in the chat webview (headless Chromium): dialog cards answered by mouse and keyboard, waiting state, widgets, working message, editor text. */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { DialogView } from '../../src/shared/extensionUi.ts';
 import type { WireEvent } from '../../src/shared/protocol.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, posted, startServer, type TestServer } from './harness.ts';
+import { deliver, posted, useChatPage } from './harness.ts';
 
 const T0 = 1_700_000_000_000;
 
@@ -18,28 +18,9 @@ const answers = async (page: Page) => (await posted(page)).filter((m) => m.type 
 
 describe('extension UI in the chat webview (headless Chromium)', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
-  let pageErrors: string[] = [];
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    pageErrors = [];
-    page = await openView(browser, server.origin);
-    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
-  });
-  afterEach(async () => {
-    await page?.close();
-    assert.deepEqual(pageErrors, [], 'the page threw');
+  useChatPage((p) => {
+    page = p;
   });
 
   it('shows a select as an inline card that takes focus, says the run is waiting, and answers with the clicked choice', async () => {

@@ -4,6 +4,7 @@
  * that records what the webview posts, a canary global and a CSP-violation log.
  */
 
+import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -236,4 +237,36 @@ export function assertBundleFresh(): void {
         throw new Error(`dist/webview/main.js is older than ${dir}/${f}: run \`npm run build\` first`);
     }
   }
+}
+
+/**
+ * Mocha hooks for a suite with one chat page per test: the test server and the browser live for the
+ * suite; every test gets a fresh page (handed to `onPage`, which may prepare it), closed after it, and the
+ * page must not throw.
+ */
+export function useChatPage(onPage: (page: Page) => void | Promise<void>): { readonly server: () => TestServer; readonly browser: () => Browser } {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  let pageErrors: string[] = [];
+  before(async () => {
+    assertBundleFresh();
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    pageErrors = [];
+    page = await openView(browser!, server!.origin);
+    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
+    await onPage(page);
+  });
+  afterEach(async () => {
+    await page?.close();
+    assert.deepEqual(pageErrors, [], 'the page threw');
+  });
+  return { server: () => server!, browser: () => browser! };
 }

@@ -1,11 +1,11 @@
 /** Streaming markdown in headless Chromium: known rendering faults, and streamed DOM equal to a one-shot render. */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript } from '../../src/shared/transcript.ts';
 import { T0 } from './builders.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, session, startServer, type TestServer } from './harness.ts';
+import { deliver, session, useChatPage } from './harness.ts';
 import { chunkings, randomMarkdown, rng } from './randomMarkdown.ts';
 
 interface StreamResult {
@@ -84,29 +84,10 @@ const OPEN = '[data-role="assistant"]:not([data-stop-reason]) .md';
 
 describe('streaming markdown (headless Chromium)', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
-  let pageErrors: string[] = [];
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    pageErrors = [];
-    page = await openView(browser, server.origin);
-    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
-    await deliver(page, { type: 'snapshot', state: initialTranscript, session });
-  });
-  afterEach(async () => {
-    await page?.close();
-    assert.deepEqual(pageErrors, [], 'the page threw');
+  useChatPage(async (p) => {
+    page = p;
+    await deliver(p, { type: 'snapshot', state: initialTranscript, session });
   });
 
   it('resolves reference-style links while streaming, defined in an earlier or a later paragraph', async () => {

@@ -1,11 +1,11 @@
 /** The webview pages a long transcript in from the host: a capped snapshot, `loadEarlier` at the top, replies prepended in place. */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { earlierPage, recentPart, reduce, SNAPSHOT_ROWS, type TranscriptState } from '../../src/shared/transcript.ts';
 import { longTranscript, T0 } from './builders.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, posted, session, startServer, type TestServer } from './harness.ts';
+import { deliver, posted, session, useChatPage } from './harness.ts';
 
 const ROWS = '[data-testid="transcript"] [data-role]';
 
@@ -28,28 +28,9 @@ function topOf(page: Page, id: number): Promise<number> {
 
 describe('chat webview paging from the host (headless Chromium)', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
-  let pageErrors: string[] = [];
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    pageErrors = [];
-    page = await openView(browser, server.origin);
-    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
-  });
-  afterEach(async () => {
-    await page?.close();
-    assert.deepEqual(pageErrors, [], 'the page threw');
+  useChatPage((p) => {
+    page = p;
   });
 
   it('shows 200 of 5,000 messages, asks for the earlier page at the top and prepends it in place while a live batch lands', async () => {

@@ -1,9 +1,9 @@
 /** `!` shell commands in the chat webview (headless Chromium): the composer sends them to the host, a running row streams, a finished row keeps its status. */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, posted, startServer, type TestServer } from './harness.ts';
+import { deliver, posted, useChatPage } from './harness.ts';
 
 async function batch(page: Page, events: WireEvent[]): Promise<void> {
   await deliver(page, { type: 'batch', events });
@@ -11,28 +11,9 @@ async function batch(page: Page, events: WireEvent[]): Promise<void> {
 
 describe('! shell rows in the chat webview (headless Chromium)', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
-  let pageErrors: string[] = [];
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    pageErrors = [];
-    page = await openView(browser, server.origin);
-    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
-  });
-  afterEach(async () => {
-    await page?.close();
-    assert.deepEqual(pageErrors, [], 'the page threw');
+  useChatPage((p) => {
+    page = p;
   });
 
   it('sends !command and !!command to the host as shell commands, not to the model', async () => {

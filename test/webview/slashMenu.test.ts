@@ -1,9 +1,9 @@
 /** The slash menu in the chat webview (headless Chromium): opens on `/`, filters, keys, built-ins run in the panel, Pi's commands go to Pi. */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { BUILTIN_COMMANDS, type SlashCommand } from '../../src/shared/slashCommands.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, posted, startServer, type TestServer } from './harness.ts';
+import { deliver, posted, useChatPage } from './harness.ts';
 
 const piCommands: SlashCommand[] = [
   { name: 'review', description: 'Review the diff (extension)', source: 'extension' },
@@ -17,29 +17,10 @@ const sent = async (page: Page) => (await posted(page)).filter((m) => m.type ===
 
 describe('slash menu in the chat webview (headless Chromium)', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
-  let pageErrors: string[] = [];
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    pageErrors = [];
-    page = await openView(browser, server.origin);
-    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
-    await page.locator('[data-testid="composer"]').focus();
-  });
-  afterEach(async () => {
-    await page?.close();
-    assert.deepEqual(pageErrors, [], 'the page threw');
+  useChatPage(async (p) => {
+    page = p;
+    await p.locator('[data-testid="composer"]').focus();
   });
 
   async function openWithCommands(): Promise<void> {
