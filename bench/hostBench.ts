@@ -149,7 +149,15 @@ async function streamingStalls(delayMs: number): Promise<void> {
       void s.client.send('List the files, then write a lot.', 'prompt');
       await s.until(() => s.client.state.run.outcome !== undefined && !s.client.state.run.active, 'the streamed reply to settle');
     });
-    const text = s.client.state.messages.at(-1)?.blocks[0]?.text ?? '';
+    const last = [...s.client.state.messages].reverse().find((m) => m.role === 'assistant');
+    const text = last?.blocks.map((b) => (b?.kind === 'text' ? b.text : '')).join('') ?? '';
+    if (text.length < reply.length)
+      console.log(
+        `  the reply did not arrive whole: outcome ${JSON.stringify(s.client.state.run.outcome)}, last rows ${s.client.state.messages
+          .slice(-3)
+          .map((m) => `${m.role}:${m.stopReason ?? ''}:${(m.blocks[0]?.text ?? '').slice(0, 80)}`)
+          .join(' | ')}`,
+      );
     const rate = delayMs ? `~${Math.round(1000 / delayMs)} deltas/s at most` : 'as fast as Pi and the model go';
     if (!delayMs)
       console.log(`main-thread stall while the worker starts and loads Pi: max ${start.max} ms, p99 ${start.p99} ms; main thread busy ${start.busy}`);
