@@ -15,6 +15,7 @@ import { SessionController, type Logger } from '../../src/worker/sessionControll
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
+import { pollUntil } from '../support/poll.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -77,16 +78,7 @@ export async function startHarness(
   const restored: string[][] = [];
   controller.onDidEmit((evs) => emitted.push(...evs));
   controller.onDidRestoreInput((t) => restored.push([...t]));
-  const until = (predicate: () => boolean, timeoutMs = 20_000, what = 'condition') =>
-    new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const check = () => {
-        if (predicate()) return resolve();
-        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-        setTimeout(check, 10);
-      };
-      check();
-    });
+  const until = (predicate: () => boolean, timeoutMs = 20_000, what = 'condition') => pollUntil(predicate, what, timeoutMs);
   return {
     controller,
     model,

@@ -14,6 +14,7 @@ import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
 import { loadBundledPi, MemoryLog } from './harness.ts';
+import { pollUntil } from '../support/poll.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const workerFile = join(root, 'dist', 'worker.js');
@@ -58,16 +59,7 @@ async function startWorkerHarness(scenario: Scenario, extensions: string[] = [],
   const restored: string[][] = [];
   client.onDidEmit((evs) => emitted.push(...evs));
   client.onDidRestoreInput((t) => restored.push([...t]));
-  const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) =>
-    new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const check = () => {
-        if (predicate()) return resolve();
-        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-        setTimeout(check, 10);
-      };
-      check();
-    });
+  const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) => pollUntil(predicate, what, timeoutMs);
   return {
     client,
     model,
