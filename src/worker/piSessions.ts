@@ -2,7 +2,7 @@
 
 import * as path from 'node:path';
 import type { PiModule } from '../pi/piEntry.ts';
-import type { AgentSession, ExtensionCommandContextActions, ExtensionFactory } from '@earendil-works/pi-coding-agent';
+import type { AgentSession, ExtensionCommandContextActions, ExtensionFactory, InlineExtension } from '@earendil-works/pi-coding-agent';
 import type { ExtensionUi } from './extensionUi.ts';
 import type { AgentSessionLike, CreatedSession } from './sessionController.ts';
 
@@ -92,6 +92,37 @@ function isInside(file: string, dir: string): boolean {
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
+/**
+ * Pi's built-in extensions as the `pi` CLI loads them (its unexported `builtInExtensions`): `codemode`,
+ * `tool_search` and MCP, each the named `builtin:<name>` resource, so the user's `mcp.json` works unchanged,
+ * `"-builtin:mcp"` in the `extensions` setting turns one off, and an installed extension that registers the
+ * same tool or `/mcp` replaces it. (The CLI's `llama.cpp` built-in is not part of Pi's SDK surface.)
+ */
+export function piBuiltInExtensions(pi: PiModule): InlineExtension[] {
+  return [
+    { name: 'codemode', factory: pi.createCodemodeExtension(), replaceable: true, builtin: true },
+    { name: 'tool-search', factory: pi.createToolSearchExtension(), replaceable: true, builtin: true },
+    { name: 'mcp', factory: pi.createMcpExtension(), replaceable: true, builtin: true },
+  ];
+}
+
+/** The variable Pi's `getAgentDir()` reads (`<APP_NAME>_CODING_AGENT_DIR`, the app being `pi`). */
+const AGENT_DIR_VARIABLE = 'PI_CODING_AGENT_DIR';
+
+/**
+ * Makes Pi's own `getAgentDir()` answer `agentDir`. Sessions, settings and models take the directory as
+ * an option, but the MCP extension reads `mcp.json`, `mcp-auth.json` and `mcp.log` through `getAgentDir()`,
+ * which only the environment steers. The worker thread was started with a copy of the host's environment
+ * (`worker_threads`' default), so this changes nothing in the extension host or other extensions.
+ */
+export function pointPiAtAgentDir(pi: PiModule, agentDir: string): void {
+  const want = path.resolve(agentDir);
+  if (path.resolve(pi.getAgentDir()) === want) return;
+  process.env[AGENT_DIR_VARIABLE] = want;
+  if (path.resolve(pi.getAgentDir()) !== want)
+    throw new Error(`Pi does not read its agent directory from ${AGENT_DIR_VARIABLE} (it answers ${pi.getAgentDir()}).`);
+}
+
 type BashDefinition = NonNullable<Parameters<PiModule['createAgentSessionFromServices']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
 
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
@@ -117,15 +148,19 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
         ...(o.tools.length ? { tools: [...o.tools] } : {}),
       }
     : { noTools: 'all' as const };
+  // Trusted, Pi's built-ins come first, as in the CLI; untrusted, no tool runs, so no MCP server starts.
+  const builtIns = o.trusted ? piBuiltInExtensions(pi) : [];
+  const factories: InlineExtension[] = o.trusted ? [...builtIns, ...(o.extensionFactories ?? [])] : [];
   const runtime = await pi.createAgentSessionRuntime(
     async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
       const ownDir = path.resolve(agentDir);
+      pointPiAtAgentDir(pi, agentDir);
       const services = await pi.createAgentSessionServices({
         cwd,
         agentDir,
         settingsManager: pi.SettingsManager.create(cwd, agentDir, { projectTrusted: o.trusted }),
         resourceLoaderOptions: {
-          ...(o.trusted && o.extensionFactories?.length ? { extensionFactories: [...o.extensionFactories] } : {}),
+          ...(factories.length ? { extensionFactories: [...factories] } : {}),
           ...(o.trusted ? {} : { agentsFilesOverride: (base) => ({ agentsFiles: base.agentsFiles.filter((file) => isInside(file.path, ownDir)) }) }),
         },
       });
@@ -161,9 +196,11 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
           },
           onError: ext.ui.onError,
         });
-        // The panel's own extensions (approvals) never read the composer: only the user's count.
+        // The panel's own extensions (approvals) and Pi's built-ins (`builtin:<name>`) never read the
+        // composer: only the user's count.
         const own = o.extensionFactories?.length ?? 0;
-        ext.ui.bound(Math.max(0, (session.extensionRunner?.getExtensionPaths().length ?? 0) - own));
+        const loaded = (session.extensionRunner?.getExtensionPaths() ?? []).filter((p) => !p.startsWith('builtin:'));
+        ext.ui.bound(Math.max(0, loaded.length - own));
       }
     : undefined;
   return { session, runtime, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined, bind };
