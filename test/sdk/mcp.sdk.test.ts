@@ -1,7 +1,7 @@
 /** Pi's built-in MCP, codemode and tool_search in the real worker: a stub stdio MCP server's tool called by the scripted model, and trust. */
 
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toolOf } from '../../src/shared/transcript.ts';
@@ -9,6 +9,7 @@ import type { Scenario } from '../scriptedModel/scenario.ts';
 import { startClientHarness, type ClientHarness } from './workerHarness.ts';
 
 const stubServer = fileURLToPath(new URL('../fixtures/mcp/stubServer.mjs', import.meta.url));
+const hostileFixture = fileURLToPath(new URL('../fixtures/workspaces/hostile', import.meta.url));
 
 /** An `mcpServers` entry that starts the stub, which appends to `marker` when it starts and when a tool is called. */
 function stubEntry(marker: string, extra: Record<string, unknown> = {}) {
@@ -110,6 +111,17 @@ describe("Pi's built-in MCP support in the panel's worker (stub stdio server, re
     assert.deepEqual(markerLines(userMarker), [], 'the user-level server did not start');
     assert.deepEqual(markerLines(projectMarker), [], 'the project-level server did not start');
   });
+
+  for (const trusted of [false, true]) {
+    it(`the hostile repository's .pi/mcp.json server ${trusted ? 'starts when the workspace is trusted (the fixture really is hostile)' : 'never starts untrusted'}`, async () => {
+      h = await startClientHarness(justAnswer, [], { trusted, prepare: ({ cwd }) => cpSync(hostileFixture, cwd, { recursive: true }) });
+      const harness = h;
+      const marker = join(harness.cwd, 'mcp-server-started.txt');
+      await harness.settledAfter(() => harness.client.send('Hello.', 'prompt'), 'the run to settle');
+      if (trusted) await harness.until(() => existsSync(marker), 'the repository server to start');
+      else assert.equal(existsSync(marker), false, 'the repository server did not start');
+    });
+  }
 
   it('starts the project\'s server in a trusted workspace, and none with "-builtin:mcp" in the extensions setting', async () => {
     let projectMarker = '';
