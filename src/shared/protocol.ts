@@ -14,6 +14,9 @@ export type StopReason = 'stop' | 'length' | 'toolUse' | 'aborted' | 'error' | '
 
 export type CompactionReason = 'manual' | 'threshold' | 'overflow';
 
+/** What a summary Pi writes is for: compacting the conversation, or the branch left by a tree navigation. */
+export type SummarySource = 'compaction' | 'branchSummary';
+
 /** Token and cost figures of one assistant message, flattened from Pi's `Usage`. */
 export interface UsageView {
   readonly input: number;
@@ -93,6 +96,21 @@ export type WireEvent =
       readonly tokensAfter?: number;
       readonly at: number;
     }
+  /**
+   * Pi retries a summary that failed (a compaction's or a branch summary's): `scheduled` waits `delayMs`
+   * before attempt `attempt`, `attempt` starts it, `finished` ends the retries, whatever their result.
+   */
+  | {
+      readonly type: 'summaryRetry';
+      readonly phase: 'scheduled';
+      readonly attempt: number;
+      readonly maxAttempts: number;
+      readonly delayMs: number;
+      readonly errorMessage: string;
+      readonly at: number;
+    }
+  | { readonly type: 'summaryRetry'; readonly phase: 'attempt'; readonly source: SummarySource; readonly at: number }
+  | { readonly type: 'summaryRetry'; readonly phase: 'finished'; readonly at: number }
   | { readonly type: 'thinkingLevel'; readonly level: string }
   | { readonly type: 'sessionInfo'; readonly name?: string }
   | { readonly type: 'cancelRequested'; readonly at: number }

@@ -401,6 +401,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'retryEnd':
     case 'compactionStart':
     case 'compactionEnd':
+    case 'summaryRetry':
     case 'cancelRequested':
     case 'starting':
     case 'stalled':

@@ -587,8 +587,14 @@ export class SessionController extends Disposable {
         }
         if (!event.aborted && this._state.run.outcome?.kind === 'error') this._reportProviderError(this._state.run.outcome.message);
       }
-      // The model, its thinking level or how full its context is may have changed.
-      if (event.type === 'thinking_level_changed' || event.type === 'agent_settled' || event.type === 'compaction_end')
+      // The model, its thinking level or how full its context is may have changed. An extension that
+      // switches the model (`pi.setModel`) leaves only a `model_change` entry behind.
+      if (
+        event.type === 'thinking_level_changed' ||
+        event.type === 'agent_settled' ||
+        event.type === 'compaction_end' ||
+        (event.type === 'entry_appended' && event.entry.type === 'model_change')
+      )
         this._onDidChangeSession.fire(this.sessionInfo);
       this._armWatchdog();
     } catch (err) {
