@@ -109,6 +109,15 @@ const controller = new SessionController(
             setTimeout(() => void controller.resumeSession(file), 0);
             return { cancelled: false };
           },
+          // As the panel's own Fork from here and tree moves do, after the command returns.
+          fork: async (entryId, forkOptions) => {
+            setTimeout(() => void controller.forkAt(entryId, forkOptions), 0);
+            return { cancelled: false };
+          },
+          navigateTree: async (targetId, treeOptions) => {
+            setTimeout(() => void controller.navigateTree(targetId, treeOptions), 0);
+            return { cancelled: false };
+          },
         },
       },
     });

@@ -24,8 +24,8 @@ export interface PiSessionOptions {
   /** The panel's UI for Pi's extensions; bound only in a trusted workspace. */
   readonly extensions?: {
     readonly ui: ExtensionUi;
-    /** Session switches an extension's command may ask for; what is missing answers `cancelled`. */
-    readonly actions?: Partial<Pick<ExtensionCommandContextActions, 'newSession' | 'switchSession'>>;
+    /** Session switches and moves an extension's command may ask for; what is missing answers `cancelled`. */
+    readonly actions?: Partial<Pick<ExtensionCommandContextActions, 'newSession' | 'switchSession' | 'fork' | 'navigateTree'>>;
   };
 }
 
@@ -190,8 +190,8 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
             waitForIdle: () => session.waitForIdle(),
             newSession: ext.actions?.newSession ?? (async () => ({ cancelled: true })),
             switchSession: ext.actions?.switchSession ?? (async () => ({ cancelled: true })),
-            fork: async () => ({ cancelled: true }),
-            navigateTree: async () => ({ cancelled: true }),
+            fork: ext.actions?.fork ?? (async () => ({ cancelled: true })),
+            navigateTree: ext.actions?.navigateTree ?? (async () => ({ cancelled: true })),
             reload: () => session.reload(),
           },
           onError: ext.ui.onError,
