@@ -52,7 +52,17 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
       const args = argsText(event.args);
       // The call's arguments already streamed: sending them again would double the bytes of a big call.
       const same = sameArgs(toolCallBlock(ctx.state, event.toolCallId)?.text, args);
-      return [{ type: 'toolStart', toolCallId: event.toolCallId, toolName: event.toolName, ...(same ? {} : { args }), at }];
+      const parent = event.parentToolCallId;
+      return [
+        {
+          type: 'toolStart',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          ...(same ? {} : { args }),
+          ...(parent ? { parentToolCallId: parent } : {}),
+          at,
+        },
+      ];
     }
     case 'tool_execution_update':
       return [{ type: 'toolUpdate', toolCallId: event.toolCallId, output: toolOutputText(event.partialResult) }];

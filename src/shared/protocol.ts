@@ -67,8 +67,18 @@ export type WireEvent =
       readonly at: number;
     }
   | { readonly type: 'toolResult'; readonly toolCallId: string; readonly toolName: string; readonly isError: boolean; readonly text?: string }
-  /** `args` is left out when it equals the arguments the model's call streamed (the reducer takes them from that block). */
-  | { readonly type: 'toolStart'; readonly toolCallId: string; readonly toolName: string; readonly args?: string; readonly at: number }
+  /**
+   * `args` is left out when it equals the arguments the model's call streamed (the reducer takes them from that
+   * block). `parentToolCallId` names the call that made this one (a codemode script calling an MCP tool).
+   */
+  | {
+      readonly type: 'toolStart';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly args?: string;
+      readonly parentToolCallId?: string;
+      readonly at: number;
+    }
   | { readonly type: 'toolUpdate'; readonly toolCallId: string; readonly output: string }
   | { readonly type: 'toolEnd'; readonly toolCallId: string; readonly isError: boolean; readonly output: string; readonly durationMs?: number }
   | { readonly type: 'turnEnd' }

@@ -71,7 +71,7 @@ describe("Pi's built-in MCP support in the panel's worker (stub stdio server, re
     );
   });
 
-  it("runs a codemode script that calls the server's tool (default exposure), and the nested call reaches the transcript state", async () => {
+  it("runs a codemode script that calls the server's tool (default exposure), with the MCP call as a card inside the script's card", async () => {
     let marker = '';
     const code = 'const r = await tools.mcp__stub__echo({ text: "from codemode" });\nreturn r.content[0].text;';
     h = await startClientHarness(callThenAnswer('codemode', { code }), [], {
@@ -87,10 +87,13 @@ describe("Pi's built-in MCP support in the panel's worker (stub stdio server, re
     assert.equal(card?.status, 'done', card?.output);
     assert.match(card?.output ?? '', /echo: from codemode/);
     assert.ok(markerLines(marker).includes('called echo {"text":"from codemode"}'), markerLines(marker).join('\n'));
-    // The script's own call goes through Pi's tool pipeline too: it has a card of its own, keyed by Pi's id.
+    // The script's own call goes through Pi's tool pipeline too: a card of its own, inside the script's.
     const nested = Object.values(h.client.state.tools).filter((c) => c.toolName === 'mcp__stub__echo');
     assert.equal(nested.length, 1);
     assert.equal(nested[0]?.status, 'done');
+    assert.equal(nested[0]?.parentToolCallId, 'call_mcp');
+    assert.deepEqual(card?.children, [nested[0]?.toolCallId]);
+    assert.match(nested[0]?.output ?? '', /echo: from codemode/);
   });
 
   it("starts no MCP server in an untrusted workspace, neither the user's nor the project's", async () => {
