@@ -71,6 +71,17 @@ describe("Pi's built-in MCP support in the panel's worker (stub stdio server, re
     );
   });
 
+  it("/mcp answers with the servers' status as a notification (no terminal UI needed)", async () => {
+    h = await startClientHarness(justAnswer, [], {
+      prepare: ({ agentDir }) => writeMcpJson(join(agentDir, 'mcp.json'), { stub: stubEntry(join(agentDir, 'stub-mcp.log'), { exposure: 'direct' }) }),
+    });
+    const harness = h;
+    await harness.settledAfter(() => harness.client.send('Hello.', 'prompt'), 'the run to settle');
+    await harness.client.send('/mcp', 'prompt');
+    await harness.until(() => harness.notifications.some((n) => /stub/.test(n.message)), 'the status notification');
+    assert.equal(h.model.requests.length, 1, '/mcp never reached the model');
+  });
+
   it("runs a codemode script that calls the server's tool (default exposure), with the MCP call as a card inside the script's card", async () => {
     let marker = '';
     const code = 'const r = await tools.mcp__stub__echo({ text: "from codemode" });\nreturn r.content[0].text;';
