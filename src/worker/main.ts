@@ -15,7 +15,7 @@ import { Approvals } from './approvalExtension.ts';
 import { ExtensionUi } from './extensionUi.ts';
 import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
-import { createPiSession, listPiSessions, sessionDirFor } from './piSessions.ts';
+import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
 import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
 import { errorText, SessionController } from './sessionController.ts';
 
@@ -70,7 +70,7 @@ function currentConfig(): WorkerConfig {
 }
 
 function agentDirOf(c: WorkerConfig): string {
-  return c.agentDir || loadPi(distDir).getAgentDir();
+  return c.agentDir || defaultPiAgentDir(loadPi(distDir));
 }
 
 const extensionUi = new ExtensionUi({

@@ -109,18 +109,31 @@ export function piBuiltInExtensions(pi: PiModule): InlineExtension[] {
 /** The variable Pi's `getAgentDir()` reads (`<APP_NAME>_CODING_AGENT_DIR`, the app being `pi`). */
 const AGENT_DIR_VARIABLE = 'PI_CODING_AGENT_DIR';
 
+/** The variable as the extension host set it (the user's own `PI_CODING_AGENT_DIR`, if any), before the panel's setting. */
+const hostAgentDirValue = process.env[AGENT_DIR_VARIABLE];
+
 /**
- * Makes Pi's own `getAgentDir()` answer `agentDir`. Sessions, settings and models take the directory as
+ * Pi's default agent directory, as the `pi` CLI started from the same environment would use it, whatever
+ * an earlier `piPanel.agentDir` pointed Pi at.
+ */
+export function defaultPiAgentDir(pi: PiModule): string {
+  if (hostAgentDirValue === undefined) delete process.env[AGENT_DIR_VARIABLE];
+  else process.env[AGENT_DIR_VARIABLE] = hostAgentDirValue;
+  return pi.getAgentDir();
+}
+
+/**
+ * Makes Pi's own `getAgentDir()` answer `agentDir`, or says why it could not. Sessions, settings and models take the directory as
  * an option, but the MCP extension reads `mcp.json`, `mcp-auth.json` and `mcp.log` through `getAgentDir()`,
  * which only the environment steers. The worker thread was started with a copy of the host's environment
  * (`worker_threads`' default), so this changes nothing in the extension host or other extensions.
  */
-export function pointPiAtAgentDir(pi: PiModule, agentDir: string): void {
+export function pointPiAtAgentDir(pi: PiModule, agentDir: string): string | undefined {
   const want = path.resolve(agentDir);
-  if (path.resolve(pi.getAgentDir()) === want) return;
+  if (path.resolve(pi.getAgentDir()) === want) return undefined;
   process.env[AGENT_DIR_VARIABLE] = want;
-  if (path.resolve(pi.getAgentDir()) !== want)
-    throw new Error(`Pi does not read its agent directory from ${AGENT_DIR_VARIABLE} (it answers ${pi.getAgentDir()}).`);
+  if (path.resolve(pi.getAgentDir()) === want) return undefined;
+  return `Pi's MCP support reads mcp.json from ${pi.getAgentDir()}, not from ${want}: this Pi version no longer takes its directory from ${AGENT_DIR_VARIABLE}.`;
 }
 
 type BashDefinition = NonNullable<Parameters<PiModule['createAgentSessionFromServices']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
@@ -150,11 +163,11 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
     : { noTools: 'all' as const };
   // Trusted, Pi's built-ins come first, as in the CLI; untrusted, no tool runs, so no MCP server starts.
   const builtIns = o.trusted ? piBuiltInExtensions(pi) : [];
+  const agentDirProblem = o.trusted ? pointPiAtAgentDir(pi, o.agentDir) : undefined;
   const factories: InlineExtension[] = o.trusted ? [...builtIns, ...(o.extensionFactories ?? [])] : [];
   const runtime = await pi.createAgentSessionRuntime(
     async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
       const ownDir = path.resolve(agentDir);
-      pointPiAtAgentDir(pi, agentDir);
       const services = await pi.createAgentSessionServices({
         cwd,
         agentDir,
@@ -175,6 +188,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const warnings = [
     noModel ? undefined : modelFallbackMessage,
     o.cwdNote,
+    agentDirProblem,
     o.trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here and loads nothing from the folder (.pi/, AGENTS.md).',
   ].filter((w): w is string => Boolean(w));
   const ext = o.trusted ? o.extensions : undefined;
