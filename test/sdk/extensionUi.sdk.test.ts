@@ -150,7 +150,11 @@ describe('slash commands on the real worker', function () {
     const commands = await h.client.listCommands();
     assert.deepEqual(
       commands.filter((c) => c.source === 'extension'),
-      [{ name: 'hello', description: 'Say hello from an extension', source: 'extension' }],
+      [
+        { name: 'hello', description: 'Say hello from an extension', source: 'extension' },
+        // Pi's built-in MCP extension's, as in the CLI.
+        { name: 'mcp', description: 'Manage MCP servers: sign in, reconnect, enable or disable, and change exposure', source: 'extension' },
+      ],
     );
   });
 
