@@ -8,7 +8,7 @@ import { toolOf } from '../../src/shared/transcript.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { startClientHarness, type ClientHarness } from './workerHarness.ts';
 
-const stubServer = fileURLToPath(new URL('../fixtures/mcp/stubServer.mjs', import.meta.url));
+const stubServer = fileURLToPath(new URL('../fixtures/workspaces/mcp/.pi/stub-mcp-server.mjs', import.meta.url));
 const hostileFixture = fileURLToPath(new URL('../fixtures/workspaces/hostile', import.meta.url));
 
 /** An `mcpServers` entry that starts the stub, which appends to `marker` when it starts and when a tool is called. */
