@@ -123,10 +123,11 @@ export function defaultPiAgentDir(pi: PiModule): string {
 }
 
 /**
- * Makes Pi's own `getAgentDir()` answer `agentDir`, or says why it could not. Sessions, settings and models take the directory as
- * an option, but the MCP extension reads `mcp.json`, `mcp-auth.json` and `mcp.log` through `getAgentDir()`,
- * which only the environment steers. The worker thread was started with a copy of the host's environment
- * (`worker_threads`' default), so this changes nothing in the extension host or other extensions.
+ * Makes Pi's own `getAgentDir()` answer `agentDir`, or says why it could not. Sessions, settings and models
+ * take the directory as an option, but the MCP extension reads `mcp.json`, `mcp-auth.json` and `mcp.log`
+ * through `getAgentDir()`, which only the environment steers. The worker thread was started with a copy of
+ * the host's environment (`worker_threads`' default), so this changes nothing in the extension host or
+ * other extensions.
  */
 export function pointPiAtAgentDir(pi: PiModule, agentDir: string): string | undefined {
   const want = path.resolve(agentDir);
