@@ -6,13 +6,14 @@
  * - dist/pi/pi.cjs          Pi SDK as one CommonJS file, required lazily by the worker, plus the files
  *                           Pi reads beside itself at runtime (package.json, Photon wasm, image worker,
  *                           export-html templates and themes).
+ * - dist/pi/codemode-worker.js  the worker Pi's codemode runs scripts in (bundled Pi looks for it beside itself).
  * - dist/webview/main.js    webview code (browser, iife) and main.css when present.
  *
  * Entries whose source does not exist yet are skipped with a note, so the build works while the
  * project is being written.
  */
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +35,8 @@ function packageDir(name, from) {
 
 const piPackageDir = packageDir('@earendil-works/pi-coding-agent', root);
 const photonDir = packageDir('@silvia-odwyer/photon-node', piPackageDir);
+const codemodeDir = packageDir('@earendil-works/pi-codemode', piPackageDir);
+const quickjsDir = packageDir('quickjs-wasi', codemodeDir);
 const piOut = join(root, 'dist', 'pi');
 
 /** Logs each (re)build's outcome; esbuild prints the errors and warnings themselves. */
@@ -59,6 +62,9 @@ function reportPlugin(label) {
  *   It says `"type": "module"`, which is why the bundle is named `.cjs`.
  * - photon_rs_bg.wasm: Photon's CJS loader reads it from `__dirname`; without it images are omitted.
  * - dist/core/export-html/ and dist/modes/interactive/theme/: `session.exportToHtml()` templates and colours.
+ * - node_modules/quickjs-wasi/quickjs.wasm: the VM codemode scripts run in. Pi finds it with
+ *   `createRequire(import.meta.url).resolve('quickjs-wasi/quickjs.wasm')`, so it needs the package's
+ *   `exports` entry beside it; vsce leaves only the top-level node_modules/ out of the package.
  */
 function copyPiAssets() {
   mkdirSync(piOut, { recursive: true });
@@ -79,6 +85,18 @@ function copyPiAssets() {
   for (const name of readdirSync(themeDir).filter((n) => n.endsWith('.json'))) {
     cpSync(join(themeDir, name), join(themeOut, name));
   }
+  const quickjsOut = join(piOut, 'node_modules', 'quickjs-wasi');
+  mkdirSync(quickjsOut, { recursive: true });
+  const quickjsPackage = JSON.parse(readFileSync(join(quickjsDir, 'package.json'), 'utf8'));
+  const quickjsManifest = {
+    name: quickjsPackage.name,
+    version: quickjsPackage.version,
+    license: quickjsPackage.license,
+    exports: { './quickjs.wasm': './quickjs.wasm' },
+  };
+  writeFileSync(join(quickjsOut, 'package.json'), JSON.stringify(quickjsManifest, null, 2) + '\n');
+  cpSync(join(quickjsDir, 'quickjs.wasm'), join(quickjsOut, 'quickjs.wasm'));
+  cpSync(join(quickjsDir, 'LICENSE'), join(quickjsOut, 'LICENSE'));
 }
 
 function copyPiAssetsPlugin() {
@@ -148,6 +166,22 @@ builds.push({
       ].join(' '),
     },
     plugins: [reportPlugin('dist/pi/image-resize-worker.js')],
+  },
+});
+
+// Pi's codemode runs scripts in a worker it starts from this file, read beside the bundle and loaded from a
+// data: URL (so it must be one ES module with no relative imports). Without it every codemode call fails.
+builds.push({
+  label: 'dist/pi/codemode-worker.js',
+  options: {
+    ...common,
+    entryPoints: [join(piPackageDir, 'dist', 'extensions', 'codemode', 'worker.js')],
+    outfile: join(piOut, 'codemode-worker.js'),
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: false,
+    plugins: [reportPlugin('dist/pi/codemode-worker.js')],
   },
 });
 

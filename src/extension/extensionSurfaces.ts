@@ -1,9 +1,8 @@
 /** VS Code surfaces for Pi's extensions: a status-bar item per `setStatus` key, and dialogs mirrored as notifications while the chat is hidden. */
 
 import * as vscode from 'vscode';
-import { dialogChoices, type DialogView } from '../shared/extensionUi.ts';
 import { Disposable, toDisposable } from '../shared/disposable.ts';
-import { plainNotificationText } from '../shared/notificationText.ts';
+import { DialogMirror } from './dialogMirror.ts';
 import type { PiClient } from './piClient.ts';
 
 /** Status items an extension may hold at once; more would crowd out everyone else's. */
@@ -11,11 +10,18 @@ const MAX_STATUS_ITEMS = 10;
 
 export class ExtensionSurfaces extends Disposable {
   private readonly _status = new Map<string, vscode.StatusBarItem>();
-  private readonly _client: PiClient;
+  /** The same question as a notification: its choices answer the dialog; input and editor open the chat. */
+  private readonly _mirror: DialogMirror;
 
   constructor(client: PiClient, isViewVisible: () => boolean, openChat: () => Promise<void>) {
     super();
-    this._client = client;
+    this._mirror = new DialogMirror({
+      show: (text, buttons) => vscode.window.showInformationMessage(text, ...buttons),
+      answer: (id, choice) => client.answerDialog(id, choice),
+      openChat,
+      // Gone by itself after five seconds.
+      say: (text) => void vscode.window.setStatusBarMessage(text, 5000),
+    });
     this._register(
       client.onDidExtensionUi((n) => {
         if (n.kind === 'status') this._setStatus(n.key, n.text);
@@ -23,7 +29,10 @@ export class ExtensionSurfaces extends Disposable {
     );
     this._register(
       client.onDidEmit((events) => {
-        for (const ev of events) if (ev.type === 'dialogOpen' && !isViewVisible()) void this._mirror(ev.dialog, openChat);
+        for (const ev of events) {
+          if (ev.type === 'dialogOpen' && !isViewVisible()) void this._mirror.mirror(ev.dialog);
+          else if (ev.type === 'dialogClose') this._mirror.closed(ev.id, ev.outcome);
+        }
       }),
     );
     this._register(
@@ -52,16 +61,5 @@ export class ExtensionSurfaces extends Disposable {
     item.text = text.replace(/\$\(/g, '$\u200b(');
     item.tooltip = `Pi extension status (${key})`;
     item.show();
-  }
-
-  /** The same question as a notification: its choices answer the dialog; input and editor open the chat. */
-  private async _mirror(d: DialogView, openChat: () => Promise<void>): Promise<void> {
-    const choices = dialogChoices(d);
-    const text = plainNotificationText(`Pi is waiting for you: ${d.title}${d.message ? ` — ${d.message}` : ''}`);
-    const open = 'Open Chat';
-    const picked = await vscode.window.showInformationMessage(text, ...(choices.length ? choices : [open]));
-    if (picked === undefined) return;
-    if (picked === open && !choices.includes(open)) await openChat();
-    else await this._client.answerDialog(d.id, picked);
   }
 }

@@ -51,6 +51,7 @@ export class StatusBar extends Disposable {
     // Countdowns and transient results need a clock while they show.
     const transient =
       run.retry ||
+      run.summaryRetry?.waiting ||
       run.stalled ||
       (run.retryFailure && now - run.retryFailure.at < TRANSIENT_STATUS_MS) ||
       (run.lastCompaction && now - run.lastCompaction.at < TRANSIENT_STATUS_MS);

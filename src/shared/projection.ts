@@ -52,7 +52,17 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
       const args = argsText(event.args);
       // The call's arguments already streamed: sending them again would double the bytes of a big call.
       const same = sameArgs(toolCallBlock(ctx.state, event.toolCallId)?.text, args);
-      return [{ type: 'toolStart', toolCallId: event.toolCallId, toolName: event.toolName, ...(same ? {} : { args }), at }];
+      const parent = event.parentToolCallId;
+      return [
+        {
+          type: 'toolStart',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          ...(same ? {} : { args }),
+          ...(parent ? { parentToolCallId: parent } : {}),
+          at,
+        },
+      ];
     }
     case 'tool_execution_update':
       return [{ type: 'toolUpdate', toolCallId: event.toolCallId, output: toolOutputText(event.partialResult) }];
@@ -85,17 +95,30 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
       return [{ type: 'sessionInfo', name: event.name }];
     case 'summarization_retry_scheduled':
       // A compaction or branch summary failed and Pi tries again: without this the user sees a long silence.
+      // The notice stays in the transcript; the status line and status bar count down to the next attempt.
       return [
         {
           type: 'noticeMessage',
           level: 'warning',
           text: `Summarizing the conversation failed (${event.errorMessage}); Pi retries (attempt ${event.attempt} of ${event.maxAttempts}) in ${Math.max(1, Math.round(event.delayMs / 1000))} s.`,
         },
+        {
+          type: 'summaryRetry',
+          phase: 'scheduled',
+          attempt: event.attempt,
+          maxAttempts: event.maxAttempts,
+          delayMs: event.delayMs,
+          errorMessage: event.errorMessage,
+          at,
+        },
       ];
-    // Known events the panel has nothing to show for.
-    case 'entry_appended':
     case 'summarization_retry_attempt_start':
+      return [{ type: 'summaryRetry', phase: 'attempt', source: event.source, at }];
     case 'summarization_retry_finished':
+      return [{ type: 'summaryRetry', phase: 'finished', at }];
+    case 'entry_appended':
+      // Every entry also arrives as the event that made it (a message, a thinking level, a compaction), or
+      // changes what the session worker reports about itself (a model change, a name, a label): nothing new here.
       return [];
     case 'bash_execution_update':
       return event.id ? [{ type: 'bashOutput', id: event.id, delta: stripAnsi(event.delta) }] : [];

@@ -14,6 +14,9 @@ export type StopReason = 'stop' | 'length' | 'toolUse' | 'aborted' | 'error' | '
 
 export type CompactionReason = 'manual' | 'threshold' | 'overflow';
 
+/** What a summary Pi writes is for: compacting the conversation, or the branch left by a tree navigation. */
+export type SummarySource = 'compaction' | 'branchSummary';
+
 /** Token and cost figures of one assistant message, flattened from Pi's `Usage`. */
 export interface UsageView {
   readonly input: number;
@@ -64,8 +67,18 @@ export type WireEvent =
       readonly at: number;
     }
   | { readonly type: 'toolResult'; readonly toolCallId: string; readonly toolName: string; readonly isError: boolean; readonly text?: string }
-  /** `args` is left out when it equals the arguments the model's call streamed (the reducer takes them from that block). */
-  | { readonly type: 'toolStart'; readonly toolCallId: string; readonly toolName: string; readonly args?: string; readonly at: number }
+  /**
+   * `args` is left out when it equals the arguments the model's call streamed (the reducer takes them from that
+   * block). `parentToolCallId` names the call that made this one (a codemode script calling an MCP tool).
+   */
+  | {
+      readonly type: 'toolStart';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly args?: string;
+      readonly parentToolCallId?: string;
+      readonly at: number;
+    }
   | { readonly type: 'toolUpdate'; readonly toolCallId: string; readonly output: string }
   | { readonly type: 'toolEnd'; readonly toolCallId: string; readonly isError: boolean; readonly output: string; readonly durationMs?: number }
   | { readonly type: 'turnEnd' }
@@ -93,6 +106,21 @@ export type WireEvent =
       readonly tokensAfter?: number;
       readonly at: number;
     }
+  /**
+   * Pi retries a summary that failed (a compaction's or a branch summary's): `scheduled` waits `delayMs`
+   * before attempt `attempt`, `attempt` starts it, `finished` ends the retries, whatever their result.
+   */
+  | {
+      readonly type: 'summaryRetry';
+      readonly phase: 'scheduled';
+      readonly attempt: number;
+      readonly maxAttempts: number;
+      readonly delayMs: number;
+      readonly errorMessage: string;
+      readonly at: number;
+    }
+  | { readonly type: 'summaryRetry'; readonly phase: 'attempt'; readonly source: SummarySource; readonly at: number }
+  | { readonly type: 'summaryRetry'; readonly phase: 'finished'; readonly at: number }
   | { readonly type: 'thinkingLevel'; readonly level: string }
   | { readonly type: 'sessionInfo'; readonly name?: string }
   | { readonly type: 'cancelRequested'; readonly at: number }

@@ -1,6 +1,6 @@
 /** The run-state machine: what the agent is doing now and how the last run ended, from wire events alone. */
 
-import type { CompactionReason, WireEvent } from './protocol.ts';
+import type { CompactionReason, SummarySource, WireEvent } from './protocol.ts';
 
 /** What the status bar and the webview's `data-run-state` show. */
 export type RunPhase = 'idle' | 'starting' | 'running' | 'waiting' | 'retrying' | 'compacting' | 'cancelling';
@@ -19,6 +19,19 @@ export interface RetryView {
   readonly errorMessage: string;
   /** True between `retryStart` and the next `runStart`. */
   readonly waiting: boolean;
+}
+
+/** Pi retrying a summary that failed (compaction or branch summary), between `scheduled` and `finished`. */
+export interface SummaryRetryView {
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  /** Epoch ms of the next attempt; the countdown is derived from it. */
+  readonly nextAt: number;
+  readonly errorMessage: string;
+  /** True until the attempt starts. */
+  readonly waiting: boolean;
+  /** Known once an attempt starts. */
+  readonly source?: SummarySource;
 }
 
 export interface CompactionView {
@@ -50,6 +63,7 @@ export interface RunState {
   readonly retryFailure?: { readonly message: string; readonly at: number };
   readonly compaction?: CompactionView;
   readonly lastCompaction?: CompactionResultView;
+  readonly summaryRetry?: SummaryRetryView;
   /** The newest provider error in the active run; cleared by a message that ends well. */
   readonly lastError?: string;
   readonly outcome?: RunOutcome;
@@ -115,12 +129,22 @@ function step(s: RunState, ev: WireEvent): RunState {
         // A retry the user cancelled is a cancel, not a failure.
         retryFailure: ev.success || live.cancelling ? undefined : { message: ev.finalError ?? live.lastError ?? 'Retries failed', at: ev.at },
       };
+    case 'summaryRetry':
+      if (ev.phase === 'scheduled')
+        return {
+          ...live,
+          summaryRetry: { attempt: ev.attempt, maxAttempts: ev.maxAttempts, nextAt: ev.at + ev.delayMs, errorMessage: ev.errorMessage, waiting: true },
+        };
+      if (ev.phase === 'attempt') return live.summaryRetry ? { ...live, summaryRetry: { ...live.summaryRetry, waiting: false, source: ev.source } } : live;
+      return live.summaryRetry ? { ...live, summaryRetry: undefined } : live;
     case 'compactionStart':
       return { ...live, compaction: { reason: ev.reason, since: ev.at } };
     case 'compactionEnd':
       return {
         ...live,
         compaction: undefined,
+        // The compaction is over whatever Pi still says about its summary.
+        summaryRetry: undefined,
         cancelling: live.active ? live.cancelling : false,
         lastCompaction: {
           reason: ev.reason,
@@ -245,6 +269,9 @@ export function describeStatus(s: RunState, now: number): StatusTexts {
     retry = { text: '$(error) Retries failed', tooltip: s.retryFailure.message };
   }
 
+  if (!retry && s.summaryRetry)
+    retry = { text: `$(history) ${summaryRetryText(s.summaryRetry, now, true)}`, tooltip: `Summarizing failed: ${s.summaryRetry.errorMessage}` };
+
   let compaction: StatusItemText | undefined;
   if (s.compaction) {
     compaction = { text: `$(fold) Compacting (${s.compaction.reason})`, tooltip: `Compaction started at ${clock(s.compaction.since)}` };
@@ -264,4 +291,15 @@ export function describeStatus(s: RunState, now: number): StatusTexts {
     }
   }
   return { run, retry, compaction };
+}
+
+/** What a summary retry looks like now: the countdown while waiting, then the attempt (`short`: for the status bar). */
+export function summaryRetryText(r: SummaryRetryView, now: number, short = false): string {
+  const n = `${r.attempt}/${r.maxAttempts}`;
+  const what = r.source === 'branchSummary' ? 'the branch summary' : 'the summary';
+  if (r.waiting) {
+    const wait = Math.max(0, Math.ceil((r.nextAt - now) / 1000));
+    return short ? `Summary retry ${n} in ${wait} s` : `Summarizing failed: ${r.errorMessage} — retry ${n} in ${wait} s`;
+  }
+  return short ? `Summary retry ${n}` : `Writing ${what} again (attempt ${n})…`;
 }

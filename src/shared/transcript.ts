@@ -63,6 +63,10 @@ export interface ToolCardView {
   readonly output: string;
   readonly durationMs?: number;
   readonly startedAt?: number;
+  /** The call that made this one (a codemode script's call of another tool): shown inside that card. */
+  readonly parentToolCallId?: string;
+  /** Calls this one made, in the order they started. */
+  readonly children?: readonly string[];
 }
 
 export interface TranscriptState {
@@ -314,8 +318,13 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         status: 'running',
         output: prev?.output ?? '',
         startedAt: ev.at,
+        ...(ev.parentToolCallId ? { parentToolCallId: ev.parentToolCallId } : {}),
+        ...(prev?.children ? { children: prev.children } : {}),
       };
-      return withTool(s, card);
+      const next = withTool(s, card);
+      const parent = ev.parentToolCallId !== undefined ? lookup(rows(next).tools, ev.parentToolCallId) : undefined;
+      if (!parent || parent.children?.includes(ev.toolCallId)) return next;
+      return withTool(next, { ...parent, children: [...(parent.children ?? []), ev.toolCallId] });
     }
     case 'toolUpdate': {
       const card = lookup(rows(s).tools, ev.toolCallId);
@@ -401,6 +410,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'retryEnd':
     case 'compactionStart':
     case 'compactionEnd':
+    case 'summaryRetry':
     case 'cancelRequested':
     case 'starting':
     case 'stalled':

@@ -6,7 +6,7 @@
 import { showBidiControls } from '../shared/bidi.ts';
 import type { HostToWebview, SendMode, SessionInfoView, ViewMode, WireEvent } from '../shared/protocol.ts';
 import { statsLine } from '../shared/sessions.ts';
-import { runPhase, type RunState } from '../shared/runState.ts';
+import { runPhase, summaryRetryText, type RunState } from '../shared/runState.ts';
 import { initialTranscript, prependRows, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { isCodeChip } from '../shared/chips.ts';
@@ -490,6 +490,7 @@ function renderStatus(): void {
   let text = '';
   if (r.cancelling && (r.active || r.compaction)) text = 'Cancelling…';
   else if (r.dialogs) text = 'Pi is waiting for you: answer the question in the chat.';
+  else if (r.summaryRetry) text = summaryRetryText(r.summaryRetry, Date.now());
   else if (r.compaction) text = `Compacting the conversation (${r.compaction.reason})…`;
   else if (r.retry) {
     const wait = Math.max(0, Math.ceil((r.retry.nextAt - Date.now()) / 1000));
@@ -514,7 +515,7 @@ function renderStatus(): void {
     announcedStatus = kind;
     if (text) statusAnnouncer.say(text);
   }
-  const ticking = r.retry?.waiting === true || (r.stalled && r.active);
+  const ticking = r.retry?.waiting === true || r.summaryRetry?.waiting === true || (r.stalled && r.active);
   if (ticking && retryTimer === undefined) retryTimer = setInterval(renderStatus, 1000);
   else if (!ticking && retryTimer !== undefined) {
     clearInterval(retryTimer);
@@ -527,6 +528,7 @@ let announcedStatus = '';
 /** What the status line says, without its clock: the same while only the seconds change. */
 function statusKind(r: RunState): string {
   if (r.cancelling && (r.active || r.compaction)) return 'cancelling';
+  if (r.summaryRetry) return `summaryRetry:${r.summaryRetry.waiting}:${r.summaryRetry.attempt}:${r.summaryRetry.errorMessage}`;
   if (r.compaction) return `compacting:${r.compaction.reason}`;
   if (r.retry) return `retry:${r.retry.waiting}:${r.retry.attempt}:${r.retry.errorMessage}`;
   if (r.stalled && r.active) return 'stalled';

@@ -48,9 +48,15 @@ export class ToolCard {
   private _card: ToolCardView | undefined;
   private _outputKey: string | undefined;
   private readonly _ui: ToolCardUi;
+  /** The current state's card of a call, for the calls this one made (shown inside it). */
+  private readonly _lookup: (toolCallId: string) => ToolCardView | undefined;
+  private readonly _childList: HTMLElement;
+  private readonly _childCards = new Map<string, ToolCard>();
 
-  constructor(ui: ToolCardUi) {
+  constructor(ui: ToolCardUi, lookup: (toolCallId: string) => ToolCardView | undefined = () => undefined) {
     this._ui = ui;
+    this._lookup = lookup;
+    this._childList = h('div', { class: 'tool-children', role: 'group', 'aria-label': 'Calls made by this tool', hidden: true });
     this._glyph = h('span', { class: 'tool-glyph', 'aria-hidden': 'true' });
     this._statusText = srOnly('');
     this._name = h('span', { class: 'tool-name' });
@@ -65,6 +71,7 @@ export class ToolCard {
       h('div', { class: 'tool-head' }, this._glyph, this._statusText, this._name, this._summary, this._duration),
       this._files.el,
       this._args,
+      this._childList,
       this._output,
     );
   }
@@ -75,7 +82,10 @@ export class ToolCard {
 
   /** Renders from the block (the model's call) and the tool state (the execution), either possibly absent. */
   update(block: BlockView | undefined, card: ToolCardView | undefined): void {
-    if (block === this._block && card === this._card) return;
+    if (block === this._block && card === this._card) {
+      this.updateChildren();
+      return;
+    }
     this._block = block;
     this._card = card;
     const id = card?.toolCallId ?? block?.toolCallId;
@@ -101,13 +111,33 @@ export class ToolCard {
       this._renderArgs(name, argText, streaming);
     }
     this._files.update(name, argText, card, this._ui.cwd?.());
+    this.updateChildren();
     this._renderOutput();
+  }
+
+  /**
+   * Brings the nested cards up to date: one per call this one made (a codemode script's MCP calls), each a
+   * card like any other. A nested card is unchanged unless its own state changed, so this is cheap.
+   */
+  updateChildren(): void {
+    const ids = this._card?.children ?? [];
+    setHidden(this._childList, ids.length === 0);
+    for (const id of ids) {
+      let child = this._childCards.get(id);
+      if (!child) {
+        child = new ToolCard(this._ui, this._lookup);
+        this._childCards.set(id, child);
+        this._childList.append(child.el);
+      }
+      child.update(undefined, this._lookup(id));
+    }
   }
 
   /** Re-renders after a UI toggle (Show all / Show less). */
   refresh(): void {
     this._outputKey = undefined;
     this._renderOutput();
+    for (const child of this._childCards.values()) child.refresh();
     if (this._argsClip && this._argsContent) this._argsClip.show(this._argsContent, this._isOpen('args'));
   }
 

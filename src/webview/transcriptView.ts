@@ -111,6 +111,8 @@ export class TranscriptView {
         if (toolOf(prevTools, id) === card) continue;
         const parts = this._cards.get(id);
         if (parts) for (const p of parts) p.updateTool(card);
+        // A nested call lives inside its parent's card.
+        if (card.parentToolCallId !== undefined) for (const p of this._cards.get(card.parentToolCallId) ?? []) p.updateChildren();
       }
     }
   }
@@ -515,7 +517,7 @@ class ToolCallPart implements BlockPart {
 
   constructor(view: TranscriptView) {
     this._view = view;
-    this._card = new ToolCard(view.ui);
+    this._card = new ToolCard(view.ui, (id) => toolOf(view.tools, id));
     this.el = h('div', { class: 'block block-tool' }, this._card.el);
   }
 
@@ -531,6 +533,10 @@ class ToolCallPart implements BlockPart {
 
   updateTool(card: ToolCardView): void {
     this._card.update(this._block, card);
+  }
+
+  updateChildren(): void {
+    this._card.updateChildren();
   }
 
   refresh(): void {

@@ -15,7 +15,7 @@ import { Approvals } from './approvalExtension.ts';
 import { ExtensionUi } from './extensionUi.ts';
 import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
-import { createPiSession, listPiSessions, sessionDirFor } from './piSessions.ts';
+import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
 import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
 import { errorText, SessionController } from './sessionController.ts';
 
@@ -70,7 +70,7 @@ function currentConfig(): WorkerConfig {
 }
 
 function agentDirOf(c: WorkerConfig): string {
-  return c.agentDir || loadPi(distDir).getAgentDir();
+  return c.agentDir || defaultPiAgentDir(loadPi(distDir));
 }
 
 const extensionUi = new ExtensionUi({
@@ -107,6 +107,15 @@ const controller = new SessionController(
           },
           switchSession: async (file) => {
             setTimeout(() => void controller.resumeSession(file), 0);
+            return { cancelled: false };
+          },
+          // As the panel's own Fork from here and tree moves do, after the command returns.
+          fork: async (entryId, forkOptions) => {
+            setTimeout(() => void controller.forkAt(entryId, forkOptions), 0);
+            return { cancelled: false };
+          },
+          navigateTree: async (targetId, treeOptions) => {
+            setTimeout(() => void controller.navigateTree(targetId, treeOptions), 0);
             return { cancelled: false };
           },
         },

@@ -2,7 +2,7 @@
 
 import * as path from 'node:path';
 import type { PiModule } from '../pi/piEntry.ts';
-import type { AgentSession, ExtensionCommandContextActions, ExtensionFactory } from '@earendil-works/pi-coding-agent';
+import type { AgentSession, ExtensionCommandContextActions, ExtensionFactory, InlineExtension } from '@earendil-works/pi-coding-agent';
 import type { ExtensionUi } from './extensionUi.ts';
 import type { AgentSessionLike, CreatedSession } from './sessionController.ts';
 
@@ -24,8 +24,8 @@ export interface PiSessionOptions {
   /** The panel's UI for Pi's extensions; bound only in a trusted workspace. */
   readonly extensions?: {
     readonly ui: ExtensionUi;
-    /** Session switches an extension's command may ask for; what is missing answers `cancelled`. */
-    readonly actions?: Partial<Pick<ExtensionCommandContextActions, 'newSession' | 'switchSession'>>;
+    /** Session switches and moves an extension's command may ask for; what is missing answers `cancelled`. */
+    readonly actions?: Partial<Pick<ExtensionCommandContextActions, 'newSession' | 'switchSession' | 'fork' | 'navigateTree'>>;
   };
 }
 
@@ -92,6 +92,51 @@ function isInside(file: string, dir: string): boolean {
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
+/**
+ * Pi's built-in extensions as the `pi` CLI loads them (its unexported `builtInExtensions`): `codemode`,
+ * `tool_search` and MCP, each the named `builtin:<name>` resource, so the user's `mcp.json` works unchanged,
+ * `"-builtin:mcp"` in the `extensions` setting turns one off, and an installed extension that registers the
+ * same tool or `/mcp` replaces it. (The CLI's `llama.cpp` built-in is not part of Pi's SDK surface.)
+ */
+export function piBuiltInExtensions(pi: PiModule): InlineExtension[] {
+  return [
+    { name: 'codemode', factory: pi.createCodemodeExtension(), replaceable: true, builtin: true },
+    { name: 'tool-search', factory: pi.createToolSearchExtension(), replaceable: true, builtin: true },
+    { name: 'mcp', factory: pi.createMcpExtension(), replaceable: true, builtin: true },
+  ];
+}
+
+/** The variable Pi's `getAgentDir()` reads (`<APP_NAME>_CODING_AGENT_DIR`, the app being `pi`). */
+const AGENT_DIR_VARIABLE = 'PI_CODING_AGENT_DIR';
+
+/** The variable as the extension host set it (the user's own `PI_CODING_AGENT_DIR`, if any), before the panel's setting. */
+const hostAgentDirValue = process.env[AGENT_DIR_VARIABLE];
+
+/**
+ * Pi's default agent directory, as the `pi` CLI started from the same environment would use it, whatever
+ * an earlier `piPanel.agentDir` pointed Pi at.
+ */
+export function defaultPiAgentDir(pi: PiModule): string {
+  if (hostAgentDirValue === undefined) delete process.env[AGENT_DIR_VARIABLE];
+  else process.env[AGENT_DIR_VARIABLE] = hostAgentDirValue;
+  return pi.getAgentDir();
+}
+
+/**
+ * Makes Pi's own `getAgentDir()` answer `agentDir`, or says why it could not. Sessions, settings and models
+ * take the directory as an option, but the MCP extension reads `mcp.json`, `mcp-auth.json` and `mcp.log`
+ * through `getAgentDir()`, which only the environment steers. The worker thread was started with a copy of
+ * the host's environment (`worker_threads`' default), so this changes nothing in the extension host or
+ * other extensions.
+ */
+export function pointPiAtAgentDir(pi: PiModule, agentDir: string): string | undefined {
+  const want = path.resolve(agentDir);
+  if (path.resolve(pi.getAgentDir()) === want) return undefined;
+  process.env[AGENT_DIR_VARIABLE] = want;
+  if (path.resolve(pi.getAgentDir()) === want) return undefined;
+  return `Pi's MCP support reads mcp.json from ${pi.getAgentDir()}, not from ${want}: this Pi version no longer takes its directory from ${AGENT_DIR_VARIABLE}.`;
+}
+
 type BashDefinition = NonNullable<Parameters<PiModule['createAgentSessionFromServices']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
 
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
@@ -117,6 +162,10 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
         ...(o.tools.length ? { tools: [...o.tools] } : {}),
       }
     : { noTools: 'all' as const };
+  // Trusted, Pi's built-ins come first, as in the CLI; untrusted, no tool runs, so no MCP server starts.
+  const builtIns = o.trusted ? piBuiltInExtensions(pi) : [];
+  const agentDirProblem = o.trusted ? pointPiAtAgentDir(pi, o.agentDir) : undefined;
+  const factories: InlineExtension[] = o.trusted ? [...builtIns, ...(o.extensionFactories ?? [])] : [];
   const runtime = await pi.createAgentSessionRuntime(
     async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
       const ownDir = path.resolve(agentDir);
@@ -125,7 +174,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
         agentDir,
         settingsManager: pi.SettingsManager.create(cwd, agentDir, { projectTrusted: o.trusted }),
         resourceLoaderOptions: {
-          ...(o.trusted && o.extensionFactories?.length ? { extensionFactories: [...o.extensionFactories] } : {}),
+          ...(factories.length ? { extensionFactories: [...factories] } : {}),
           ...(o.trusted ? {} : { agentsFilesOverride: (base) => ({ agentsFiles: base.agentsFiles.filter((file) => isInside(file.path, ownDir)) }) }),
         },
       });
@@ -140,6 +189,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const warnings = [
     noModel ? undefined : modelFallbackMessage,
     o.cwdNote,
+    agentDirProblem,
     o.trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here and loads nothing from the folder (.pi/, AGENTS.md).',
   ].filter((w): w is string => Boolean(w));
   const ext = o.trusted ? o.extensions : undefined;
@@ -155,15 +205,17 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
             waitForIdle: () => session.waitForIdle(),
             newSession: ext.actions?.newSession ?? (async () => ({ cancelled: true })),
             switchSession: ext.actions?.switchSession ?? (async () => ({ cancelled: true })),
-            fork: async () => ({ cancelled: true }),
-            navigateTree: async () => ({ cancelled: true }),
+            fork: ext.actions?.fork ?? (async () => ({ cancelled: true })),
+            navigateTree: ext.actions?.navigateTree ?? (async () => ({ cancelled: true })),
             reload: () => session.reload(),
           },
           onError: ext.ui.onError,
         });
-        // The panel's own extensions (approvals) never read the composer: only the user's count.
+        // The panel's own extensions (approvals) and Pi's built-ins (`builtin:<name>`) never read the
+        // composer: only the user's count.
         const own = o.extensionFactories?.length ?? 0;
-        ext.ui.bound(Math.max(0, (session.extensionRunner?.getExtensionPaths().length ?? 0) - own));
+        const loaded = (session.extensionRunner?.getExtensionPaths() ?? []).filter((p) => !p.startsWith('builtin:'));
+        ext.ui.bound(Math.max(0, loaded.length - own));
       }
     : undefined;
   return { session, runtime, cwd: o.cwd, noModel, warning: warnings.length ? warnings.join(' ') : undefined, bind };

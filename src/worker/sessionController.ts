@@ -14,8 +14,11 @@ import type { Logger, UserNotification } from '../shared/workerProtocol.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
 import { describeSessionError } from './piErrors.ts';
 import { replayMessages } from './replay.ts';
-import { exchangeEndId, statsView, treeView, userEntryId, type SessionOps, type SessionRuntimeLike } from './sessionRuntime.ts';
+import { exchangeEndId, statsView, treeView, userEntryId, type ForkOptions, type SessionOps, type SessionRuntimeLike } from './sessionRuntime.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
+
+/** What a move in the session tree may ask for besides its target (Pi's `navigateTree` options). */
+export type NavigateTreeOptions = NonNullable<Parameters<AgentSession['navigateTree']>[1]>;
 
 /** The part of Pi's `AgentSession` the controller uses; `FakeSession` implements the same. */
 export type AgentSessionLike = Pick<
@@ -289,6 +292,22 @@ export class SessionController extends Disposable {
   }
 
   /**
+   * A Pi extension's `ctx.fork(entryId)`: a new session file with the branch up to that entry (`position:
+   * 'before'`, Pi's default, leaves the entry itself out; a user message's text then goes to the composer).
+   * The extension's `withSession` runs in the new session, as Pi's runtime does it.
+   */
+  async forkAt(entryId: string, options?: ForkOptions): Promise<void> {
+    if (!(await this._withRuntime())) return this._unsupported('Fork');
+    let selected: string | undefined;
+    await this._replace('fork the session', async (rt) => {
+      const result = await rt.fork(entryId, options);
+      selected = result.cancelled ? undefined : result.selectedText;
+      return result;
+    });
+    if (selected !== undefined) this._onDidSetInput.fire(selected);
+  }
+
+  /**
    * "Edit and resend": moves the session's leaf to just before that user message (a new branch in the same
    * file; the old one stays in the tree) and puts its text in the composer.
    */
@@ -299,8 +318,11 @@ export class SessionController extends Disposable {
     await this.navigateTree(id);
   }
 
-  /** Moves to an entry of the session's tree (`/tree`); a user message's text goes to the composer. */
-  async navigateTree(entryId: string): Promise<void> {
+  /**
+   * Moves to an entry of the session's tree (`/tree`, or a Pi extension's `ctx.navigateTree` with its
+   * options: a summary of the branch left, a label); a user message's text goes to the composer.
+   */
+  async navigateTree(entryId: string, options?: NavigateTreeOptions): Promise<void> {
     const session = await this.ensureSession();
     if (!session?.navigateTree) return this._unsupported('Moving in the session tree');
     if (this.isActive) {
@@ -308,7 +330,7 @@ export class SessionController extends Disposable {
       await this._whenIdle(this._options.settleTimeoutMs);
     }
     try {
-      const result = await session.navigateTree(entryId);
+      const result = await session.navigateTree(entryId, options);
       if (result.cancelled) return;
       if (session !== this._session) return;
       this._showSession(session);
@@ -587,8 +609,14 @@ export class SessionController extends Disposable {
         }
         if (!event.aborted && this._state.run.outcome?.kind === 'error') this._reportProviderError(this._state.run.outcome.message);
       }
-      // The model, its thinking level or how full its context is may have changed.
-      if (event.type === 'thinking_level_changed' || event.type === 'agent_settled' || event.type === 'compaction_end')
+      // The model, its thinking level or how full its context is may have changed. An extension that
+      // switches the model (`pi.setModel`) leaves only a `model_change` entry behind.
+      if (
+        event.type === 'thinking_level_changed' ||
+        event.type === 'agent_settled' ||
+        event.type === 'compaction_end' ||
+        (event.type === 'entry_appended' && event.entry.type === 'model_change')
+      )
         this._onDidChangeSession.fire(this.sessionInfo);
       this._armWatchdog();
     } catch (err) {

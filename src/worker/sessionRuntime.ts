@@ -6,9 +6,12 @@
 
 import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { AgentSession, SessionInfo } from '@earendil-works/pi-coding-agent';
+import type { AgentSession, ExtensionCommandContextActions, SessionInfo } from '@earendil-works/pi-coding-agent';
 import type { PiModule } from '../pi/piEntry.ts';
 import { matchesQuery, SESSION_PAGE_SIZE, type SessionPage, type SessionStatsView, type TreeNodeView } from '../shared/sessions.ts';
+
+/** Where a fork starts (`before` or `at` the entry) and what a Pi extension that asked runs in the new session. */
+export type ForkOptions = NonNullable<Parameters<ExtensionCommandContextActions['fork']>[1]>;
 
 /** The part of Pi's `AgentSessionRuntime` the controller uses. */
 export interface SessionRuntimeLike<S> {
@@ -16,7 +19,7 @@ export interface SessionRuntimeLike<S> {
   setRebindSession(rebind?: (session: S) => Promise<void>): void;
   newSession(): Promise<{ cancelled: boolean }>;
   switchSession(sessionPath: string): Promise<{ cancelled: boolean }>;
-  fork(entryId: string, options?: { position?: 'before' | 'at' }): Promise<{ cancelled: boolean; selectedText?: string }>;
+  fork(entryId: string, options?: ForkOptions): Promise<{ cancelled: boolean; selectedText?: string }>;
   importFromJsonl(inputPath: string): Promise<{ cancelled: boolean }>;
   dispose(): Promise<void>;
 }

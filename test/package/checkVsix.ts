@@ -25,7 +25,16 @@ export const ALLOWED: readonly RegExp[] = [
 ];
 
 /** Files the extension cannot run or be listed without. */
-export const REQUIRED: readonly string[] = ['extension/package.json', 'extension/dist/extension.js', 'extension/media/icon.png', 'extension/LICENSE.txt'];
+export const REQUIRED: readonly string[] = [
+  'extension/package.json',
+  'extension/dist/extension.js',
+  'extension/media/icon.png',
+  'extension/LICENSE.txt',
+  // Pi's codemode: its script worker and the QuickJS VM, found beside the Pi bundle (esbuild.mjs).
+  'extension/dist/pi/codemode-worker.js',
+  'extension/dist/pi/node_modules/quickjs-wasi/quickjs.wasm',
+  'extension/dist/pi/node_modules/quickjs-wasi/package.json',
+];
 
 /** The entries of a zip file, read from its central directory (name, and the data inflated on demand). */
 export function readZip(buf: Buffer): Map<string, () => Buffer> {

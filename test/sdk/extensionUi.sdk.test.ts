@@ -150,7 +150,11 @@ describe('slash commands on the real worker', function () {
     const commands = await h.client.listCommands();
     assert.deepEqual(
       commands.filter((c) => c.source === 'extension'),
-      [{ name: 'hello', description: 'Say hello from an extension', source: 'extension' }],
+      [
+        { name: 'hello', description: 'Say hello from an extension', source: 'extension' },
+        // Pi's built-in MCP extension's, as in the CLI.
+        { name: 'mcp', description: 'Manage MCP servers: sign in, reconnect, enable or disable, and change exposure', source: 'extension' },
+      ],
     );
   });
 
@@ -218,5 +222,55 @@ describe('! shell commands on the real worker', function () {
     const row = h.client.state.messages.find((m) => m.role === 'bash');
     assert.equal(row?.cancelled, true);
     assert.equal(runPhase(h.client.state.run), 'idle');
+  });
+});
+
+describe("a Pi extension's command that moves in the session (real worker, real Pi)", function () {
+  this.timeout(90_000);
+  let h: ClientHarness | undefined;
+
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  /** Two exchanges, then the composer's texts as the worker sets them from here on. */
+  async function twoExchanges(): Promise<{ harness: ClientHarness; inputs: string[] }> {
+    h = await startClientHarness(answers(2), ['branching.js']);
+    const harness = h;
+    await harness.settledAfter(() => harness.client.send('First question.', 'prompt'), 'the first answer');
+    await harness.settledAfter(() => harness.client.send('Second question.', 'prompt'), 'the second answer');
+    const inputs: string[] = [];
+    harness.client.onDidSetInput((t) => inputs.push(t));
+    return { harness, inputs };
+  }
+
+  const userRows = (harness: ClientHarness) => harness.client.state.messages.filter((m) => m.role === 'user').map((m) => m.blocks[0]?.text);
+
+  it('ctx.navigateTree moves the view back before the first question, which returns to the composer; the session file stays', async () => {
+    const { harness, inputs } = await twoExchanges();
+    const file = harness.client.sessionFile;
+    assert.deepEqual(userRows(harness), ['First question.', 'Second question.']);
+    await harness.client.send('/back-to-first', 'prompt');
+    await harness.until(() => inputs.includes('First question.'), 'the first question to return to the composer');
+    assert.deepEqual(userRows(harness), [], 'the branch now ends before the first question');
+    assert.equal(harness.client.sessionFile, file);
+    assert.equal(harness.notifications.filter((n) => /cancelled/.test(n.message)).length, 0);
+    const labels = readFileSync(file!, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"type":"label"'));
+    assert.equal(labels.length, 1, 'the label the command gave is saved');
+  });
+
+  it('ctx.fork opens a new session file with the branch before the first question, and runs its withSession there', async () => {
+    const { harness, inputs } = await twoExchanges();
+    const file = harness.client.sessionFile;
+    await harness.client.send('/fork-first', 'prompt');
+    await harness.until(() => harness.client.sessionFile !== file, 'the forked session to open');
+    await harness.until(() => harness.notifications.some((n) => /^forked: \d+ entries$/.test(n.message)), "the command's withSession to run");
+    await harness.until(() => inputs.includes('First question.'), 'the first question to return to the composer');
+    assert.deepEqual(userRows(harness), []);
+    assert.equal(existsSync(file!), true, 'the original session file is untouched');
+    assert.match(readFileSync(file!, 'utf8'), /Second question\./);
   });
 });

@@ -27,6 +27,7 @@ export interface ClientHarness {
   readonly notifications: UserNotification[];
   readonly surfaces: ExtensionUiNotice[];
   readonly cwd: string;
+  readonly agentDir: string;
   until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   /** Resolves once a run has settled more times than before `action` ran. */
   settledAfter(action: () => unknown, what: string): Promise<void>;
@@ -36,7 +37,12 @@ export interface ClientHarness {
 export async function startClientHarness(
   scenario: Scenario,
   extensions: readonly string[],
-  options: { trusted?: boolean; approval?: WorkerConfig['approval'] } = {},
+  options: {
+    trusted?: boolean;
+    approval?: WorkerConfig['approval'];
+    /** Writes what the run needs into the agent directory and the workspace before the worker starts (mcp.json, .pi/). */
+    prepare?: (dirs: { agentDir: string; cwd: string }) => void;
+  } = {},
 ): Promise<ClientHarness> {
   if (!existsSync(workerFile)) loadBundledPi();
   const model = await startScriptedModel({ scenario });
@@ -44,6 +50,7 @@ export async function startClientHarness(
   mkdirSync(join(agentDir, 'extensions'), { recursive: true });
   for (const name of extensions) copyFileSync(join(root, 'test', 'fixtures', 'piExtensions', name), join(agentDir, 'extensions', name));
   const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
+  options.prepare?.({ agentDir, cwd });
   const config: WorkerConfig = {
     cwd,
     agentDir,
@@ -77,6 +84,7 @@ export async function startClientHarness(
     notifications,
     surfaces,
     cwd,
+    agentDir,
     until,
     async settledAfter(action, what) {
       const settles = emitted.filter((e) => e.type === 'settled').length;

@@ -86,7 +86,23 @@ describe('session events the panel used to drop', () => {
     });
     assert.deepEqual(wire, [
       { type: 'noticeMessage', level: 'warning', text: 'Summarizing the conversation failed (overloaded); Pi retries (attempt 2 of 3) in 4 s.' },
+      { type: 'summaryRetry', phase: 'scheduled', attempt: 2, maxAttempts: 3, delayMs: 4000, errorMessage: 'overloaded', at: T },
     ]);
+  });
+
+  it("projects a summary retry's attempt and end, and nothing for entry_appended", async () => {
+    const { project } = await import('../../src/shared/projection.ts');
+    const ctx = { state: initialTranscript, now: T };
+    assert.deepEqual(project({ type: 'summarization_retry_attempt_start', source: 'compaction', reason: 'threshold' } as never, ctx), [
+      { type: 'summaryRetry', phase: 'attempt', source: 'compaction', at: T },
+    ]);
+    assert.deepEqual(project({ type: 'summarization_retry_attempt_start', source: 'branchSummary' } as never, ctx), [
+      { type: 'summaryRetry', phase: 'attempt', source: 'branchSummary', at: T },
+    ]);
+    assert.deepEqual(project({ type: 'summarization_retry_finished' } as never, ctx), [{ type: 'summaryRetry', phase: 'finished', at: T }]);
+    const unknown: string[] = [];
+    assert.deepEqual(project({ type: 'entry_appended', entry: { type: 'label' } } as never, { ...ctx, onUnknown: (t) => unknown.push(t) }), []);
+    assert.deepEqual(unknown, [], 'a known event, not logged as unknown');
   });
 });
 

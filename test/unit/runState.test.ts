@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { WireEvent } from '../../src/shared/protocol.ts';
-import { describeStatus, initialRunState, reduceRun, runPhase, type RunState } from '../../src/shared/runState.ts';
+import { describeStatus, initialRunState, reduceRun, runPhase, summaryRetryText, type RunState } from '../../src/shared/runState.ts';
 import { loadRecorded, runThrough } from '../support/recorded.ts';
 
 /** Feeds events one by one and records what the user sees after each: phase and status texts. */
@@ -140,6 +140,45 @@ describe('run-state machine', () => {
     assert.equal(seen[0]!.compaction, '$(fold) Compacting (manual)');
     assert.equal(seen[1]!.compaction, '$(fold) Compacted 12,000 → 3,000 tokens');
     assert.equal(describeStatus(state, T + 60_000).compaction, undefined);
+  });
+
+  it('a failed summary during compaction: the retry counts down in the status bar, then says which attempt runs, then goes', () => {
+    const { seen, state } = walk([
+      { type: 'compactionStart', reason: 'threshold', at: T },
+      { type: 'summaryRetry', phase: 'scheduled', attempt: 1, maxAttempts: 3, delayMs: 4000, errorMessage: 'overloaded', at: T + 100 },
+      { type: 'summaryRetry', phase: 'attempt', source: 'compaction', at: T + 4100 },
+      { type: 'summaryRetry', phase: 'finished', at: T + 5000 },
+      { type: 'compactionEnd', reason: 'threshold', aborted: false, willRetry: false, tokensBefore: 9000, tokensAfter: 2000, at: T + 5100 },
+    ]);
+    assert.deepEqual(
+      seen.map((x) => [x.phase, x.retry]),
+      [
+        ['compacting', undefined],
+        ['compacting', '$(history) Summary retry 1/3 in 4 s'],
+        ['compacting', '$(history) Summary retry 1/3'],
+        ['compacting', undefined],
+        ['idle', undefined],
+      ],
+    );
+    assert.equal(state.summaryRetry, undefined);
+  });
+
+  it('the status line text of a summary retry: the error and countdown, then the attempt and what it summarizes', () => {
+    const waiting = reduceRun(initialRunState, {
+      type: 'summaryRetry',
+      phase: 'scheduled',
+      attempt: 2,
+      maxAttempts: 3,
+      delayMs: 2500,
+      errorMessage: 'rate limited',
+      at: T,
+    });
+    assert.equal(summaryRetryText(waiting.summaryRetry!, T), 'Summarizing failed: rate limited — retry 2/3 in 3 s');
+    const trying = reduceRun(waiting, { type: 'summaryRetry', phase: 'attempt', source: 'branchSummary', at: T + 2500 });
+    assert.equal(summaryRetryText(trying.summaryRetry!, T + 2500), 'Writing the branch summary again (attempt 2/3)…');
+    // A compaction that ends clears a retry whose `finished` never came.
+    const ended = reduceRun(trying, { type: 'compactionEnd', reason: 'manual', aborted: true, willRetry: false, at: T + 3000 });
+    assert.equal(ended.summaryRetry, undefined);
   });
 
   it('cancel during compaction: cancelling, then a cancelled compaction', () => {

@@ -64,6 +64,17 @@ describe('SessionController', () => {
     assert.deepEqual(restored, [['steer me', 'after that']]);
   });
 
+  it('tells views about a model an extension switched to, which Pi reports only as a model_change entry', async () => {
+    const { controller, fake } = setup();
+    await controller.ensureSession();
+    const infos: (string | undefined)[] = [];
+    controller.onDidChangeSession((i) => infos.push(i.modelId));
+    fake.model = { provider: 'other', id: 'bigger' };
+    fake.emit({ type: 'entry_appended', entry: { type: 'model_change', provider: 'other', modelId: 'bigger' } });
+    fake.emit({ type: 'entry_appended', entry: { type: 'label', targetId: 'x', label: 'y' } });
+    assert.deepEqual(infos, ['other/bigger']);
+  });
+
   it('queues as steer or follow-up while running, never a bare prompt', async () => {
     const { controller, fake } = setup();
     void controller.send('first', 'prompt');

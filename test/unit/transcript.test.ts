@@ -204,6 +204,33 @@ describe('transcript reducer rules', () => {
     assert.deepEqual(state.queue, { steering: ['a'], followUp: ['b'] });
   });
 
+  it("puts a call another tool made (a codemode script's MCP call) under that tool's card, in start order", () => {
+    const ctx = (state: TranscriptState) => ({ state, now: 5 });
+    let s = reduce(initialTranscript, [{ type: 'toolStart', toolCallId: 'cm', toolName: 'codemode', args: '{"code":"…"}', at: 1 }]);
+    for (const ev of [
+      { type: 'tool_execution_start', toolCallId: 'n1', toolName: 'mcp__stub__echo', args: { text: 'a' }, parentToolCallId: 'cm' },
+      { type: 'tool_execution_start', toolCallId: 'n2', toolName: 'mcp__stub__echo', args: { text: 'b' }, parentToolCallId: 'cm' },
+      {
+        type: 'tool_execution_end',
+        toolCallId: 'n2',
+        toolName: 'mcp__stub__echo',
+        result: { content: [{ type: 'text', text: 'echo: b' }] },
+        isError: false,
+        parentToolCallId: 'cm',
+      },
+    ] as AgentSessionEvent[])
+      s = reduce(s, project(ev, ctx(s)));
+    assert.deepEqual(toolOf(s.tools, 'cm')?.children, ['n1', 'n2']);
+    assert.equal(toolOf(s.tools, 'n1')?.parentToolCallId, 'cm');
+    assert.equal(toolOf(s.tools, 'n1')?.args, '{"text":"a"}');
+    assert.equal(toolOf(s.tools, 'n2')?.status, 'done');
+    assert.equal(toolOf(s.tools, 'n2')?.output, 'echo: b');
+    assert.equal(toolOf(s.tools, 'cm')?.status, 'running', "the script's own card is untouched by its calls' ends");
+    // A start Pi repeats for the same call is not a second child.
+    s = reduce(s, [{ type: 'toolStart', toolCallId: 'n1', toolName: 'mcp__stub__echo', parentToolCallId: 'cm', at: 6 }]);
+    assert.deepEqual(toolOf(s.tools, 'cm')?.children, ['n1', 'n2']);
+  });
+
   it('treats tool output updates as snapshots, not appends', () => {
     const state = reduce(initialTranscript, [
       { type: 'toolStart', toolCallId: 'x', toolName: 'bash', args: '{}', at: 1 },

@@ -190,8 +190,30 @@ function starting(): TranscriptState {
   return build([{ type: 'userMessage', text: 'Go.', images: 0 }, { type: 'runStart' }, { type: 'compactionStart', reason: 'threshold', at: Date.now() }]);
 }
 
-/** States the audit covers. A dialog card state (`[data-testid="dialog"]`) joins this table once dialog cards exist. */
-const STATES: Record<string, () => TranscriptState> = { finished, running, retrying, starting, notices };
+/** Pi's extensions asking: a dialog card of each kind open at once (the run waits for the user). */
+function dialogs(): TranscriptState {
+  const at = Date.now();
+  return build([
+    { type: 'userMessage', text: 'Write the file.', images: 0 },
+    { type: 'runStart' },
+    { type: 'dialogOpen', dialog: { id: 'd1', kind: 'select', title: 'Allow Pi to write out.txt?', options: ['Allow', 'Block'], at } },
+    { type: 'dialogOpen', dialog: { id: 'd2', kind: 'confirm', title: 'Overwrite it?', message: 'out.txt exists.', at } },
+    { type: 'dialogOpen', dialog: { id: 'd3', kind: 'input', title: 'Commit message', placeholder: 'Describe the change', at } },
+    { type: 'dialogOpen', dialog: { id: 'd4', kind: 'editor', title: 'Edit the plan', prefill: '1. Read\n2. Write', at } },
+  ]);
+}
+
+/** Compacting while a failed summary waits for its retry: the status line counts down. */
+function summaryRetrying(): TranscriptState {
+  const at = Date.now();
+  return build([
+    { type: 'compactionStart', reason: 'threshold', at },
+    { type: 'summaryRetry', phase: 'scheduled', attempt: 1, maxAttempts: 3, delayMs: 60_000, errorMessage: 'overloaded', at },
+  ]);
+}
+
+/** States the audit covers. */
+const STATES: Record<string, () => TranscriptState> = { finished, running, retrying, starting, notices, dialogs, summaryRetrying };
 
 const richSession = { ...session, model: 'Claude Test', modelId: 'anthropic/claude-test', contextPercent: 42 };
 
@@ -246,6 +268,7 @@ describe('accessibility (axe-core, keyboard, focus, themes)', function () {
       const found: string[] = [];
       for (const [name, make] of Object.entries(STATES)) {
         await show(page, make());
+        if (name === 'dialogs') assert.equal(await page.locator('[data-testid="dialog"]').count(), 4, 'every dialog card is on screen');
         for (const v of await axe(page)) found.push(`${name}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.join('\n    ')}`);
       }
       assert.deepEqual(found, [], found.join('\n'));

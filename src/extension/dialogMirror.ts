@@ -1,0 +1,73 @@
+/**
+ * A Pi extension's question mirrored as a notification while the chat is hidden, retired when the dialog
+ * closes another way (answered in the chat, timed out, cancelled). No `vscode` here: the surface is passed in.
+ */
+
+import { dialogChoices, type DialogView } from '../shared/extensionUi.ts';
+import { plainNotificationText } from '../shared/notificationText.ts';
+
+/** What the mirror needs of VS Code. */
+export interface MirrorSurface {
+  /** A notification with buttons; resolves with the one clicked, or undefined when it is closed. */
+  show(text: string, buttons: readonly string[]): PromiseLike<string | undefined>;
+  /** Answers the dialog; resolves false when it was no longer open. */
+  answer(id: string, choice: string): PromiseLike<boolean>;
+  openChat(): PromiseLike<void>;
+  /** A short, passing message (the status bar's), for a click that came too late to count. */
+  say(text: string): void;
+}
+
+const OPEN_CHAT = 'Open Chat';
+
+/**
+ * VS Code cannot take a notification back, so once its dialog closes the notification's buttons are
+ * disarmed: a late click answers nothing (the dialog, or a later one with the same choices, is left alone)
+ * and says why.
+ */
+export class DialogMirror {
+  /** Mirrored dialogs still open, by id; the value is how they ended once they do. */
+  private readonly _open = new Map<string, string | undefined>();
+  private readonly _surface: MirrorSurface;
+
+  constructor(surface: MirrorSurface) {
+    this._surface = surface;
+  }
+
+  /** Shows `d` as a notification; resolves when the notification is clicked or closed. */
+  async mirror(d: DialogView): Promise<void> {
+    if (this._open.has(d.id)) return;
+    this._open.set(d.id, undefined);
+    const choices = dialogChoices(d);
+    const text = plainNotificationText(`Pi is waiting for you: ${d.title}${d.message ? ` — ${d.message}` : ''}`);
+    try {
+      const picked = await this._surface.show(text, choices.length ? choices : [OPEN_CHAT]);
+      const ended = this._open.get(d.id);
+      if (picked === undefined) return;
+      if (ended !== undefined) {
+        this._surface.say(`Pi: "${plainNotificationText(d.title)}" was already ${ending(ended)}.`);
+        return;
+      }
+      if (picked === OPEN_CHAT && !choices.includes(OPEN_CHAT)) await this._surface.openChat();
+      else if (!(await this._surface.answer(d.id, picked))) this._surface.say(`Pi: "${plainNotificationText(d.title)}" was already closed.`);
+    } finally {
+      this._open.delete(d.id);
+    }
+  }
+
+  /** The dialog closed (`outcome`: "answered Allow", "dismissed", "timed out", …): its notification no longer answers it. */
+  closed(id: string, outcome: string): void {
+    if (this._open.has(id)) this._open.set(id, outcome || 'closed');
+  }
+
+  /** Mirrored dialogs whose notification is still out, open or not. */
+  get pending(): number {
+    return this._open.size;
+  }
+}
+
+/** How a dialog's outcome ("answered Allow", "timed out", "session closed", …) reads after "was already". */
+function ending(outcome: string): string {
+  if (outcome.startsWith('answered ')) return `answered (${outcome.slice('answered '.length)})`;
+  if (outcome === 'session closed') return 'closed with its session';
+  return outcome;
+}
