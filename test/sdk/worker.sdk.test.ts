@@ -58,7 +58,7 @@ async function startWorkerHarness(scenario: Scenario, extensions: string[] = [],
   const emitted: WireEvent[] = [];
   const restored: string[][] = [];
   client.onDidEmit((evs) => emitted.push(...evs));
-  client.onDidRestoreInput((t) => restored.push([...t]));
+  client.onDidRestoreInput((t) => restored.push([...t.texts]));
   const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) => pollUntil(predicate, what, timeoutMs);
   return {
     client,

@@ -36,7 +36,7 @@ function setup(options: { noModel?: boolean; sessions?: FakeSession[] } = {}) {
   );
   const restored: string[][] = [];
   const emitted: WireEvent[] = [];
-  controller.onDidRestoreInput((t) => restored.push([...t]));
+  controller.onDidRestoreInput((t) => restored.push([...t.texts]));
   controller.onDidEmit((e) => emitted.push(...e));
   return { clock, log, sessions, controller, restored, emitted, made, fake: sessions[0]! };
 }
