@@ -4,13 +4,15 @@
  */
 
 import { showBidiControls } from '../shared/bidi.ts';
-import type { HostToWebview, SendMode, SessionInfoView, ViewMode, WireEvent } from '../shared/protocol.ts';
+import type { HostToWebview, SessionInfoView, ViewMode, WireEvent } from '../shared/protocol.ts';
 import { statsLine } from '../shared/sessions.ts';
 import { runPhase, type RunState } from '../shared/runState.ts';
 import { initialTranscript, prependRows, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
+import { parseImageAttachments } from '../shared/images.ts';
+import { ImageViewer } from './images.ts';
 import { DialogList, ShellLive, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { renderMarkdown, safeHref } from './markdown.ts';
@@ -85,11 +87,12 @@ const statusLine = h('div', { class: 'status-line', hidden: true }, statusText, 
 const announcer = new Announcer('announce-replies');
 const statusAnnouncer = new Announcer('announce-status');
 const queue = new QueueStrip();
+const imageViewer = new ImageViewer();
 
 const composer = new Composer(
   {
-    send: (text: string, mode: SendMode) => {
-      post({ type: 'send', text, mode });
+    send: (text, mode, images) => {
+      post({ type: 'send', text, mode, ...(images?.length ? { images } : {}) });
       anchor.toBottom();
     },
     cancel: () => post({ type: 'cancel' }),
@@ -112,7 +115,19 @@ const composer = new Composer(
 const sessionsView = new SessionsView(post, () => setMode('chat'));
 const treeView = new SessionTreeView(post, () => setMode('chat'));
 const chatArea = h('div', { class: 'scroll-area' }, scroller, anchor.jump);
-app.replaceChildren(header, chatArea, sessionsView.el, treeView.el, statusLine, widgets.el, queue.el, composer.el, announcer.el, statusAnnouncer.el);
+app.replaceChildren(
+  header,
+  chatArea,
+  sessionsView.el,
+  treeView.el,
+  statusLine,
+  widgets.el,
+  queue.el,
+  composer.el,
+  announcer.el,
+  statusAnnouncer.el,
+  imageViewer.el,
+);
 let mode: ViewMode = 'chat';
 
 /** Shows the chat, the Sessions list or the tree in the view's body; the header stays. */
@@ -165,6 +180,9 @@ function onClick(e: MouseEvent): void {
   const actionEl = target.closest('[data-action]');
   if (!actionEl) return;
   switch (actionEl.getAttribute('data-action')) {
+    case 'open-image':
+      imageViewer.open(actionEl as HTMLElement);
+      return;
     case 'load-earlier':
       showEarlier();
       return;
@@ -398,7 +416,13 @@ function onMessage(raw: unknown): void {
       schedule();
       return;
     case 'restoreInput':
-      if (Array.isArray(msg.texts)) composer.restore(msg.texts.filter((t): t is string => typeof t === 'string'));
+      if (Array.isArray(msg.texts)) {
+        const images = msg.images === undefined ? undefined : parseImageAttachments(msg.images);
+        composer.restore(
+          msg.texts.filter((t): t is string => typeof t === 'string'),
+          images?.ok ? images.images : [],
+        );
+      }
       return;
     case 'addChip':
       if (isCodeChip(msg.chip)) composer.addChip(msg.chip);

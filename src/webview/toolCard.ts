@@ -11,6 +11,7 @@ import { ClipView, headOf, piecesOf, prettyJson, type ClipContent } from './clip
 import { scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { FileActions } from './fileActions.ts';
+import { imageGallery } from './images.ts';
 import { clipLines, cleanTerminalText, editPairs, formatDuration, parseArgs, str, toolSummary } from './format.ts';
 
 const OUTPUT_LINES = 30;
@@ -47,6 +48,8 @@ export class ToolCard {
   private _block: BlockView | undefined;
   private _card: ToolCardView | undefined;
   private _outputKey: string | undefined;
+  private _media: ToolCardView['media'];
+  private _gallery: HTMLElement | undefined;
   private readonly _ui: ToolCardUi;
 
   constructor(ui: ToolCardUi) {
@@ -102,6 +105,15 @@ export class ToolCard {
     }
     this._files.update(name, argText, card, this._ui.cwd?.());
     this._renderOutput();
+    if (card?.media !== this._media) this._renderMedia(card?.media);
+  }
+
+  /** The result's images (a screenshot, an image file read), below its text. */
+  private _renderMedia(media: ToolCardView['media']): void {
+    this._media = media;
+    this._gallery?.remove();
+    this._gallery = media?.length ? imageGallery(media, 'Tool result') : undefined;
+    if (this._gallery) this.el.append(this._gallery);
   }
 
   /** Re-renders after a UI toggle (Show all / Show less). */
