@@ -228,10 +228,12 @@ export class SessionController extends Disposable {
     // Escape in the view and the Escape keybinding can both fire: one cancel is enough.
     if (!session || !this.isActive || this._state.run.cancelling) return;
     this._apply([{ type: 'cancelRequested', at: this._clock.now() }]);
+    // Taken first: clearQueue() announces the empty queue, which would prune them.
+    const queuedImages = this._queuedImages;
+    this._queuedImages = [];
     const { steering, followUp } = session.clearQueue();
     const texts = [...steering, ...followUp];
-    if (texts.length) this._onDidRestoreInput.fire({ texts, ...optional('images', this._takeQueuedImages(texts)) });
-    this._queuedImages = [];
+    if (texts.length) this._onDidRestoreInput.fire({ texts, ...optional('images', imagesFor(texts, queuedImages)) });
     this._armSettleTimer();
     if (session.isCompacting) session.abortCompaction();
     try {
@@ -239,16 +241,6 @@ export class SessionController extends Disposable {
     } catch (err) {
       this._log.error(`abort() failed: ${errorText(err)}`);
     }
-  }
-
-  /** The images queued with `texts` (each text's oldest record first); undefined when there are none. */
-  private _takeQueuedImages(texts: readonly string[]): ImageAttachment[] | undefined {
-    const out: ImageAttachment[] = [];
-    for (const text of texts) {
-      const i = this._queuedImages.findIndex((q) => q.text === text);
-      if (i >= 0) out.push(...this._queuedImages.splice(i, 1)[0]!.images);
-    }
-    return out.length ? out : undefined;
   }
 
   /** Forgets the images of queued messages Pi has delivered (their text left the queue). */
@@ -748,6 +740,17 @@ function contextPercent(s: AgentSessionLike | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The images queued with `texts` (each text's oldest record first); undefined when there are none. */
+function imagesFor(texts: readonly string[], queued: readonly { text: string; images: readonly ImageAttachment[] }[]): ImageAttachment[] | undefined {
+  const left = [...queued];
+  const out: ImageAttachment[] = [];
+  for (const text of texts) {
+    const i = left.findIndex((q) => q.text === text);
+    if (i >= 0) out.push(...left.splice(i, 1)[0]!.images);
+  }
+  return out.length ? out : undefined;
 }
 
 /** One text (and its images) going back to the composer. */
