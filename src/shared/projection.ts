@@ -63,7 +63,9 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
       // The card draws the result's images, so its text does not count them.
       const media = resultMedia(event.result);
       const output = toolOutputText(event.result, media.length === 0);
-      return [{ type: 'toolEnd', toolCallId: event.toolCallId, isError: event.isError, output, durationMs: event.durationMs, ...(media.length ? { media } : {}) }];
+      return [
+        { type: 'toolEnd', toolCallId: event.toolCallId, isError: event.isError, output, durationMs: event.durationMs, ...(media.length ? { media } : {}) },
+      ];
     }
     case 'queue_update':
       return [{ type: 'queue', steering: [...event.steering], followUp: [...event.followUp] }];

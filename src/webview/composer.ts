@@ -93,7 +93,15 @@ export class Composer {
       () => this.focus(),
     );
     // The picker is the keyboard's (and the tests') way in; paste and drop are the quick ones.
-    this._fileInput = h('input', { type: 'file', accept: IMAGE_ACCEPT, multiple: true, class: 'sr-only', tabindex: -1, 'aria-hidden': 'true', 'data-testid': 'image-input' });
+    this._fileInput = h('input', {
+      type: 'file',
+      accept: IMAGE_ACCEPT,
+      multiple: true,
+      class: 'sr-only',
+      tabindex: -1,
+      'aria-hidden': 'true',
+      'data-testid': 'image-input',
+    });
     this._fileInput.addEventListener('change', () => {
       const files = Array.from(this._fileInput.files ?? []);
       this._fileInput.value = '';
@@ -101,8 +109,14 @@ export class Composer {
     });
     const attach = h(
       'button',
-      { type: 'button', class: 'btn btn-icon attach-image', 'data-testid': 'attach-image', 'aria-label': 'Attach images', title: 'Attach images (or paste or drop them here)' },
-      h('span', { 'aria-hidden': 'true' }, '🖼'),
+      {
+        type: 'button',
+        class: 'btn btn-icon attach-image',
+        'data-testid': 'attach-image',
+        'aria-label': 'Attach images',
+        title: 'Attach images (or paste or drop them here)',
+      },
+      pictureIcon(),
     );
     attach.addEventListener('click', () => this._fileInput.click());
     this.el = h(
@@ -309,6 +323,24 @@ export class Composer {
       ta.setSelectionRange(caret, caret);
     }
   }
+}
+
+/** A small picture glyph drawn in the theme's colour (an emoji may be missing from the font). */
+function pictureIcon(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  for (const [k, v] of Object.entries({ viewBox: '0 0 16 16', width: '16', height: '16', 'aria-hidden': 'true', class: 'icon' })) svg.setAttribute(k, v);
+  const shapes: [string, Record<string, string>][] = [
+    ['rect', { x: '1.5', y: '2.5', width: '13', height: '11', rx: '1', fill: 'none', stroke: 'currentColor' }],
+    ['circle', { cx: '5.5', cy: '6', r: '1.3', fill: 'currentColor' }],
+    ['path', { d: 'M2 13 L6.5 8.5 L9 11 L11 9 L14 12', fill: 'none', stroke: 'currentColor' }],
+  ];
+  for (const [tag, attrs] of shapes) {
+    const el = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    svg.append(el);
+  }
+  return svg;
 }
 
 /** The queue strip: both queues in full, as the last `queue_update` gave them. */

@@ -36,7 +36,13 @@ export class ImageStrip {
     this._changed = changed;
     this._problem = problem;
     this._focusAfter = focusAfter;
-    this.el = h('div', { class: 'image-chips', 'data-testid': 'composer-images', role: 'list', 'aria-label': 'Images attached to the next message', hidden: true });
+    this.el = h('div', {
+      class: 'image-chips',
+      'data-testid': 'composer-images',
+      role: 'list',
+      'aria-label': 'Images attached to the next message',
+      hidden: true,
+    });
     this.el.addEventListener('click', (e) => {
       const btn = (e.target as Element).closest('[data-action="remove-image"]');
       if (btn) this._remove(Number(btn.getAttribute('data-index')));
@@ -163,7 +169,11 @@ export function imageGallery(media: readonly ImageView[], owner: string): HTMLEl
     const label = `${owner} image ${i + 1} of ${media.length} (${what})`;
     const src = imageSrc(v);
     if (!src)
-      return h('span', { class: 'image-placeholder', 'data-image': 'placeholder', role: 'img', 'aria-label': `${label}, not shown` }, `Image not shown (${what})`);
+      return h(
+        'span',
+        { class: 'image-placeholder', 'data-image': 'placeholder', role: 'img', 'aria-label': `${label}, not shown` },
+        `Image not shown (${what})`,
+      );
     return h(
       'button',
       { type: 'button', class: 'image-thumb', 'data-image': 'thumb', 'data-action': 'open-image', 'aria-label': `${label}: open larger`, title: what },

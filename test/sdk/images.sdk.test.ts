@@ -15,7 +15,8 @@ function imageUrls(request: unknown): string[] {
   const out: string[] = [];
   for (const m of (request as { messages?: { content?: unknown }[] }).messages ?? []) {
     if (!Array.isArray(m.content)) continue;
-    for (const part of m.content as { type?: string; image_url?: { url?: string } }[]) if (part.type === 'image_url' && part.image_url?.url) out.push(part.image_url.url);
+    for (const part of m.content as { type?: string; image_url?: { url?: string } }[])
+      if (part.type === 'image_url' && part.image_url?.url) out.push(part.image_url.url);
   }
   return out;
 }
@@ -37,7 +38,10 @@ describe('images on the real Pi SDK', function () {
   it("sends a prompt's image to the model as an image part, images-only too, and shows it on the user row", async () => {
     h = await startHarness(pi, {
       name: 'two-answers',
-      steps: [{ chunks: [{ text: 'A red square.' }], finish: 'stop' }, { chunks: [{ text: 'Still red.' }], finish: 'stop' }],
+      steps: [
+        { chunks: [{ text: 'A red square.' }], finish: 'stop' },
+        { chunks: [{ text: 'Still red.' }], finish: 'stop' },
+      ],
     });
     await h.controller.send('What is in this picture?', 'prompt', [image]);
     await h.settled();

@@ -129,7 +129,12 @@ describe('images', () => {
     it('keeps counting images in live partial output, where no thumbnail is drawn', () => {
       const { wire } = run([
         { type: 'tool_execution_start', toolCallId: 'c2', toolName: 'shot', args: {} },
-        { type: 'tool_execution_update', toolCallId: 'c2', toolName: 'shot', partialResult: { content: [{ type: 'image', data: png, mimeType: 'image/png' }] } },
+        {
+          type: 'tool_execution_update',
+          toolCallId: 'c2',
+          toolName: 'shot',
+          partialResult: { content: [{ type: 'image', data: png, mimeType: 'image/png' }] },
+        },
       ]);
       const update = wire.find((e) => e.type === 'toolUpdate');
       assert.equal(update && update.type === 'toolUpdate' && update.output, '[1 image]');

@@ -81,7 +81,13 @@ describe('SessionController', () => {
     await controller.send('look', 'steer', [a, b]);
     await controller.send('then', 'followUp');
     await controller.send('pics only', 'followUp', [c]);
-    assert.deepEqual(fake.calls.slice(1, 6), ['prompt:+1 images', 'steer:delivered+1 images', 'steer:look+2 images', 'followUp:then', 'followUp:pics only+1 images']);
+    assert.deepEqual(fake.calls.slice(1, 6), [
+      'prompt:+1 images',
+      'steer:delivered+1 images',
+      'steer:look+2 images',
+      'followUp:then',
+      'followUp:pics only+1 images',
+    ]);
     await controller.cancel();
     assert.deepEqual(inputs, [{ texts: ['look', 'then', 'pics only'], images: [a, b, c] }]);
   });

@@ -196,7 +196,15 @@ const PNG = readFileSync(join(root, 'test', 'fixtures', 'images', 'red-square.pn
 function images(): TranscriptState {
   const at = T0;
   return build([
-    { type: 'userMessage', text: 'What is this?', images: 2, media: [{ mimeType: 'image/png', bytes: 79, data: PNG }, { mimeType: 'image/png', bytes: 9_000_000 }] },
+    {
+      type: 'userMessage',
+      text: 'What is this?',
+      images: 2,
+      media: [
+        { mimeType: 'image/png', bytes: 79, data: PNG },
+        { mimeType: 'image/png', bytes: 9_000_000 },
+      ],
+    },
     { type: 'runStart' },
     { type: 'assistantStart', at },
     { type: 'blockStart', index: 0, kind: 'toolCall', at, toolCallId: 'img', toolName: 'read' },

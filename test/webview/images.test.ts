@@ -14,16 +14,31 @@ const composer = '[data-testid="composer"]';
 const chips = '[data-testid="composer-images"] [data-image-index]';
 const sends = async (page: Page) => (await posted(page)).filter((m) => m.type === 'send' || m.type === 'cancel');
 
+/** The page's DOM as these tests use it (the test tsconfig has no DOM types). */
+interface Dom {
+  DataTransfer: new () => { items: { add(file: unknown): void }; setData(type: string, value: string): void };
+  File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
+  ClipboardEvent: new (type: string, init: object) => unknown;
+  DragEvent: new (type: string, init: object) => unknown;
+  document: {
+    querySelector(selector: string): { dispatchEvent(e: unknown): boolean; textContent: string | null } | null;
+    activeElement: { getAttribute(name: string): string | null } | null;
+  };
+}
+
 /** Pastes (or drops) files built in the page from base64: `{ name, type, base64 }`. */
 async function transfer(page: Page, kind: 'paste' | 'drop', files: { name: string; type: string; base64: string }[], withText?: string): Promise<void> {
   await page.evaluate(
     ({ kind, files, withText }) => {
+      const { DataTransfer, File, ClipboardEvent, DragEvent, document } = globalThis as unknown as Dom;
       const dt = new DataTransfer();
       for (const f of files) dt.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
       if (withText !== undefined) dt.setData('text/plain', withText);
       const target = document.querySelector(kind === 'paste' ? '[data-testid="composer"]' : '.composer')!;
       const init = { bubbles: true, cancelable: true };
-      target.dispatchEvent(kind === 'paste' ? new ClipboardEvent('paste', { ...init, clipboardData: dt }) : new DragEvent('drop', { ...init, dataTransfer: dt }));
+      target.dispatchEvent(
+        kind === 'paste' ? new ClipboardEvent('paste', { ...init, clipboardData: dt }) : new DragEvent('drop', { ...init, dataTransfer: dt }),
+      );
     },
     { kind, files, withText },
   );
@@ -86,10 +101,18 @@ describe('images in the chat webview (headless Chromium)', function () {
     await page.locator(`${chips} button[aria-label="Remove image a.png"]`).focus();
     await page.keyboard.press('Delete');
     assert.deepEqual(await page.locator(`${chips} .image-chip-label`).allInnerTexts(), ['c.png']);
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Remove image c.png', 'focus moved to the next chip');
+    assert.equal(
+      await page.evaluate(() => (globalThis as unknown as Dom).document.activeElement?.getAttribute('aria-label')),
+      'Remove image c.png',
+      'focus moved to the next chip',
+    );
     await page.keyboard.press('Backspace');
     assert.equal(await page.locator(chips).count(), 0);
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'composer', 'focus returned to the text');
+    assert.equal(
+      await page.evaluate(() => (globalThis as unknown as Dom).document.activeElement?.getAttribute('data-testid')),
+      'composer',
+      'focus returned to the text',
+    );
     assert.deepEqual(await sends(page), []);
   });
 
@@ -168,11 +191,18 @@ describe('images in the chat webview (headless Chromium)', function () {
       const user = page.locator('[data-role="user"] [data-testid="images"]');
       assert.equal(await user.locator('[data-image="thumb"] img').count(), 1);
       assert.equal(await user.locator('[data-image="placeholder"]').count(), 2);
-      assert.deepEqual(await user.locator('[data-image="placeholder"]').allInnerTexts(), ['Image not shown (image/png, 8.6 MB)', 'Image not shown (image/svg+xml, 40 B)']);
+      assert.deepEqual(await user.locator('[data-image="placeholder"]').allInnerTexts(), [
+        'Image not shown (image/png, 8.6 MB)',
+        'Image not shown (image/svg+xml, 40 B)',
+      ]);
       assert.equal(await user.locator('[data-image="thumb"]').getAttribute('aria-label'), 'Your image 1 of 3 (image/png, 79 B): open larger');
       const card = page.locator('[data-tool-call-id="r1"]');
       assert.match((await card.locator('[data-image="thumb"] img').getAttribute('src')) ?? '', /^data:image\/png;base64,/);
-      assert.equal(await page.locator('[data-result-for="r1"]').evaluate((el) => el.classList.contains('folded')), true, 'the result row does not repeat the card');
+      assert.equal(
+        await page.locator('[data-result-for="r1"]').evaluate((el) => el.classList.contains('folded')),
+        true,
+        'the result row does not repeat the card',
+      );
       const srcs = await page.locator('[data-testid="transcript"] img').evaluateAll((els) => els.map((e) => e.getAttribute('src') ?? ''));
       assert.ok(
         srcs.every((s) => s.startsWith('data:image/png;base64,')),
@@ -189,12 +219,16 @@ describe('images in the chat webview (headless Chromium)', function () {
       const viewer = page.locator('[data-testid="image-viewer"]');
       await viewer.waitFor();
       assert.equal(await viewer.getAttribute('role'), 'dialog');
-      await page.waitForFunction(() => /16 × 16 px/.test(document.querySelector('.image-viewer-caption')?.textContent ?? ''));
+      await page.waitForFunction(() => /16 × 16 px/.test((globalThis as unknown as Dom).document.querySelector('.image-viewer-caption')?.textContent ?? ''));
       assert.equal(await page.locator('.image-viewer-caption').innerText(), 'image/png, 79 B · 16 × 16 px');
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Close image');
+      assert.equal(await page.evaluate(() => (globalThis as unknown as Dom).document.activeElement?.getAttribute('aria-label')), 'Close image');
       await page.keyboard.press('Escape');
       assert.equal(await viewer.isHidden(), true);
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-image')), 'thumb', 'focus went back to the thumbnail');
+      assert.equal(
+        await page.evaluate(() => (globalThis as unknown as Dom).document.activeElement?.getAttribute('data-image')),
+        'thumb',
+        'focus went back to the thumbnail',
+      );
       assert.deepEqual(await sends(page), [], 'Escape closed the picture, it did not cancel the run');
       await page.locator('[data-tool-call-id="r1"] [data-image="thumb"]').click();
       await viewer.waitFor();
