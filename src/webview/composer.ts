@@ -371,7 +371,8 @@ export class QueueStrip {
             'li',
             { class: `queue-item queue-${kind}`, 'data-queue': kind, title: text },
             h('span', { class: 'queue-kind' }, label),
-            h('span', { class: 'queue-text' }, text),
+            // Pi queues an images-only message with empty text.
+            h('span', { class: 'queue-text' }, text || '(images)'),
           ),
         );
       }

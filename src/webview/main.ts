@@ -11,7 +11,7 @@ import { initialTranscript, prependRows, reduceOne, type MessageView, type Trans
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
-import { parseImageAttachments } from '../shared/images.ts';
+import { isImageMimeType, parseImageAttachments, type ImageAttachment } from '../shared/images.ts';
 import { ImageViewer } from './images.ts';
 import { DialogList, ShellLive, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
@@ -198,7 +198,11 @@ function onClick(e: MouseEvent): void {
     case 'edit-resend':
     case 'fork-here': {
       const row = userRow(actionEl);
-      if (row) post({ type: actionEl.getAttribute('data-action') === 'edit-resend' ? 'editResend' : 'forkHere', ...row });
+      if (!row) return;
+      const edit = actionEl.getAttribute('data-action') === 'edit-resend';
+      // The host answers an edit with the message's text (`setInput`); its images come back from the row.
+      if (edit) editing = { text: row.text, images: attachmentsOf(row.media) };
+      post({ type: edit ? 'editResend' : 'forkHere', fromEnd: row.fromEnd, text: row.text });
       return;
     }
     case 'toggle-block': {
@@ -317,13 +321,23 @@ document.addEventListener('keydown', (e) => {
   }
 });
 
-/** The user row an action sits in, named as the host expects: how many user rows follow it, and its text. */
-function userRow(el: Element): { fromEnd: number; text: string } | undefined {
+/** The user row an action sits in, named as the host expects: how many user rows follow it, and its text (and images). */
+function userRow(el: Element): { fromEnd: number; text: string; media?: MessageView['media'] } | undefined {
   const id = Number(el.closest('[data-msg-id]')?.getAttribute('data-msg-id'));
   const users = state.messages.filter((m) => m.role === 'user');
   const i = users.findIndex((m) => m.id === id);
   if (i < 0) return undefined;
-  return { fromEnd: users.length - 1 - i, text: users[i]!.blocks.map((b) => b?.text ?? '').join('') };
+  return { fromEnd: users.length - 1 - i, text: users[i]!.blocks.map((b) => b?.text ?? '').join(''), media: users[i]!.media };
+}
+
+/** A message being edited ("Edit and resend"): its text, and its images to put back as chips. */
+let editing: { text: string; images: ImageAttachment[] } | undefined;
+
+/** The images of a row the composer can attach again (those the view has the bytes of). */
+function attachmentsOf(media: MessageView['media']): ImageAttachment[] {
+  const out: ImageAttachment[] = [];
+  for (const v of media ?? []) if (v.data && isImageMimeType(v.mimeType)) out.push({ mimeType: v.mimeType, data: v.data });
+  return out;
 }
 
 async function copyText(text: string, button: Element): Promise<void> {
@@ -444,7 +458,8 @@ function onMessage(raw: unknown): void {
       if (typeof msg.text !== 'string') return;
       if (mode !== 'chat') setMode('chat');
       composer.textarea.value = '';
-      composer.restore([msg.text]);
+      composer.restore([msg.text], editing?.text === msg.text ? editing.images : []);
+      editing = undefined;
       composer.focus();
       return;
     case 'showMode':

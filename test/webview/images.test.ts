@@ -211,6 +211,20 @@ describe('images in the chat webview (headless Chromium)', function () {
       assert.equal(await page.evaluate(() => (globalThis as unknown as { __pwned: number }).__pwned), 0);
     });
 
+    it('puts the images of a message being edited back as chips (Edit and resend), those it has the bytes of', async () => {
+      await deliver(page, { type: 'snapshot', state: reduce(initialTranscript, events.slice(0, 1)), session });
+      await page.locator('[data-role="user"] [data-action="edit-resend"]').click();
+      assert.deepEqual(
+        (await posted(page)).filter((m) => m.type === 'editResend'),
+        [{ type: 'editResend', fromEnd: 0, text: 'Compare these' }],
+      );
+      await deliver(page, { type: 'setInput', text: 'Compare these' });
+      assert.equal(await page.locator(composer).inputValue(), 'Compare these');
+      assert.equal(await page.locator(chips).count(), 1, 'the drawable image came back; the placeholders had no bytes');
+      await deliver(page, { type: 'setInput', text: 'another message from the tree' });
+      assert.equal(await page.locator(chips).count(), 1, 'a later, unrelated setInput adds nothing');
+    });
+
     it('opens a larger view on click or Enter, with its type, size and dimensions; Escape closes it without cancelling the run', async () => {
       await deliver(page, { type: 'snapshot', state: reduce(initialTranscript, [...events, { type: 'runStart' }]), session });
       const thumb = page.locator('[data-role="user"] [data-image="thumb"]');
