@@ -113,10 +113,12 @@ export class Composer {
         type: 'button',
         class: 'btn btn-icon attach-image',
         'data-testid': 'attach-image',
+        'data-action': 'attach-image',
         'aria-label': 'Attach images',
         title: 'Attach images (or paste or drop them here)',
       },
-      pictureIcon(),
+      // A picture glyph drawn by the stylesheet in the theme's colour (an emoji may be missing from the font).
+      h('span', { class: 'attach-image-icon', 'aria-hidden': 'true' }),
     );
     attach.addEventListener('click', () => this._fileInput.click());
     this.el = h(
@@ -323,24 +325,6 @@ export class Composer {
       ta.setSelectionRange(caret, caret);
     }
   }
-}
-
-/** A small picture glyph drawn in the theme's colour (an emoji may be missing from the font). */
-function pictureIcon(): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  for (const [k, v] of Object.entries({ viewBox: '0 0 16 16', width: '16', height: '16', 'aria-hidden': 'true', class: 'icon' })) svg.setAttribute(k, v);
-  const shapes: [string, Record<string, string>][] = [
-    ['rect', { x: '1.5', y: '2.5', width: '13', height: '11', rx: '1', fill: 'none', stroke: 'currentColor' }],
-    ['circle', { cx: '5.5', cy: '6', r: '1.3', fill: 'currentColor' }],
-    ['path', { d: 'M2 13 L6.5 8.5 L9 11 L11 9 L14 12', fill: 'none', stroke: 'currentColor' }],
-  ];
-  for (const [tag, attrs] of shapes) {
-    const el = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-    svg.append(el);
-  }
-  return svg;
 }
 
 /** The queue strip: both queues in full, as the last `queue_update` gave them. */
