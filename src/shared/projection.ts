@@ -188,12 +188,13 @@ function endBlock(state: TranscriptState, final: BlockFinal, at: number): WireEv
 function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): WireEvent[] {
   if (m.role === 'toolResult') {
     const toolCallId = String(m.toolCallId ?? '');
-    const { text } = contentText(m.content);
+    const { text, images } = contentText(m.content);
     const card = toolCard(ctx.state, toolCallId);
     const same = card !== undefined && card.output === clip(stripAnsi(text));
-    const media = contentMedia(m.content);
-    // The card already draws these images (its end carried them): they cross the wire once.
-    const sameMedia = media.length === 0 || (card?.media?.length ?? 0) === media.length;
+    // The card already draws these images (its end carried them): they cross the wire once, and are not
+    // checked again here.
+    const sameMedia = images === 0 || (card?.media?.length ?? 0) === images;
+    const media = sameMedia ? [] : contentMedia(m.content);
     return [
       {
         type: 'toolResult',
