@@ -25,6 +25,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Texts to give back to the composer once a view is there to take them. */
   private _pendingRestore: string[] = [];
   private _pendingRestoreImages: ImageAttachment[] = [];
+  /** The images attached in the composer: a hidden view is destroyed, and its successor gets them back. */
+  private _composerImages: readonly ImageAttachment[] = [];
   private _pendingChips: CodeChip[] = [];
   private _ready = false;
   /** The Sessions list was asked for before the view was there. */
@@ -208,6 +210,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           this._pendingSessions = false;
           this._post({ type: 'showMode', mode: 'sessions' });
         }
+        if (this._composerImages.length) this._post({ type: 'restoreInput', texts: [], images: this._composerImages });
         if (this._pendingRestore.length) {
           const images = this._pendingRestoreImages;
           this._post({ type: 'restoreInput', texts: this._pendingRestore, ...(images.length ? { images } : {}) });
@@ -252,6 +255,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return;
       case 'composerText':
         return this._controller.composerText(msg.text);
+      case 'composerImages':
+        this._composerImages = msg.images;
+        return;
       case 'listCommands': {
         const commands = [...BUILTIN_COMMANDS, ...(await this._controller.listCommands())];
         this._post({ type: 'commands', commands });

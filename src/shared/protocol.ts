@@ -251,6 +251,8 @@ export type WebviewToHost =
   | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
   /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
   | { readonly type: 'composerText'; readonly text: string }
+  /** The images attached in the composer, whenever they change: the host keeps them for a re-created view. */
+  | { readonly type: 'composerImages'; readonly images: readonly ImageAttachment[] }
   /** The slash menu opened: the host answers with `commands`. */
   | { readonly type: 'listCommands' }
   /** `!command` (or `!!command`, `excluded` from the model's context) run by Pi's shell. */
@@ -351,6 +353,11 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
         return { ok: false, reason: 'composerText.text is not a string of sensible length' };
       return { ok: true, msg: { type: 'composerText', text: raw.text } };
+    case 'composerImages': {
+      const images = parseImageAttachments(raw.images);
+      if (!images.ok) return { ok: false, reason: `composerImages.${images.reason}` };
+      return { ok: true, msg: { type: 'composerImages', images: images.images } };
+    }
     case 'loadEarlier':
       if (!Number.isSafeInteger(raw.before) || (raw.before as number) < 1) return { ok: false, reason: 'loadEarlier.before is not a message id' };
       if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)

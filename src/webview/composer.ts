@@ -31,6 +31,8 @@ export interface ComposerHost {
   requestCommands(): void;
   /** `!command` runs in Pi's shell; `!!command` too, kept out of the model's context. */
   bash(command: string, excluded: boolean): void;
+  /** The attached images changed (added, removed, sent). */
+  imagesChanged(images: readonly ImageAttachment[]): void;
 }
 
 export class Composer {
@@ -92,6 +94,7 @@ export class Composer {
       (message) => this._showError(message),
       () => this.focus(),
     );
+    this._images.onDidChange = (images) => host.imagesChanged(images);
     // The picker is the keyboard's (and the tests') way in; paste and drop are the quick ones.
     this._fileInput = h('input', {
       type: 'file',

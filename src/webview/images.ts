@@ -28,6 +28,8 @@ export class ImageStrip {
   readonly el: HTMLElement;
   private _images: ImageAttachment[] = [];
   private readonly _changed: () => void;
+  /** Told the images after every change (the host keeps them for a re-created view). */
+  onDidChange: ((images: readonly ImageAttachment[]) => void) | undefined;
   private readonly _problem: (message: string) => void;
   /** Where focus goes when the last image is removed from the keyboard. */
   private readonly _focusAfter: () => void;
@@ -93,6 +95,7 @@ export class ImageStrip {
 
   /** Puts images back (a cancelled queue's), up to the limit. */
   restore(images: readonly ImageAttachment[]): void {
+    if (!images.length) return;
     for (const img of images) if (this._images.length < MAX_IMAGES && isImageMimeType(img.mimeType) && typeof img.data === 'string') this._images.push(img);
     this._render();
     this._changed();
@@ -117,6 +120,7 @@ export class ImageStrip {
   }
 
   private _render(): void {
+    this.onDidChange?.(this._images.slice());
     setHidden(this.el, this._images.length === 0);
     this.el.replaceChildren(
       ...this._images.map((img, i) => {

@@ -107,6 +107,7 @@ const composer = new Composer(
       anchor.toBottom();
     },
     requestCommands: () => post({ type: 'listCommands' }),
+    imagesChanged: (images) => post({ type: 'composerImages', images }),
   },
   saved.draft,
   saved.history,

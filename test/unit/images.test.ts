@@ -62,6 +62,16 @@ describe('images', () => {
       assert.deepEqual(parseWebviewMessage({ type: 'send', text: '', mode: 'steer' }), { ok: true, msg: { type: 'send', text: '', mode: 'steer' } });
     });
 
+    it("checks the composer's images the host keeps for a re-created view the same way", () => {
+      assert.deepEqual(parseWebviewMessage({ type: 'composerImages', images: [{ mimeType: 'image/png', data: png }] }), {
+        ok: true,
+        msg: { type: 'composerImages', images: [{ mimeType: 'image/png', data: png }] },
+      });
+      assert.deepEqual(parseWebviewMessage({ type: 'composerImages', images: [] }), { ok: true, msg: { type: 'composerImages', images: [] } });
+      assert.equal(parseWebviewMessage({ type: 'composerImages', images: [{ mimeType: 'image/svg+xml', data: svg }] }).ok, false);
+      assert.equal(parseWebviewMessage({ type: 'composerImages' }).ok, false);
+    });
+
     it('decides the size from the base64 length before scanning it', () => {
       const huge = 'A'.repeat(40 * 1024 * 1024);
       assert.equal(parseImageAttachments([{ mimeType: 'image/png', data: huge }]).ok, false);

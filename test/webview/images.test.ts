@@ -116,6 +116,19 @@ describe('images in the chat webview (headless Chromium)', function () {
     assert.deepEqual(await sends(page), []);
   });
 
+  it('tells the host the attached images whenever they change, so a re-created view gets them back', async () => {
+    const stored = async (p: Page) =>
+      (await posted(p)).filter((m) => m.type === 'composerImages').map((m) => (m.images as { name?: string }[]).map((i) => i.name));
+    await transfer(page, 'paste', [shot]);
+    await page.locator(chips).first().waitFor();
+    await page.locator(`${chips} button[data-action="remove-image"]`).click();
+    await transfer(page, 'paste', [{ ...shot, name: 'kept.png' }]);
+    await page.locator(chips).first().waitFor();
+    await page.keyboard.type('go');
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await stored(page), [['shot.png'], [], ['kept.png'], []]);
+  });
+
   it('attaches images from the file picker', async () => {
     await page.locator('[data-testid="image-input"]').setInputFiles(pngPath);
     await page.locator(chips).first().waitFor();
