@@ -5,6 +5,7 @@ import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
 import { Disposable } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
+import type { ImageAttachment } from '../shared/images.ts';
 import { earlierPage } from '../shared/transcript.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { BUILTIN_COMMANDS, type BuiltinName } from '../shared/slashCommands.ts';
@@ -23,6 +24,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly _batcher: Batcher;
   /** Texts to give back to the composer once a view is there to take them. */
   private _pendingRestore: string[] = [];
+  private _pendingRestoreImages: ImageAttachment[] = [];
+  /** The images attached in the composer: a hidden view is destroyed, and its successor gets them back. */
+  private _composerImages: readonly ImageAttachment[] = [];
   private _pendingChips: CodeChip[] = [];
   private _ready = false;
   /** The Sessions list was asked for before the view was there. */
@@ -48,9 +52,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       }),
     );
     this._register(
-      controller.onDidRestoreInput((texts) => {
-        if (this._ready) this._post({ type: 'restoreInput', texts });
-        else this._pendingRestore.push(...texts);
+      controller.onDidRestoreInput(({ texts, images }) => {
+        if (this._ready) this._post({ type: 'restoreInput', texts, ...(images?.length ? { images } : {}) });
+        else {
+          this._pendingRestore.push(...texts);
+          this._pendingRestoreImages.push(...(images ?? []));
+        }
       }),
     );
     this._register(controller.onDidChangeSession((session) => this._post({ type: 'session', session })));
@@ -203,16 +210,19 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           this._pendingSessions = false;
           this._post({ type: 'showMode', mode: 'sessions' });
         }
+        if (this._composerImages.length) this._post({ type: 'restoreInput', texts: [], images: this._composerImages });
         if (this._pendingRestore.length) {
-          this._post({ type: 'restoreInput', texts: this._pendingRestore });
+          const images = this._pendingRestoreImages;
+          this._post({ type: 'restoreInput', texts: this._pendingRestore, ...(images.length ? { images } : {}) });
           this._pendingRestore = [];
+          this._pendingRestoreImages = [];
         }
         // Opening the view may load Pi, so history shows without waiting for a prompt.
         setTimeout(() => void this._controller.ensureSession(), 0);
         return;
       }
       case 'send':
-        return this._controller.send(msg.text, msg.mode);
+        return this._controller.send(msg.text, msg.mode, msg.images);
       case 'cancel':
         return this._controller.cancel();
       case 'newSession':
@@ -245,6 +255,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return;
       case 'composerText':
         return this._controller.composerText(msg.text);
+      case 'composerImages':
+        this._composerImages = msg.images;
+        return;
       case 'listCommands': {
         const commands = [...BUILTIN_COMMANDS, ...(await this._controller.listCommands())];
         this._post({ type: 'commands', commands });

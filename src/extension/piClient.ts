@@ -8,6 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
+import type { ImageAttachment } from '../shared/images.ts';
 import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import type { SlashCommand } from '../shared/slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../shared/sessions.ts';
@@ -17,6 +18,7 @@ import type {
   ExtensionUiNotice,
   Logger,
   ModelChoice,
+  RestoredInput,
   SessionChoice,
   UserNotification,
   WorkerConfig,
@@ -25,7 +27,7 @@ import type {
   WorkerRequests,
 } from '../shared/workerProtocol.ts';
 
-export type { ExtensionUiNotice, Logger, UserNotification };
+export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
 
 export interface PiClientOptions {
   /** How long a short request (cancel, model list, …) may go unanswered before it is reported and given up. */
@@ -58,7 +60,7 @@ export class PiClient extends Disposable {
   private _resumeFile: string | undefined;
   private _sessionFile: string | undefined;
   /** Prompts sent before the session existed; Cancel drops them and gives the text back. */
-  private _queued: { text: string; mode: SendMode }[] = [];
+  private _queued: { text: string; mode: SendMode; images?: readonly ImageAttachment[] }[] = [];
   private readonly _spawn: () => Worker;
   private readonly _config: () => WorkerConfig;
   private readonly _log: Logger;
@@ -68,8 +70,8 @@ export class PiClient extends Disposable {
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
   /** Wire events, in order, right after the host store applied them. */
   readonly onDidEmit = this._onDidEmit.event;
-  private readonly _onDidRestoreInput = this._register(new Emitter<readonly string[]>());
-  /** Texts that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
+  private readonly _onDidRestoreInput = this._register(new Emitter<RestoredInput>());
+  /** Texts and images that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
   readonly onDidRestoreInput = this._onDidRestoreInput.event;
   private readonly _onDidSetInput = this._register(new Emitter<string>());
   /** Text the composer should hold instead of what it has ("Edit and resend"). */
@@ -115,13 +117,13 @@ export class PiClient extends Disposable {
     return this._start().ready;
   }
 
-  /** Sends a prompt while idle; while a run is active Pi queues it as steer or follow-up. */
-  async send(text: string, mode: SendMode): Promise<void> {
-    if (!text.trim()) return;
+  /** Sends a prompt (with its images) while idle; while a run is active Pi queues it as steer or follow-up. */
+  async send(text: string, mode: SendMode, images?: readonly ImageAttachment[]): Promise<void> {
+    if (!text.trim() && !images?.length) return;
     const live = this._start();
     if (!this._info.ready) {
       // The session is still opening (Pi loads in the worker): hold the prompt until it exists.
-      const item = { text, mode };
+      const item = { text, mode, ...(images?.length ? { images } : {}) };
       this._queued.push(item);
       if (this._queued.length === 1) this._apply([{ type: 'starting', on: true, at: this._clock.now() }]);
       const ok = await live.ready;
@@ -130,13 +132,13 @@ export class PiClient extends Disposable {
       this._queued.splice(i, 1);
       if (!ok || live !== this._live) {
         this._endStarting();
-        this._onDidRestoreInput.fire([text]);
+        this._onDidRestoreInput.fire({ texts: [text], ...(item.images ? { images: item.images } : {}) });
         return;
       }
     }
     live.sending++;
     try {
-      await this._call(live, 'send', { text, mode }, 0);
+      await this._call(live, 'send', { text, mode, ...(images?.length ? { images } : {}) }, 0);
     } finally {
       live.sending--;
       // Normally the run's start ended "starting"; a prompt Pi refused ends it here.
@@ -153,9 +155,10 @@ export class PiClient extends Disposable {
   async cancel(): Promise<void> {
     if (this._queued.length) {
       const texts = this._queued.map((q) => q.text);
+      const images = this._queued.flatMap((q) => q.images ?? []);
       this._queued = [];
       this._apply([{ type: 'starting', on: false, at: this._clock.now() }]);
-      this._onDidRestoreInput.fire(texts);
+      this._onDidRestoreInput.fire({ texts, ...(images.length ? { images } : {}) });
     }
     const live = this._live;
     // An open extension dialog is answered as dismissed even when no run is active (a command asked).
@@ -393,7 +396,7 @@ export class PiClient extends Disposable {
       this._sessionFile = p.sessionFile;
       this._onDidChangeSession.fire(p.info);
     });
-    on('restoreInput', (p) => this._onDidRestoreInput.fire(p.texts));
+    on('restoreInput', (p) => this._onDidRestoreInput.fire(p));
     on('setInput', (p) => this._onDidSetInput.fire(p.text));
     on('notify', (n) => this._onDidNotify.fire(n));
     on('log', (l) => this._log[l.level](`[worker] ${l.message}`));
@@ -519,8 +522,9 @@ export class PiClient extends Disposable {
     if (events.length) this._apply(events);
     if (this._queued.length) {
       const texts = this._queued.map((q) => q.text);
+      const images = this._queued.flatMap((q) => q.images ?? []);
       this._queued = [];
-      this._onDidRestoreInput.fire(texts);
+      this._onDidRestoreInput.fire({ texts, ...(images.length ? { images } : {}) });
     }
     this._info = { ...this._info, ready: false };
     this._onDidChangeSession.fire(this._info);

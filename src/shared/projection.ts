@@ -5,6 +5,7 @@
  */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import { imageView, type ImageView } from './images.ts';
 import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from './protocol.ts';
 import { openMessage, toolCallBlock, toolCard, type BlockView, type TranscriptState } from './transcript.ts';
 
@@ -27,6 +28,8 @@ interface ContentPart {
   readonly id?: unknown;
   readonly name?: unknown;
   readonly arguments?: unknown;
+  readonly data?: unknown;
+  readonly mimeType?: unknown;
 }
 
 export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireEvent[] {
@@ -66,8 +69,14 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
     }
     case 'tool_execution_update':
       return [{ type: 'toolUpdate', toolCallId: event.toolCallId, output: toolOutputText(event.partialResult) }];
-    case 'tool_execution_end':
-      return [{ type: 'toolEnd', toolCallId: event.toolCallId, isError: event.isError, output: toolOutputText(event.result), durationMs: event.durationMs }];
+    case 'tool_execution_end': {
+      // The card draws the result's images, so its text does not count them.
+      const media = resultMedia(event.result);
+      const output = toolOutputText(event.result, media.length === 0);
+      return [
+        { type: 'toolEnd', toolCallId: event.toolCallId, isError: event.isError, output, durationMs: event.durationMs, ...(media.length ? { media } : {}) },
+      ];
+    }
     case 'queue_update':
       return [{ type: 'queue', steering: [...event.steering], followUp: [...event.followUp] }];
     case 'auto_retry_start':
@@ -134,7 +143,8 @@ function projectMessageStart(m: Record<string, unknown>, at: number): WireEvent[
       return [{ type: 'assistantStart', at }];
     case 'user': {
       const { text, images } = contentText(m.content);
-      return [{ type: 'userMessage', text, images }];
+      const media = contentMedia(m.content);
+      return [{ type: 'userMessage', text, images, ...(media.length ? { media } : {}) }];
     }
     case 'custom':
       return m.display === false ? [] : [{ type: 'noticeMessage', level: 'info', text: contentText(m.content).text }];
@@ -201,11 +211,22 @@ function endBlock(state: TranscriptState, final: BlockFinal, at: number): WireEv
 function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): WireEvent[] {
   if (m.role === 'toolResult') {
     const toolCallId = String(m.toolCallId ?? '');
-    const { text } = contentText(m.content);
+    const { text, images } = contentText(m.content);
     const card = toolCard(ctx.state, toolCallId);
     const same = card !== undefined && card.output === clip(stripAnsi(text));
+    // The card already draws these images (its end carried them): they cross the wire once, and are not
+    // checked again here.
+    const sameMedia = images === 0 || (card?.media?.length ?? 0) === images;
+    const media = sameMedia ? [] : contentMedia(m.content);
     return [
-      { type: 'toolResult', toolCallId, toolName: String(m.toolName ?? ''), isError: m.isError === true, ...(same ? {} : { text: clip(stripAnsi(text)) }) },
+      {
+        type: 'toolResult',
+        toolCallId,
+        toolName: String(m.toolName ?? ''),
+        isError: m.isError === true,
+        ...(same ? {} : { text: clip(stripAnsi(text)) }),
+        ...(sameMedia ? {} : { media }),
+      },
     ];
   }
   if (m.role !== 'assistant') return [];
@@ -301,6 +322,18 @@ export function contentText(content: unknown): { text: string; images: number } 
   return { text: texts.join('\n'), images };
 }
 
+/** The image blocks of a user or tool message's content, as the webview shows them. */
+export function contentMedia(content: unknown): ImageView[] {
+  if (!Array.isArray(content)) return [];
+  const out: ImageView[] = [];
+  for (const part of content as ContentPart[]) if (part?.type === 'image') out.push(imageView(part));
+  return out;
+}
+
+function resultMedia(result: unknown): ImageView[] {
+  return typeof result === 'object' && result !== null && 'content' in result ? contentMedia((result as { content: unknown }).content) : [];
+}
+
 function usageView(u: unknown): UsageView | undefined {
   if (typeof u !== 'object' || u === null) return undefined;
   const r = u as Record<string, unknown>;
@@ -327,13 +360,16 @@ function argsText(args: unknown): string {
   }
 }
 
-/** The text of a tool result or partial result (`{ content: [...] }`, a string, or anything else). */
-export function toolOutputText(result: unknown): string {
+/**
+ * The text of a tool result or partial result (`{ content: [...] }`, a string, or anything else); `imageNote`
+ * adds "[N images]" for images the card does not draw.
+ */
+export function toolOutputText(result: unknown, imageNote = true): string {
   let text: string;
   if (typeof result === 'string') text = result;
   else if (typeof result === 'object' && result !== null && 'content' in result) {
     const { text: t, images } = contentText((result as { content: unknown }).content);
-    text = images ? `${t}${t ? '\n' : ''}[${images} image${images > 1 ? 's' : ''}]` : t;
+    text = images && imageNote ? `${t}${t ? '\n' : ''}[${images} image${images > 1 ? 's' : ''}]` : t;
   } else if (result instanceof Error) text = result.message;
   else text = result === undefined ? '' : argsText(result);
   return clip(stripAnsi(text));

@@ -2,6 +2,7 @@
 
 import type { ExtensionUiEvent } from './extensionUi.ts';
 import type { CodeChip } from './chips.ts';
+import { parseImageAttachments, type ImageAttachment, type ImageView } from './images.ts';
 import { isBuiltin, type BuiltinName, type SlashCommand } from './slashCommands.ts';
 import type { SessionPage, SessionStatsView, TreeNodeView } from './sessions.ts';
 import { MAX_PAGE_ROWS, type MessageView, type ToolCardView, type TranscriptState } from './transcript.ts';
@@ -42,7 +43,8 @@ export interface BlockFinal {
 export type WireEvent =
   | { readonly type: 'runStart' }
   | { readonly type: 'turnStart' }
-  | { readonly type: 'userMessage'; readonly text: string; readonly images: number }
+  /** `images` counts the message's image blocks; `media` shows them (absent when there are none). */
+  | { readonly type: 'userMessage'; readonly text: string; readonly images: number; readonly media?: readonly ImageView[] }
   | { readonly type: 'noticeMessage'; readonly level: NoticeLevel; readonly text: string; readonly code?: NoticeCode }
   | { readonly type: 'assistantStart'; readonly at: number }
   | {
@@ -66,7 +68,15 @@ export type WireEvent =
       readonly blockCount?: number;
       readonly at: number;
     }
-  | { readonly type: 'toolResult'; readonly toolCallId: string; readonly toolName: string; readonly isError: boolean; readonly text?: string }
+  /** `text` and `media` are left out when the tool's card already shows the same. */
+  | {
+      readonly type: 'toolResult';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly isError: boolean;
+      readonly text?: string;
+      readonly media?: readonly ImageView[];
+    }
   /**
    * `args` is left out when it equals the arguments the model's call streamed (the reducer takes them from that
    * block). `parentToolCallId` names the call that made this one (a codemode script calling an MCP tool).
@@ -80,7 +90,15 @@ export type WireEvent =
       readonly at: number;
     }
   | { readonly type: 'toolUpdate'; readonly toolCallId: string; readonly output: string }
-  | { readonly type: 'toolEnd'; readonly toolCallId: string; readonly isError: boolean; readonly output: string; readonly durationMs?: number }
+  | {
+      readonly type: 'toolEnd';
+      readonly toolCallId: string;
+      readonly isError: boolean;
+      readonly output: string;
+      readonly durationMs?: number;
+      /** The result's image blocks (a screenshot, an image file read). */
+      readonly media?: readonly ImageView[];
+    }
   | { readonly type: 'turnEnd' }
   | { readonly type: 'runEnd'; readonly willRetry: boolean }
   /** The run is over; `error` says why it failed when Pi could not say so itself (its worker stopped). */
@@ -211,8 +229,8 @@ export type HostToWebview =
     }
   | { readonly type: 'batch'; readonly events: readonly WireEvent[] }
   | { readonly type: 'session'; readonly session: SessionInfoView }
-  /** Texts taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
-  | { readonly type: 'restoreInput'; readonly texts: readonly string[] }
+  /** Texts (and their images) taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
+  | { readonly type: 'restoreInput'; readonly texts: readonly string[]; readonly images?: readonly ImageAttachment[] }
   | { readonly type: 'focusComposer' }
   /** Code the user handed Pi (Add Selection / Add File / the `@` picker): a chip in the composer. */
   | { readonly type: 'addChip'; readonly chip: CodeChip }
@@ -236,7 +254,8 @@ export type SendMode = 'prompt' | 'steer' | 'followUp';
 
 export type WebviewToHost =
   | { readonly type: 'ready' }
-  | { readonly type: 'send'; readonly text: string; readonly mode: SendMode }
+  /** `images` go with the text (Pi's `ImageContent`); with images the text may be empty. */
+  | { readonly type: 'send'; readonly text: string; readonly mode: SendMode; readonly images?: readonly ImageAttachment[] }
   | { readonly type: 'cancel' }
   | { readonly type: 'newSession' }
   | { readonly type: 'forceIdle' }
@@ -260,6 +279,8 @@ export type WebviewToHost =
   | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
   /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
   | { readonly type: 'composerText'; readonly text: string }
+  /** The images attached in the composer, whenever they change: the host keeps them for a re-created view. */
+  | { readonly type: 'composerImages'; readonly images: readonly ImageAttachment[] }
   /** The slash menu opened: the host answers with `commands`. */
   | { readonly type: 'listCommands' }
   /** `!command` (or `!!command`, `excluded` from the model's context) run by Pi's shell. */
@@ -311,7 +332,10 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (typeof raw.text !== 'string') return { ok: false, reason: 'send.text is not a string' };
       if (raw.mode !== 'prompt' && raw.mode !== 'steer' && raw.mode !== 'followUp') return { ok: false, reason: 'send.mode is not prompt, steer or followUp' };
       if (raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `send.text is longer than ${MAX_PROMPT_CHARS} characters` };
-      return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode } };
+      if (raw.images === undefined) return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode } };
+      const images = parseImageAttachments(raw.images);
+      if (!images.ok) return { ok: false, reason: `send.${images.reason}` };
+      return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode, ...(images.images.length ? { images: images.images } : {}) } };
     }
     case 'showTree':
       return { ok: true, msg: { type: raw.type } };
@@ -357,6 +381,11 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
         return { ok: false, reason: 'composerText.text is not a string of sensible length' };
       return { ok: true, msg: { type: 'composerText', text: raw.text } };
+    case 'composerImages': {
+      const images = parseImageAttachments(raw.images);
+      if (!images.ok) return { ok: false, reason: `composerImages.${images.reason}` };
+      return { ok: true, msg: { type: 'composerImages', images: images.images } };
+    }
     case 'loadEarlier':
       if (!Number.isSafeInteger(raw.before) || (raw.before as number) < 1) return { ok: false, reason: 'loadEarlier.before is not a message id' };
       if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)

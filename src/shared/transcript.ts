@@ -3,6 +3,7 @@
  * answer a re-created view with a snapshot) and in the webview, so both hold the same state.
  */
 
+import type { ImageView } from './images.ts';
 import type { BlockFinal, BlockKind, FileChangeView, NoticeCode, NoticeLevel, StopReason, UsageView, WireEvent } from './protocol.ts';
 import { reduceExtensionUi, reduceShell, type ExtensionUiState } from './extensionUi.ts';
 import { initialRunState, reduceRun, type RunState } from './runState.ts';
@@ -32,6 +33,8 @@ export interface MessageView {
   readonly errorMessage?: string;
   readonly usage?: UsageView;
   readonly images?: number;
+  /** The image blocks of a user message or tool result, as the webview draws them. */
+  readonly media?: readonly ImageView[];
   readonly toolCallId?: string;
   readonly toolName?: string;
   readonly isError?: boolean;
@@ -67,6 +70,8 @@ export interface ToolCardView {
   readonly parentToolCallId?: string;
   /** Calls this one made, in the order they started. */
   readonly children?: readonly string[];
+  /** The result's image blocks, once it ended. */
+  readonly media?: readonly ImageView[];
 }
 
 export interface TranscriptState {
@@ -264,7 +269,14 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
   const s = run === state.run ? state : withFields(state, { run });
   switch (ev.type) {
     case 'userMessage':
-      return append(s, { id: s.nextId, role: 'user', blocks: [textBlock(ev.text)], final: true, images: ev.images || undefined });
+      return append(s, {
+        id: s.nextId,
+        role: 'user',
+        blocks: [textBlock(ev.text)],
+        final: true,
+        images: ev.images || undefined,
+        ...(ev.media?.length ? { media: ev.media } : {}),
+      });
     case 'noticeMessage':
       return append(s, { id: s.nextId, role: 'notice', blocks: [textBlock(ev.text)], final: true, level: ev.level, code: ev.code });
     case 'assistantStart': {
@@ -333,7 +345,13 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     }
     case 'toolEnd': {
       const card = lookup(rows(s).tools, ev.toolCallId) ?? { toolCallId: ev.toolCallId, toolName: '', args: '', status: 'running' as const, output: '' };
-      const done: ToolCardView = { ...card, status: ev.isError ? 'error' : 'done', output: ev.output, durationMs: ev.durationMs };
+      const done: ToolCardView = {
+        ...card,
+        status: ev.isError ? 'error' : 'done',
+        output: ev.output,
+        durationMs: ev.durationMs,
+        ...(ev.media?.length ? { media: ev.media } : {}),
+      };
       return withTool(s, done);
     }
     case 'toolResult':
@@ -345,6 +363,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         toolCallId: ev.toolCallId,
         toolName: ev.toolName,
         isError: ev.isError,
+        ...(ev.media?.length ? { media: ev.media } : {}),
       });
     case 'queue':
       return withFields(s, { queue: { steering: ev.steering, followUp: ev.followUp } });

@@ -3,6 +3,7 @@
  * way, notifications both ways, declared once and imported by both sides. Only plain data crosses.
  */
 
+import type { ImageAttachment } from './images.ts';
 import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from './protocol.ts';
 import type { SlashCommand } from './slashCommands.ts';
 import type { SessionPage, TreeNodeView } from './sessions.ts';
@@ -45,6 +46,12 @@ export interface SessionChoice {
   readonly messageCount: number;
 }
 
+/** What goes back to the composer when it did not reach Pi (a cancelled queue, a refused prompt). */
+export interface RestoredInput {
+  readonly texts: readonly string[];
+  readonly images?: readonly ImageAttachment[];
+}
+
 /** A message for a VS Code notification; the UI layer shows it. */
 export interface UserNotification {
   readonly level: NoticeLevel;
@@ -68,7 +75,7 @@ export interface WorkerRequests {
   /** Opens the session (loading Pi) unless it is open; `resume` opens that session file quietly instead. */
   readonly ensureSession: { readonly params: { readonly resume?: string }; readonly result: { readonly ok: boolean } };
   /** Resolves when Pi has taken the text (a prompt runs on; its progress arrives as events). */
-  readonly send: { readonly params: { readonly text: string; readonly mode: SendMode }; readonly result: null };
+  readonly send: { readonly params: { readonly text: string; readonly mode: SendMode; readonly images?: readonly ImageAttachment[] }; readonly result: null };
   readonly cancel: { readonly params: null; readonly result: null };
   readonly retryLast: { readonly params: null; readonly result: null };
   readonly newSession: { readonly params: null; readonly result: null };
@@ -121,8 +128,8 @@ export interface WorkerRequests {
 export interface WorkerNotifications {
   readonly events: { readonly events: readonly WireEvent[] };
   readonly session: { readonly info: SessionInfoView; readonly sessionFile?: string };
-  /** Texts that did not reach Pi: they go back to the composer. */
-  readonly restoreInput: { readonly texts: readonly string[] };
+  /** Texts (and images) that did not reach Pi: they go back to the composer. */
+  readonly restoreInput: RestoredInput;
   /** The composer's text becomes this (an edited message to resend). */
   readonly setInput: { readonly text: string };
   readonly notify: UserNotification;

@@ -6,17 +6,20 @@
  */
 
 import { expandChips, type CodeChip } from '../shared/chips.ts';
+import type { ImageAttachment } from '../shared/images.ts';
 import { MAX_PROMPT_CHARS, type SendMode } from '../shared/protocol.ts';
 import { isBuiltin, parseSlash, type BuiltinName } from '../shared/slashCommands.ts';
 import { ChipStrip } from './chips.ts';
 import { button } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
+import { filesOf, IMAGE_ACCEPT, ImageStrip } from './images.ts';
 import { SlashMenu } from './slashMenu.ts';
 
 const HISTORY_MAX = 100;
 
 export interface ComposerHost {
-  send(text: string, mode: SendMode): void;
+  /** `images` are the attached images, if any (then `text` may be empty). */
+  send(text: string, mode: SendMode, images?: readonly ImageAttachment[]): void;
   cancel(): void;
   /** The draft or history changed (for UI-state persistence). */
   changed(): void;
@@ -28,6 +31,8 @@ export interface ComposerHost {
   requestCommands(): void;
   /** `!command` runs in Pi's shell; `!!command` too, kept out of the model's context. */
   bash(command: string, excluded: boolean): void;
+  /** The attached images changed (added, removed, sent). */
+  imagesChanged(images: readonly ImageAttachment[]): void;
 }
 
 export class Composer {
@@ -47,6 +52,8 @@ export class Composer {
   private _historyPos: number;
   private _stash = '';
   private readonly _chips: ChipStrip;
+  private readonly _images: ImageStrip;
+  private readonly _fileInput: HTMLInputElement;
   readonly slashMenu: SlashMenu;
 
   constructor(host: ComposerHost, draft: string, history: readonly string[]) {
@@ -82,15 +89,69 @@ export class Composer {
     this._actions = h('div', { class: 'composer-actions' });
     this._error = h('div', { class: 'composer-error', role: 'alert', hidden: true });
     this._chips = new ChipStrip(() => this._host.changed());
+    this._images = new ImageStrip(
+      () => this._host.changed(),
+      (message) => this._showError(message),
+      () => this.focus(),
+    );
+    this._images.onDidChange = (images) => host.imagesChanged(images);
+    // The picker is the keyboard's (and the tests') way in; paste and drop are the quick ones.
+    this._fileInput = h('input', {
+      type: 'file',
+      accept: IMAGE_ACCEPT,
+      multiple: true,
+      class: 'sr-only',
+      tabindex: -1,
+      'aria-hidden': 'true',
+      'data-testid': 'image-input',
+    });
+    this._fileInput.addEventListener('change', () => {
+      const files = Array.from(this._fileInput.files ?? []);
+      this._fileInput.value = '';
+      void this._images.addFiles(files);
+    });
+    const attach = h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn btn-icon attach-image',
+        'data-testid': 'attach-image',
+        'data-action': 'attach-image',
+        'aria-label': 'Attach images',
+        title: 'Attach images (or paste or drop them here)',
+      },
+      // A picture glyph drawn by the stylesheet in the theme's colour (an emoji may be missing from the font).
+      h('span', { class: 'attach-image-icon', 'aria-hidden': 'true' }),
+    );
+    attach.addEventListener('click', () => this._fileInput.click());
     this.el = h(
       'div',
       { class: 'composer' },
       this.slashMenu.el,
       this._chips.el,
+      this._images.el,
       this.textarea,
       this._error,
-      h('div', { class: 'composer-bar' }, this._hint, this._actions),
+      h('div', { class: 'composer-bar' }, attach, this._fileInput, this._hint, this._actions),
     );
+    this.textarea.addEventListener('paste', (e) => {
+      const files = filesOf(e.clipboardData);
+      // Text with a picture beside it (a spreadsheet, a web page) pastes as text.
+      if (!files.length || e.clipboardData?.types.includes('text/plain')) return;
+      e.preventDefault();
+      void this._images.addFiles(files);
+    });
+    this.el.addEventListener('dragover', (e) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    });
+    this.el.addEventListener('drop', (e) => {
+      const files = filesOf(e.dataTransfer);
+      if (!files.length) return;
+      e.preventDefault();
+      void this._images.addFiles(files);
+    });
     this.textarea.addEventListener('keydown', (e) => this._onKey(e));
     this.textarea.addEventListener('input', (e) => {
       this._historyPos = this._history.length;
@@ -145,9 +206,20 @@ export class Composer {
     this._host.pickFile();
   }
 
+  /** Images attached to the next message. */
+  get images(): readonly ImageAttachment[] {
+    return this._images.images;
+  }
+
+  private _showError(message: string): void {
+    setText(this._error, message);
+    setHidden(this._error, false);
+  }
+
   submit(mode: SendMode): void {
     const typed = this.textarea.value;
-    if (!typed.trim() && !this._chips.chips.length) return;
+    const images = this._images.images;
+    if (!typed.trim() && !this._chips.chips.length && !images.length) return;
     const text = expandChips(this._chips.chips, typed);
     if (text.length > MAX_PROMPT_CHARS) {
       // Kept in the composer: nothing typed or pasted is thrown away.
@@ -166,9 +238,13 @@ export class Composer {
     const command = slash !== undefined || (bang !== null && bang[2]!.trim() !== '');
     if (slash && isBuiltin(slash.name)) this._host.slash(slash.name, slash.args);
     else if (bang && bang[2]!.trim()) this._host.bash(bang[2]!.trim(), bang[1] === '!!');
-    else this._host.send(slash ? typed : text, effective);
+    else if (slash) this._host.send(typed, effective);
+    else this._host.send(text, effective, images.length ? images : undefined);
     this.slashMenu.close();
-    if (!command) this._chips.clear();
+    if (!command) {
+      this._chips.clear();
+      this._images.clear();
+    }
     if (typed.trim() && this._history[this._history.length - 1] !== typed) {
       this._history.push(typed);
       if (this._history.length > HISTORY_MAX) this._history.splice(0, this._history.length - HISTORY_MAX);
@@ -179,8 +255,9 @@ export class Composer {
     this._host.changed();
   }
 
-  /** Puts texts taken back from the queue into the composer, after what is already there. */
-  restore(texts: readonly string[]): void {
+  /** Puts texts (and images) taken back from the queue into the composer, after what is already there. */
+  restore(texts: readonly string[], images: readonly ImageAttachment[] = []): void {
+    if (images.length) this._images.restore(images);
     const parts = [this.textarea.value, ...texts].filter((t) => t.trim() !== '');
     this.textarea.value = parts.join('\n\n');
     this._historyPos = this._history.length;
@@ -281,7 +358,8 @@ export class QueueStrip {
             'li',
             { class: `queue-item queue-${kind}`, 'data-queue': kind, title: text },
             h('span', { class: 'queue-kind' }, label),
-            h('span', { class: 'queue-text' }, text),
+            // Pi queues an images-only message with empty text.
+            h('span', { class: 'queue-text' }, text || '(images)'),
           ),
         );
       }

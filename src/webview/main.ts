@@ -4,13 +4,15 @@
  */
 
 import { showBidiControls } from '../shared/bidi.ts';
-import type { HostToWebview, SendMode, SessionInfoView, ViewMode, WireEvent } from '../shared/protocol.ts';
+import type { HostToWebview, SessionInfoView, ViewMode, WireEvent } from '../shared/protocol.ts';
 import { statsLine } from '../shared/sessions.ts';
 import { runPhase, summaryRetryText, type RunState } from '../shared/runState.ts';
 import { initialTranscript, prependRows, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
+import { isImageMimeType, parseImageAttachments, type ImageAttachment } from '../shared/images.ts';
+import { ImageViewer } from './images.ts';
 import { DialogList, ShellLive, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { renderMarkdown, safeHref } from './markdown.ts';
@@ -85,11 +87,12 @@ const statusLine = h('div', { class: 'status-line', hidden: true }, statusText, 
 const announcer = new Announcer('announce-replies');
 const statusAnnouncer = new Announcer('announce-status');
 const queue = new QueueStrip();
+const imageViewer = new ImageViewer();
 
 const composer = new Composer(
   {
-    send: (text: string, mode: SendMode) => {
-      post({ type: 'send', text, mode });
+    send: (text, mode, images) => {
+      post({ type: 'send', text, mode, ...(images?.length ? { images } : {}) });
       anchor.toBottom();
     },
     cancel: () => post({ type: 'cancel' }),
@@ -104,6 +107,7 @@ const composer = new Composer(
       anchor.toBottom();
     },
     requestCommands: () => post({ type: 'listCommands' }),
+    imagesChanged: (images) => post({ type: 'composerImages', images }),
   },
   saved.draft,
   saved.history,
@@ -112,7 +116,19 @@ const composer = new Composer(
 const sessionsView = new SessionsView(post, () => setMode('chat'));
 const treeView = new SessionTreeView(post, () => setMode('chat'));
 const chatArea = h('div', { class: 'scroll-area' }, scroller, anchor.jump);
-app.replaceChildren(header, chatArea, sessionsView.el, treeView.el, statusLine, widgets.el, queue.el, composer.el, announcer.el, statusAnnouncer.el);
+app.replaceChildren(
+  header,
+  chatArea,
+  sessionsView.el,
+  treeView.el,
+  statusLine,
+  widgets.el,
+  queue.el,
+  composer.el,
+  announcer.el,
+  statusAnnouncer.el,
+  imageViewer.el,
+);
 let mode: ViewMode = 'chat';
 
 /** Shows the chat, the Sessions list or the tree in the view's body; the header stays. */
@@ -165,6 +181,9 @@ function onClick(e: MouseEvent): void {
   const actionEl = target.closest('[data-action]');
   if (!actionEl) return;
   switch (actionEl.getAttribute('data-action')) {
+    case 'open-image':
+      imageViewer.open(actionEl as HTMLElement);
+      return;
     case 'load-earlier':
       showEarlier();
       return;
@@ -180,7 +199,11 @@ function onClick(e: MouseEvent): void {
     case 'edit-resend':
     case 'fork-here': {
       const row = userRow(actionEl);
-      if (row) post({ type: actionEl.getAttribute('data-action') === 'edit-resend' ? 'editResend' : 'forkHere', ...row });
+      if (!row) return;
+      const edit = actionEl.getAttribute('data-action') === 'edit-resend';
+      // The host answers an edit with the message's text (`setInput`); its images come back from the row.
+      if (edit) editing = { text: row.text, images: attachmentsOf(row.media) };
+      post({ type: edit ? 'editResend' : 'forkHere', fromEnd: row.fromEnd, text: row.text });
       return;
     }
     case 'toggle-block': {
@@ -299,13 +322,23 @@ document.addEventListener('keydown', (e) => {
   }
 });
 
-/** The user row an action sits in, named as the host expects: how many user rows follow it, and its text. */
-function userRow(el: Element): { fromEnd: number; text: string } | undefined {
+/** The user row an action sits in, named as the host expects: how many user rows follow it, and its text (and images). */
+function userRow(el: Element): { fromEnd: number; text: string; media?: MessageView['media'] } | undefined {
   const id = Number(el.closest('[data-msg-id]')?.getAttribute('data-msg-id'));
   const users = state.messages.filter((m) => m.role === 'user');
   const i = users.findIndex((m) => m.id === id);
   if (i < 0) return undefined;
-  return { fromEnd: users.length - 1 - i, text: users[i]!.blocks.map((b) => b?.text ?? '').join('') };
+  return { fromEnd: users.length - 1 - i, text: users[i]!.blocks.map((b) => b?.text ?? '').join(''), media: users[i]!.media };
+}
+
+/** A message being edited ("Edit and resend"): its text, and its images to put back as chips. */
+let editing: { text: string; images: ImageAttachment[] } | undefined;
+
+/** The images of a row the composer can attach again (those the view has the bytes of). */
+function attachmentsOf(media: MessageView['media']): ImageAttachment[] {
+  const out: ImageAttachment[] = [];
+  for (const v of media ?? []) if (v.data && isImageMimeType(v.mimeType)) out.push({ mimeType: v.mimeType, data: v.data });
+  return out;
 }
 
 async function copyText(text: string, button: Element): Promise<void> {
@@ -398,7 +431,13 @@ function onMessage(raw: unknown): void {
       schedule();
       return;
     case 'restoreInput':
-      if (Array.isArray(msg.texts)) composer.restore(msg.texts.filter((t): t is string => typeof t === 'string'));
+      if (Array.isArray(msg.texts)) {
+        const images = msg.images === undefined ? undefined : parseImageAttachments(msg.images);
+        composer.restore(
+          msg.texts.filter((t): t is string => typeof t === 'string'),
+          images?.ok ? images.images : [],
+        );
+      }
       return;
     case 'addChip':
       if (isCodeChip(msg.chip)) composer.addChip(msg.chip);
@@ -420,7 +459,8 @@ function onMessage(raw: unknown): void {
       if (typeof msg.text !== 'string') return;
       if (mode !== 'chat') setMode('chat');
       composer.textarea.value = '';
-      composer.restore([msg.text]);
+      composer.restore([msg.text], editing?.text === msg.text ? editing.images : []);
+      editing = undefined;
       composer.focus();
       return;
     case 'showMode':

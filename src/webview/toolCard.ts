@@ -11,6 +11,7 @@ import { ClipView, headOf, piecesOf, prettyJson, type ClipContent } from './clip
 import { scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { FileActions } from './fileActions.ts';
+import { imageGallery } from './images.ts';
 import { clipLines, cleanTerminalText, editPairs, formatDuration, parseArgs, str, toolSummary } from './format.ts';
 
 const OUTPUT_LINES = 30;
@@ -47,6 +48,8 @@ export class ToolCard {
   private _block: BlockView | undefined;
   private _card: ToolCardView | undefined;
   private _outputKey: string | undefined;
+  private _media: ToolCardView['media'];
+  private _gallery: HTMLElement | undefined;
   private readonly _ui: ToolCardUi;
   /** The current state's card of a call, for the calls this one made (shown inside it). */
   private readonly _lookup: (toolCallId: string) => ToolCardView | undefined;
@@ -113,6 +116,15 @@ export class ToolCard {
     this._files.update(name, argText, card, this._ui.cwd?.());
     this.updateChildren();
     this._renderOutput();
+    if (card?.media !== this._media) this._renderMedia(card?.media);
+  }
+
+  /** The result's images (a screenshot, an image file read), below its text. */
+  private _renderMedia(media: ToolCardView['media']): void {
+    this._media = media;
+    this._gallery?.remove();
+    this._gallery = media?.length ? imageGallery(media, 'Tool result') : undefined;
+    if (this._gallery) this.el.append(this._gallery);
   }
 
   /**

@@ -15,6 +15,7 @@ import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
 import { thoughtFor } from './format.ts';
 import { ClipView } from './clip.ts';
 import { clipContent, ToolCard } from './toolCard.ts';
+import { imageGallery } from './images.ts';
 
 /** Rows rendered at first and added per "show earlier". */
 export const PAGE_ROWS = 100;
@@ -241,6 +242,7 @@ class MessageRow {
   private readonly _parts = new Map<number, BlockPart>();
   private _footer: HTMLElement | undefined;
   private _footerKey = '';
+  private _gallery: HTMLElement | undefined;
   private _actionsKey = '';
 
   constructor(m: MessageView, view: TranscriptView) {
@@ -284,8 +286,8 @@ class MessageRow {
   private _render(m: MessageView, prev: MessageView | undefined): void {
     if (m.role === 'assistant') setAttr(this.el, 'data-stop-reason', m.final ? (m.stopReason ?? 'stop') : undefined);
     if (m.role === 'toolResult') {
-      // The card shows the output; a result row only shows text that differs from it.
-      setClass(this.el, 'folded', m.blocks.length === 0);
+      // The card shows the output; a result row only shows text (or images) that differ from it.
+      setClass(this.el, 'folded', m.blocks.length === 0 && !m.media?.length);
       // Not `data-tool-call-id`: that names the card, and selectors for it must match one element.
       setAttr(this.el, 'data-result-for', m.toolCallId);
       setClass(this.el, 'is-error', m.isError === true);
@@ -301,6 +303,7 @@ class MessageRow {
     }
     if (!prev || prev.blocks !== m.blocks) this._renderBlocks(m);
     else if (m.role === 'assistant' && prev.final !== m.final) this._renderBlocks(m);
+    if (prev?.media !== m.media) this._renderMedia(m);
     this._renderFooter(m);
     if (m.role === 'notice') this._renderNoticeActions(m);
   }
@@ -348,6 +351,13 @@ class MessageRow {
     part.el.setAttribute('data-content-index', String(b.index));
     part.update(b, m);
     return part;
+  }
+
+  /** A user message's or tool result's images, below its text. */
+  private _renderMedia(m: MessageView): void {
+    this._gallery?.remove();
+    this._gallery = m.media?.length ? imageGallery(m.media, m.role === 'user' ? 'Your' : 'Tool result') : undefined;
+    if (this._gallery) this._blocksEl.after(this._gallery);
   }
 
   private _renderFooter(m: MessageView): void {

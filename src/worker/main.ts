@@ -129,7 +129,7 @@ const controller = new SessionController(
 controller.onDidEmit((events) => {
   for (const ev of events) batcher.push(ev);
 });
-controller.onDidRestoreInput((texts) => notify('restoreInput', { texts }));
+controller.onDidRestoreInput((input) => notify('restoreInput', input));
 controller.onDidNotify((n) => notify('notify', n));
 controller.onWillCancel(() => {
   extensionUi.dismissAll('cancelled');
@@ -176,8 +176,8 @@ handle('configure', async (c) => {
 handle('ensureSession', async ({ resume }) => {
   return { ok: (await controller.ensureSession(resume)) !== undefined };
 });
-handle('send', async ({ text, mode }) => {
-  await controller.send(text, mode);
+handle('send', async ({ text, mode, images }) => {
+  await controller.send(text, mode, images);
   return null;
 });
 handle('cancel', async () => {

@@ -10,7 +10,8 @@ import { project } from '../shared/projection.ts';
 import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
-import type { Logger, UserNotification } from '../shared/workerProtocol.ts';
+import type { Logger, RestoredInput, UserNotification } from '../shared/workerProtocol.ts';
+import type { ImageAttachment } from '../shared/images.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
 import { describeSessionError } from './piErrors.ts';
 import { replayMessages } from './replay.ts';
@@ -92,7 +93,12 @@ export class SessionController extends Disposable {
   private _cancelSettleTimer: (() => void) | undefined;
   private _cancelWatchdog: (() => void) | undefined;
   private _lastEventAt = 0;
-  private _lastPrompt: string | undefined;
+  private _lastPrompt: { text: string; images?: readonly ImageAttachment[] } | undefined;
+  /**
+   * Images of steering and follow-up messages still in Pi's queue, by their text: `clearQueue()` gives back
+   * only texts, and Cancel must put the images back in the composer too.
+   */
+  private _queuedImages: { text: string; images: readonly ImageAttachment[] }[] = [];
   private _noModel = false;
   /** What runs of this session did to files (before-contents, Undo). */
   private _files: FileChanges | undefined;
@@ -106,8 +112,8 @@ export class SessionController extends Disposable {
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
   /** Wire events, in order, right after the host store applied them. */
   readonly onDidEmit = this._onDidEmit.event;
-  private readonly _onDidRestoreInput = this._register(new Emitter<readonly string[]>());
-  /** Texts that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
+  private readonly _onDidRestoreInput = this._register(new Emitter<RestoredInput>());
+  /** Texts and images that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
   readonly onDidRestoreInput = this._onDidRestoreInput.event;
   private readonly _onDidNotify = this._register(new Emitter<UserNotification>());
   readonly onDidNotify = this._onDidNotify.event;
@@ -169,23 +175,29 @@ export class SessionController extends Disposable {
     return this._creating;
   }
 
-  /** Sends a prompt while idle; while a run is active, queues it as steer or follow-up, never the bare prompt. */
-  async send(text: string, mode: SendMode): Promise<void> {
-    if (!text.trim()) return;
+  /**
+   * Sends a prompt while idle; while a run is active, queues it as steer or follow-up, never the bare prompt.
+   * `images` go with it as Pi's `ImageContent` (Pi resizes them for the model); with images the text may be empty.
+   */
+  async send(text: string, mode: SendMode, images?: readonly ImageAttachment[]): Promise<void> {
+    const pics = images?.length ? images.map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType })) : undefined;
+    if (!text.trim() && !pics) return;
     const session = await this.ensureSession();
     if (!session) {
-      this._onDidRestoreInput.fire([text]);
+      this._onDidRestoreInput.fire(restored(text, images));
       return;
     }
     if (this.isActive) {
       try {
         // A slash command goes through prompt(), which runs an extension's command at once, even mid-run,
         // and expands a template or skill before queueing it: what Pi does with it in a terminal.
-        if (text.trimStart().startsWith('/')) await session.prompt(text, { streamingBehavior: mode === 'steer' ? 'steer' : 'followUp' });
-        else if (mode === 'steer') await session.steer(text);
-        else await session.followUp(text);
+        if (text.trimStart().startsWith('/'))
+          await session.prompt(text, { streamingBehavior: mode === 'steer' ? 'steer' : 'followUp', ...(pics ? { images: pics } : {}) });
+        else if (mode === 'steer') await session.steer(text, pics);
+        else await session.followUp(text, pics);
+        if (images?.length) this._queuedImages.push({ text, images });
       } catch (err) {
-        this._failedInput(text, err);
+        this._failedInput(text, err, images);
       }
       return;
     }
@@ -195,16 +207,16 @@ export class SessionController extends Disposable {
       this._disposeSession();
       ready = await this._create({ fresh: false, quiet: true });
       if (!ready || this._noModel) {
-        this._reportNoModel(text);
+        this._reportNoModel(text, images);
         return;
       }
     }
-    this._lastPrompt = text;
+    this._lastPrompt = { text, ...(images?.length ? { images } : {}) };
     try {
       // Resolves when the run settles; provider errors arrive as events, not as a rejection.
-      await ready.prompt(text);
+      await ready.prompt(text, pics ? { images: pics } : undefined);
     } catch (err) {
-      this._failedInput(text, err);
+      this._failedInput(text, err, images);
     }
   }
 
@@ -219,9 +231,12 @@ export class SessionController extends Disposable {
     // Escape in the view and the Escape keybinding can both fire: one cancel is enough.
     if (!session || !this.isActive || this._state.run.cancelling) return;
     this._apply([{ type: 'cancelRequested', at: this._clock.now() }]);
+    // Taken first: clearQueue() announces the empty queue, which would prune them.
+    const queuedImages = this._queuedImages;
+    this._queuedImages = [];
     const { steering, followUp } = session.clearQueue();
     const texts = [...steering, ...followUp];
-    if (texts.length) this._onDidRestoreInput.fire(texts);
+    if (texts.length) this._onDidRestoreInput.fire({ texts, ...optional('images', imagesFor(texts, queuedImages)) });
     this._armSettleTimer();
     if (session.isCompacting) session.abortCompaction();
     try {
@@ -231,17 +246,32 @@ export class SessionController extends Disposable {
     }
   }
 
+  /** Forgets the images of queued messages Pi has delivered (their text left the queue). */
+  private _pruneQueuedImages(queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] }): void {
+    if (!this._queuedImages.length) return;
+    const left = [...queue.steering, ...queue.followUp];
+    const kept: typeof this._queuedImages = [];
+    // Newest first: of two equal texts, the older one was delivered first.
+    for (const q of this._queuedImages.toReversed()) {
+      const i = left.indexOf(q.text);
+      if (i < 0) continue;
+      left.splice(i, 1);
+      kept.unshift(q);
+    }
+    this._queuedImages = kept;
+  }
+
   /** Sends the last prompt again; a run that is still active (stalled, say) is cancelled first. */
   async retryLast(): Promise<void> {
-    const text = this._lastPrompt;
-    if (text === undefined) return;
+    const last = this._lastPrompt;
+    if (last === undefined) return;
     if (this.isActive) {
       await this.cancel();
       await this._whenIdle(this._options.settleTimeoutMs);
       // Still not settled: the settle-timeout notice offers Force idle; sending now would only queue.
       if (this.isActive) return;
     }
-    await this.send(text, 'prompt');
+    await this.send(last.text, 'prompt', last.images);
   }
 
   /** Resolves once no run is active, or after `timeoutMs`. */
@@ -599,6 +629,7 @@ export class SessionController extends Disposable {
         },
       });
       if (wire.length) this._apply(wire);
+      if (event.type === 'queue_update') this._pruneQueuedImages(event);
       if (event.type === 'agent_settled') {
         this._clearSettleTimer();
         const changes = this._fileChanges(() => this._files?.runSettled(this._session?.sessionFile));
@@ -665,14 +696,14 @@ export class SessionController extends Disposable {
     this._apply([{ type: 'noticeMessage', level, text, code }]);
   }
 
-  private _reportNoModel(text: string | undefined): void {
+  private _reportNoModel(text: string | undefined, images?: readonly ImageAttachment[]): void {
     const message =
       'No model is configured for Pi. Add a provider key (run `pi` in a terminal and use /login, set an API key ' +
       'environment variable such as ANTHROPIC_API_KEY, or edit auth.json / models.json in the Pi agent directory), ' +
       'then try again.';
     this._notice('error', message, 'noModel');
     this._onDidNotify.fire({ level: 'error', message: `Pi: ${message}`, code: 'noModel' });
-    if (text !== undefined) this._onDidRestoreInput.fire([text]);
+    if (text !== undefined) this._onDidRestoreInput.fire(restored(text, images));
   }
 
   /** A run that ended on a provider error (retries used up, or not retryable): say so and offer Retry. */
@@ -684,12 +715,12 @@ export class SessionController extends Disposable {
     this._notice('error', `Pi stopped after a provider error${retried}.${hint} Retry sends your last message again.`, 'providerError');
   }
 
-  private _failedInput(text: string, err: unknown): void {
+  private _failedInput(text: string, err: unknown, images?: readonly ImageAttachment[]): void {
     const described = describeSessionError(err);
     this._log.error(`Prompt refused: ${errorText(err)}`);
     this._notice('error', described.message, described.code ?? 'promptFailed');
     this._onDidNotify.fire({ level: 'error', message: `Pi: ${described.message}`, code: described.code });
-    this._onDidRestoreInput.fire([text]);
+    this._onDidRestoreInput.fire(restored(text, images));
   }
 
   private _armSettleTimer(): void {
@@ -737,6 +768,22 @@ function contextPercent(s: AgentSessionLike | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The images queued with `texts` (each text's oldest record first); undefined when there are none. */
+function imagesFor(texts: readonly string[], queued: readonly { text: string; images: readonly ImageAttachment[] }[]): ImageAttachment[] | undefined {
+  const left = [...queued];
+  const out: ImageAttachment[] = [];
+  for (const text of texts) {
+    const i = left.findIndex((q) => q.text === text);
+    if (i >= 0) out.push(...left.splice(i, 1)[0]!.images);
+  }
+  return out.length ? out : undefined;
+}
+
+/** One text (and its images) going back to the composer. */
+function restored(text: string, images: readonly ImageAttachment[] | undefined): RestoredInput {
+  return { texts: [text], ...(images?.length ? { images } : {}) };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

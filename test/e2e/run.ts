@@ -40,7 +40,10 @@ export type Action =
   /** Clicks an element inside the webview (SPEC §7). */
   | { readonly do: 'click'; readonly selector: string }
   // Beyond SPEC §7: open the scripted model's gate (a `{ "hold": name }` chunk) so the held stream goes on.
-  | { readonly do: 'release'; readonly gate: string };
+  | { readonly do: 'release'; readonly gate: string }
+  // Beyond SPEC §7: attach an image file (path relative to the repository root, or absolute) to the composer
+  // through its file picker, and wait for its chip.
+  | { readonly do: 'attachImage'; readonly path: string };
 
 export interface RunOptions {
   readonly scenario: Scenario;
@@ -365,6 +368,13 @@ async function playAction(
       case 'release':
         model.release(action.gate);
         return;
+      case 'attachImage': {
+        const chips = wb.webview().locator('[data-testid="composer-images"] [data-image-index]');
+        const before = await chips.count();
+        await wb.webview().locator('[data-testid="image-input"]').setInputFiles(path.resolve(REPO_ROOT, action.path), { timeout: remaining() });
+        await chips.nth(before).waitFor({ state: 'attached', timeout: remaining() });
+        return;
+      }
       case 'screenshot':
         await wb.screenshot(path.join(out, `${action.name.replace(/[^\w.-]/g, '_')}.png`));
         return;

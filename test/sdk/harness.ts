@@ -77,7 +77,7 @@ export async function startHarness(
   const emitted: WireEvent[] = [];
   const restored: string[][] = [];
   controller.onDidEmit((evs) => emitted.push(...evs));
-  controller.onDidRestoreInput((t) => restored.push([...t]));
+  controller.onDidRestoreInput((t) => restored.push([...t.texts]));
   const until = (predicate: () => boolean, timeoutMs = 20_000, what = 'condition') => pollUntil(predicate, what, timeoutMs);
   return {
     controller,

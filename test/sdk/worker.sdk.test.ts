@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { realScheduler } from '../../src/shared/batcher.ts';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
 import type { MessageView } from '../../src/shared/transcript.ts';
-import type { WorkerConfig } from '../../src/shared/workerProtocol.ts';
+import type { RestoredInput, WorkerConfig } from '../../src/shared/workerProtocol.ts';
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
@@ -58,7 +58,7 @@ async function startWorkerHarness(scenario: Scenario, extensions: string[] = [],
   const emitted: WireEvent[] = [];
   const restored: string[][] = [];
   client.onDidEmit((evs) => emitted.push(...evs));
-  client.onDidRestoreInput((t) => restored.push([...t]));
+  client.onDidRestoreInput((t) => restored.push([...t.texts]));
   const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) => pollUntil(predicate, what, timeoutMs);
   return {
     client,
@@ -122,6 +122,22 @@ describe('Pi in its worker thread', function () {
     assert.equal(await h.client.ensureSession(), true);
     assert.equal(h.model.requests.length, 0);
     assert.equal(texts(h.client.state.messages, 'user').length, 0);
+  });
+
+  it('carries images through the worker to the model, and gives back the images of a prompt cancelled before the session exists', async () => {
+    h = await startWorkerHarness(answers(1));
+    const image = { mimeType: 'image/png' as const, data: readFileSync(join(root, 'test', 'fixtures', 'images', 'red-square.png')).toString('base64') };
+    const restored: RestoredInput[] = [];
+    h.client.onDidRestoreInput((r) => restored.push(r));
+    const sending = h.client.send('', 'prompt', [image]);
+    await h.client.cancel();
+    await sending;
+    assert.deepEqual(restored, [{ texts: [''], images: [image] }]);
+    void h.client.send('What is this?', 'prompt', [image]);
+    await h.until(() => h!.emitted.some((e) => e.type === 'settled'), 'the prompt with an image to settle');
+    assert.match(JSON.stringify(h.model.requests[0]), new RegExp(`"url":"data:image/png;base64,${image.data}"`));
+    const user = h.client.state.messages.find((m) => m.role === 'user');
+    assert.equal(user?.media?.[0]?.data, image.data, "the host's store shows the image");
   });
 
   for (const fault of [

@@ -36,8 +36,8 @@ export class FakeSession {
     return this._listeners.size;
   }
 
-  prompt(text: string, options?: { streamingBehavior?: string }): Promise<void> {
-    this.calls.push(`prompt:${text}${options?.streamingBehavior ? `:${options.streamingBehavior}` : ''}`);
+  prompt(text: string, options?: { streamingBehavior?: string; images?: readonly unknown[] }): Promise<void> {
+    this.calls.push(`prompt:${text}${options?.streamingBehavior ? `:${options.streamingBehavior}` : ''}${pictures(options?.images)}`);
     if (this.promptError) return Promise.reject(this.promptError);
     if (this.isStreaming && !options?.streamingBehavior) return Promise.reject(new Error('Agent is already processing.'));
     this.isStreaming = true;
@@ -47,15 +47,15 @@ export class FakeSession {
     return new Promise((resolve) => (this._resolvePrompt = resolve));
   }
 
-  steer(text: string): Promise<'queued'> {
-    this.calls.push(`steer:${text}`);
+  steer(text: string, images?: readonly unknown[]): Promise<'queued'> {
+    this.calls.push(`steer:${text}${pictures(images)}`);
     this.steering.push(text);
     this.emit({ type: 'queue_update', steering: [...this.steering], followUp: [...this.followUps] });
     return Promise.resolve('queued');
   }
 
-  followUp(text: string): Promise<'queued'> {
-    this.calls.push(`followUp:${text}`);
+  followUp(text: string, images?: readonly unknown[]): Promise<'queued'> {
+    this.calls.push(`followUp:${text}${pictures(images)}`);
     this.followUps.push(text);
     this.emit({ type: 'queue_update', steering: [...this.steering], followUp: [...this.followUps] });
     return Promise.resolve('queued');
@@ -106,4 +106,9 @@ export class FakeSession {
   asSession(): AgentSessionLike {
     return this as unknown as AgentSessionLike;
   }
+}
+
+/** How a call's images show in `calls`: nothing without any, `+N images` with. */
+function pictures(images: readonly unknown[] | undefined): string {
+  return images?.length ? `+${images.length} images` : '';
 }

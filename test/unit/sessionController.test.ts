@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
 import { SessionController, type CreatedSession, type Logger } from '../../src/worker/sessionController.ts';
+import type { RestoredInput } from '../../src/shared/workerProtocol.ts';
 import { FakeSession } from '../support/fakeSession.ts';
 import { TestClock } from '../support/testClock.ts';
 
@@ -36,7 +37,7 @@ function setup(options: { noModel?: boolean; sessions?: FakeSession[] } = {}) {
   );
   const restored: string[][] = [];
   const emitted: WireEvent[] = [];
-  controller.onDidRestoreInput((t) => restored.push([...t]));
+  controller.onDidRestoreInput((t) => restored.push([...t.texts]));
   controller.onDidEmit((e) => emitted.push(...e));
   return { clock, log, sessions, controller, restored, emitted, made, fake: sessions[0]! };
 }
@@ -73,6 +74,33 @@ describe('SessionController', () => {
     fake.emit({ type: 'entry_appended', entry: { type: 'model_change', provider: 'other', modelId: 'bigger' } });
     fake.emit({ type: 'entry_appended', entry: { type: 'label', targetId: 'x', label: 'y' } });
     assert.deepEqual(infos, ['other/bigger']);
+  });
+
+  it("hands images to Pi's prompt, steer and follow-up, and gives a cancelled queue's images back with its texts", async () => {
+    const { controller, fake } = setup();
+    const inputs: RestoredInput[] = [];
+    controller.onDidRestoreInput((r) => inputs.push(r));
+    const a = { mimeType: 'image/png' as const, data: 'iVBORw0KGgo=' };
+    const b = { mimeType: 'image/jpeg' as const, data: '/9j/4AAQ' };
+    const c = { mimeType: 'image/gif' as const, data: 'R0lGODlh' };
+    void controller.send('', 'prompt', [a]);
+    await tick();
+    await controller.send('delivered', 'steer', [c]);
+    // Pi delivered the steer (it left the queue): its image must not come back.
+    fake.steering = [];
+    fake.emit({ type: 'queue_update', steering: [], followUp: [] });
+    await controller.send('look', 'steer', [a, b]);
+    await controller.send('then', 'followUp');
+    await controller.send('pics only', 'followUp', [c]);
+    assert.deepEqual(fake.calls.slice(1, 6), [
+      'prompt:+1 images',
+      'steer:delivered+1 images',
+      'steer:look+2 images',
+      'followUp:then',
+      'followUp:pics only+1 images',
+    ]);
+    await controller.cancel();
+    assert.deepEqual(inputs, [{ texts: ['look', 'then', 'pics only'], images: [a, b, c] }]);
   });
 
   it('queues as steer or follow-up while running, never a bare prompt', async () => {

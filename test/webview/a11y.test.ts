@@ -212,8 +212,35 @@ function summaryRetrying(): TranscriptState {
   ]);
 }
 
+const PNG = readFileSync(join(root, 'test', 'fixtures', 'images', 'red-square.png')).toString('base64');
+
+/** Images: a user row's thumbnail and placeholder, a tool card's thumbnail (the composer's chips are added in the audit). */
+function images(): TranscriptState {
+  const at = T0;
+  return build([
+    {
+      type: 'userMessage',
+      text: 'What is this?',
+      images: 2,
+      media: [
+        { mimeType: 'image/png', bytes: 79, data: PNG },
+        { mimeType: 'image/png', bytes: 9_000_000 },
+      ],
+    },
+    { type: 'runStart' },
+    { type: 'assistantStart', at },
+    { type: 'blockStart', index: 0, kind: 'toolCall', at, toolCallId: 'img', toolName: 'read' },
+    { type: 'delta', index: 0, text: '{"path":"a.png"}' },
+    { type: 'blockEnd', index: 0, at },
+    { type: 'assistantEnd', stopReason: 'toolUse', at },
+    { type: 'toolStart', toolCallId: 'img', toolName: 'read', at },
+    { type: 'toolEnd', toolCallId: 'img', isError: false, output: 'Read image file [image/png]', media: [{ mimeType: 'image/png', bytes: 79, data: PNG }] },
+    { type: 'settled', aborted: false, at },
+  ]);
+}
+
 /** States the audit covers. */
-const STATES: Record<string, () => TranscriptState> = { finished, running, retrying, starting, notices, dialogs, summaryRetrying };
+const STATES: Record<string, () => TranscriptState> = { finished, running, retrying, starting, notices, dialogs, summaryRetrying, images };
 
 const richSession = { ...session, model: 'Claude Test', modelId: 'anthropic/claude-test', contextPercent: 42 };
 
@@ -269,7 +296,14 @@ describe('accessibility (axe-core, keyboard, focus, themes)', function () {
       for (const [name, make] of Object.entries(STATES)) {
         await show(page, make());
         if (name === 'dialogs') assert.equal(await page.locator('[data-testid="dialog"]').count(), 4, 'every dialog card is on screen');
+        if (name === 'images') await deliver(page, { type: 'restoreInput', texts: [], images: [{ mimeType: 'image/png', data: PNG, name: 'shot.png' }] });
         for (const v of await axe(page)) found.push(`${name}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.join('\n    ')}`);
+        if (name === 'images') {
+          await page.locator('[data-role="user"] [data-image="thumb"]').click();
+          await page.locator('[data-testid="image-viewer"]').waitFor();
+          for (const v of await axe(page)) found.push(`image viewer: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.join('\n    ')}`);
+          await page.keyboard.press('Escape');
+        }
       }
       assert.deepEqual(found, [], found.join('\n'));
       const csp = await page.evaluate(() => (globalThis as unknown as PageWindow).__violations);

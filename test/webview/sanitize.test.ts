@@ -14,8 +14,10 @@ import { T0 } from './builders.ts';
 import { assertBundleFresh, deliver, deliverJson, launchBrowser, openView, posted, session, startServer, type PageWindow, type TestServer } from './harness.ts';
 import { HOSTILE, PROTOTYPE_IDS } from './hostile.ts';
 
+// The panel's own images (thumbnails, chips, the larger view) are `img` elements of its own classes; their
+// `src` is checked below like every other attribute.
 const DANGEROUS_TAGS =
-  'script,iframe,frame,object,embed,img,svg,math,style,link,meta,base,form,input:not([data-testid]),button:not([data-action]),video,audio,source,template,noscript,xmp,marquee,details,textarea:not([data-testid])';
+  'script,iframe,frame,object,embed,img:not(.image-viewer-img):not(.image-chip-thumb):not(.image-thumb > img),svg,math,style,link,meta,base,form,input:not([data-testid]),button:not([data-action]),video,audio,source,template,noscript,xmp,marquee,details,textarea:not([data-testid])';
 
 /** Every place untrusted text reaches the view, as wire events. */
 function hostileEvents(payload: string, n: number, streamed: boolean): WireEvent[] {
@@ -32,7 +34,17 @@ function hostileEvents(payload: string, n: number, streamed: boolean): WireEvent
     edits: [{ oldText: payload, newText: `${payload}\n${payload}` }],
   });
   return [
-    { type: 'userMessage', text: payload, images: 0 },
+    {
+      type: 'userMessage',
+      text: payload,
+      images: 3,
+      // Hostile image blocks: the payload as an SVG document, as a type name, and as data of an allowed type.
+      media: [
+        { mimeType: 'image/svg+xml', bytes: payload.length, data: Buffer.from(payload).toString('base64') },
+        { mimeType: payload.slice(0, 100), bytes: 1, data: 'AAAA' },
+        { mimeType: 'image/png', bytes: payload.length, data: payload },
+      ],
+    },
     { type: 'runStart' },
     { type: 'assistantStart', at },
     { type: 'blockStart', index: 0, kind: 'thinking', at },
@@ -47,7 +59,14 @@ function hostileEvents(payload: string, n: number, streamed: boolean): WireEvent
     { type: 'assistantEnd', stopReason: 'error', errorMessage: payload, at },
     { type: 'toolStart', toolCallId: id, toolName, args, at },
     { type: 'toolUpdate', toolCallId: id, output: payload },
-    { type: 'toolEnd', toolCallId: id, isError: n % 2 === 0, output: `${payload}\n${payload}`, durationMs: 1 },
+    {
+      type: 'toolEnd',
+      toolCallId: id,
+      isError: n % 2 === 0,
+      output: `${payload}\n${payload}`,
+      durationMs: 1,
+      media: [{ mimeType: 'text/html', bytes: payload.length, data: Buffer.from(payload).toString('base64') }],
+    },
     { type: 'toolResult', toolCallId: id, toolName, isError: false, text: payload },
     { type: 'noticeMessage', level: 'error', text: payload, code: 'noModel' },
     { type: 'queue', steering: [payload], followUp: [payload] },
@@ -89,7 +108,8 @@ async function inspect(page: Page): Promise<{ pwned: number; violations: PageWin
         if (
           /^on/i.test(a.name) ||
           a.name === 'style' ||
-          a.name === 'src' ||
+          // Only the panel's images have a source, and only a data: URL of an allowed raster type.
+          (a.name === 'src' && !(el.tagName === 'IMG' && /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/.test(a.value))) ||
           a.name === 'srcset' ||
           // Links keep a real href for assistive technology: only on <a>, and only http(s) or relative.
           (a.name === 'href' && !(el.tagName === 'A' && safe(a.value))) ||
