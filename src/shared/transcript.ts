@@ -463,11 +463,17 @@ function applyFinal(b: BlockView | undefined, f: BlockFinal): BlockView {
   };
 }
 
+/** How many of the newest rows a tool start looks through for its call. */
+const TOOL_CALL_LOOKBACK = 50;
+
 /** The model's call with this id among the latest messages (a tool starts right after its call's message). */
 export function toolCallBlock(s: TranscriptState, toolCallId: string): BlockView | undefined {
-  for (let i = s.messages.length - 1; i >= Math.max(0, s.messages.length - 50); i--) {
-    for (const b of s.messages[i]!.blocks) if (b?.kind === 'toolCall' && b.toolCallId === toolCallId) return b;
-  }
+  // Read from the rows as they are held: building the whole list here would cost every tool start a copy
+  // of the transcript.
+  const r = rows(s);
+  const newest = r.open ? [...r.after].reverse().concat(r.open) : [];
+  for (let i = r.length - 1; i >= 0 && newest.length < TOOL_CALL_LOOKBACK; i--) newest.push(r.store[i]!);
+  for (const m of newest.slice(0, TOOL_CALL_LOOKBACK)) for (const b of m.blocks) if (b?.kind === 'toolCall' && b.toolCallId === toolCallId) return b;
   return undefined;
 }
 
