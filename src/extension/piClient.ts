@@ -11,7 +11,16 @@ import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import type { SlashCommand } from '../shared/slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../shared/sessions.ts';
-import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
+import {
+  earlierPage,
+  firstRowId,
+  initialTranscript,
+  MAX_PAGE_ROWS,
+  prependRows,
+  reduceOne,
+  type EarlierPage,
+  type TranscriptState,
+} from '../shared/transcript.ts';
 import type {
   FileBefore,
   ExtensionUiNotice,
@@ -52,6 +61,13 @@ interface Live {
 
 export class PiClient extends Disposable {
   private _state: TranscriptState = initialTranscript;
+  /**
+   * Rows of a replayed history the worker holds before the first row of `_state`: they are fetched a page at
+   * a time after its snapshot, so no single step blocks this thread for long.
+   */
+  private _earlier = 0;
+  /** Bumped whenever the transcript is replaced (a snapshot, a reset): a page fetched for an older one is dropped. */
+  private _transcript = 0;
   private _info: SessionInfoView = { ready: false };
   private _live: Live | undefined;
   /** The session file to reopen in the next worker after a fault, so the conversation continues. */
@@ -68,6 +84,11 @@ export class PiClient extends Disposable {
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
   /** Wire events, in order, right after the host store applied them. */
   readonly onDidEmit = this._onDidEmit.event;
+  private readonly _onDidReplace = this._register(new Emitter<void>());
+  /** The transcript was replaced by a snapshot (a replayed history): a view starts again from `state`. */
+  readonly onDidReplace = this._onDidReplace.event;
+  /** Rows of a replayed history arrived, or no more will (`pendingEarlier` changed). */
+  private readonly _onDidFetchEarlier = this._register(new Emitter<void>());
   private readonly _onDidRestoreInput = this._register(new Emitter<readonly string[]>());
   /** Texts that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
   readonly onDidRestoreInput = this._onDidRestoreInput.event;
@@ -98,6 +119,29 @@ export class PiClient extends Disposable {
 
   get sessionInfo(): SessionInfoView {
     return this._info;
+  }
+
+  /** Rows before the first one `state` holds that are still in the worker (on their way here). */
+  get pendingEarlier(): number {
+    return this._earlier;
+  }
+
+  /**
+   * Up to `count` rows just before the row `before`, and how many rows precede them; waits for rows of a
+   * replayed history still on their way. Undefined when there is no such row (the transcript was replaced).
+   */
+  async earlierPage(before: number, count: number): Promise<EarlierPage | undefined> {
+    for (;;) {
+      const page = earlierPage(this._state, before, count);
+      if (!page) return undefined;
+      if (page.messages.length === count || this._earlier === 0) return { ...page, earlier: page.earlier + this._earlier };
+      await new Promise<void>((resolve) => {
+        const sub = this._onDidFetchEarlier.event(() => {
+          sub.dispose();
+          resolve();
+        });
+      });
+    }
   }
 
   get isActive(): boolean {
@@ -388,6 +432,7 @@ export class PiClient extends Disposable {
         if (this._live === live) fn(p);
       });
     on('events', (p) => this._apply(p.events));
+    on('snapshot', (p) => this._adopt(live, p.state, p.earlier));
     on('session', (p) => {
       this._info = p.info;
       this._sessionFile = p.sessionFile;
@@ -501,6 +546,8 @@ export class PiClient extends Disposable {
   /** The transcript stays; a run in progress is marked failed; the next worker resumes the same session file. */
   private _afterWorkerGone(reason: string | undefined, sending = 0): void {
     this._resumeFile = this._sessionFile ?? this._resumeFile;
+    // The next worker resumes quietly, without the history: rows not fetched yet are out of reach.
+    if (this._earlier) this._setEarlier(0);
     const events: WireEvent[] = [];
     const now = this._clock.now();
     const message = reason ? `Pi's worker stopped (${reason}).` : 'Pi was restarted.';
@@ -531,7 +578,51 @@ export class PiClient extends Disposable {
     let s = this._state;
     for (const ev of events) s = reduceOne(s, ev);
     this._state = s;
+    if (this._earlier && events.some((ev) => ev.type === 'reset')) this._setEarlier(0);
     this._onDidEmit.fire(events);
+  }
+
+  /** The worker replayed a history: its newest rows replace the transcript, the `earlier` ones follow a page at a time. */
+  private _adopt(live: Live, state: TranscriptState, earlier: number): void {
+    let s = state;
+    // Prompts still wait for the session here, not in the worker.
+    if (this._queued.length && !s.run.starting) s = reduceOne(s, { type: 'starting', on: true, at: this._clock.now() });
+    this._state = s;
+    this._setEarlier(earlier);
+    this._onDidReplace.fire();
+    if (earlier > 0) void this._fetchEarlier(live, this._transcript);
+  }
+
+  private _setEarlier(n: number): void {
+    this._earlier = n;
+    this._transcript++;
+    this._onDidFetchEarlier.fire();
+  }
+
+  /**
+   * Fetches the rows the worker holds before ours, newest page first, one page per request: each page is
+   * structured-cloned and prepended in a step of its own, between whatever else this thread has to do.
+   */
+  private async _fetchEarlier(live: Live, transcript: number): Promise<void> {
+    while (this._earlier > 0 && this._transcript === transcript && this._live === live) {
+      const before = firstRowId(this._state);
+      let page: EarlierPage | undefined;
+      try {
+        if (before !== undefined) page = (await this._request(live, 'earlierRows', { before, count: MAX_PAGE_ROWS }, this._options.requestTimeoutMs)).page;
+      } catch (err) {
+        if (this._live === live) this._log.warn(`Fetching earlier rows from the worker failed: ${errorText(err)}`);
+      }
+      if (this._transcript !== transcript) return;
+      const state = page && prependRows(this._state, page.messages, page.tools);
+      if (!page || state === this._state) {
+        // Out of reach (the worker stopped or moved on) or not ours: the view shows what is here.
+        this._setEarlier(0);
+        return;
+      }
+      this._state = state!;
+      this._earlier = page.earlier;
+      this._onDidFetchEarlier.fire();
+    }
   }
 
   private _notice(level: 'info' | 'warning' | 'error', text: string, code?: 'workerStopped'): void {

@@ -477,6 +477,12 @@ export function toolCallBlock(s: TranscriptState, toolCallId: string): BlockView
   return undefined;
 }
 
+/** The id of the first row `s` holds, if any (without building the row list). */
+export function firstRowId(s: TranscriptState): number | undefined {
+  const r = rows(s);
+  return (r.length ? r.store[0] : (r.open ?? r.after[0]))?.id;
+}
+
 /** The open (streaming) assistant message, if any. */
 export function openMessage(s: TranscriptState): MessageView | undefined {
   return rows(s).open;
@@ -532,15 +538,18 @@ function indexOfId(messages: readonly MessageView[], id: number): number {
   return -1;
 }
 
+/** Rows just before a given row, the tool cards they show, and how many rows remain before them. */
+export interface EarlierPage {
+  readonly messages: readonly MessageView[];
+  readonly tools: Readonly<Record<string, ToolCardView>>;
+  readonly earlier: number;
+}
+
 /**
  * Up to `count` rows just before the row with id `before`, the tool cards they show, and how many rows
  * remain before them; undefined when `state` has no such row (a reset since the view asked).
  */
-export function earlierPage(
-  state: TranscriptState,
-  before: number,
-  count: number,
-): { messages: readonly MessageView[]; tools: Readonly<Record<string, ToolCardView>>; earlier: number } | undefined {
+export function earlierPage(state: TranscriptState, before: number, count: number): EarlierPage | undefined {
   const all = state.messages;
   const end = indexOfId(all, before);
   if (end < 0) return undefined;

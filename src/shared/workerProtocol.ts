@@ -4,6 +4,7 @@
  */
 
 import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from './protocol.ts';
+import type { EarlierPage, TranscriptState } from './transcript.ts';
 import type { SlashCommand } from './slashCommands.ts';
 import type { SessionPage, TreeNodeView } from './sessions.ts';
 
@@ -113,6 +114,11 @@ export interface WorkerRequests {
   readonly exportJsonl: { readonly params: { readonly file: string }; readonly result: { readonly file: string } };
   /** The text of the last assistant answer, if any. */
   readonly lastAnswer: { readonly params: null; readonly result: { readonly text?: string } };
+  /**
+   * Up to `count` rows just before the row `before` of the worker's transcript (a replayed history the main
+   * thread got as a snapshot); no page when the worker has no such row (the transcript was replaced since).
+   */
+  readonly earlierRows: { readonly params: { readonly before: number; readonly count: number }; readonly result: { readonly page?: EarlierPage } };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
 }
@@ -120,6 +126,11 @@ export interface WorkerRequests {
 /** Notifications the worker sends, in the order things happened (events are batched one frame at most). */
 export interface WorkerNotifications {
   readonly events: { readonly events: readonly WireEvent[] };
+  /**
+   * A replayed history: the transcript is now `state` (its newest rows), after `earlier` rows the main
+   * thread asks for with `earlierRows`. Sent in order with the events.
+   */
+  readonly snapshot: { readonly state: TranscriptState; readonly earlier: number };
   readonly session: { readonly info: SessionInfoView; readonly sessionFile?: string };
   /** Texts that did not reach Pi: they go back to the composer. */
   readonly restoreInput: { readonly texts: readonly string[] };

@@ -10,6 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { MAX_TOOL_OUTPUT_CHARS } from '../shared/projection.ts';
+import { earlierPage, recentPart } from '../shared/transcript.ts';
 import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ExtensionUi } from './extensionUi.ts';
@@ -44,7 +45,7 @@ function handle<M extends keyof WorkerRequests>(method: M, fn: (params: WorkerRe
   });
 }
 
-/** Events per notification at most: a resumed history arrives in slices the main thread reduces between other work. */
+/** Events per notification at most: a burst arrives in slices the main thread reduces between other work. */
 const MAX_EVENTS_PER_POST = 1000;
 
 const batcher = new Batcher((events) => {
@@ -119,6 +120,11 @@ const controller = new SessionController(
 );
 controller.onDidEmit((events) => {
   for (const ev of events) batcher.push(ev);
+});
+controller.onDidReplay(() => {
+  // After the events queued before it (notify flushes them first): the newest rows now, the rest on request.
+  const part = recentPart(controller.state);
+  notify('snapshot', { state: part.state, earlier: part.earlier });
 });
 controller.onDidRestoreInput((texts) => notify('restoreInput', { texts }));
 controller.onDidNotify((n) => notify('notify', n));
@@ -327,6 +333,10 @@ handle('lastAnswer', async () => {
   const s = await session();
   const text = s.getLastAssistantText?.();
   return text ? { text } : {};
+});
+handle('earlierRows', async ({ before, count }) => {
+  const page = earlierPage(controller.state, before, count);
+  return page ? { page } : {};
 });
 handle('ping', async () => null);
 
