@@ -21,7 +21,9 @@ import {
   type EarlierPage,
   type TranscriptState,
 } from '../shared/transcript.ts';
+import { killProcesses, reportedProcesses } from './childProcesses.ts';
 import type {
+  ChildProcessRef,
   FileBefore,
   ExtensionUiNotice,
   Logger,
@@ -56,6 +58,8 @@ interface Live {
   hangReported: boolean;
   /** Prompts handed to it whose run has not ended: a fault now fails a run even before Pi started it. */
   sending: number;
+  /** What it last said it has running (shells, servers): killed when it ends, since they would outlive it. */
+  processes: readonly ChildProcessRef[];
   stopPing?: () => void;
 }
 
@@ -300,9 +304,7 @@ export class PiClient extends Disposable {
   restart(): void {
     const live = this._live;
     if (live) {
-      live.stopping = true;
-      this._drop(live);
-      void live.worker.terminate();
+      this._stop(live);
       this._afterWorkerGone(undefined, live.sending);
     }
     void this._start().ready;
@@ -412,11 +414,7 @@ export class PiClient extends Disposable {
 
   override dispose(): void {
     const live = this._live;
-    if (live) {
-      live.stopping = true;
-      this._drop(live);
-      void live.worker.terminate();
-    }
+    if (live) this._stop(live);
     super.dispose();
   }
 
@@ -425,7 +423,7 @@ export class PiClient extends Disposable {
     if (this.isDisposed) throw new Error('The Pi panel is shutting down.');
     const worker = this._spawn();
     const connection = createMessageConnection(new PortMessageReader(worker), new PortMessageWriter(worker));
-    const live: Live = { worker, connection, ready: Promise.resolve(false), stopping: false, hangReported: false, sending: 0 };
+    const live: Live = { worker, connection, ready: Promise.resolve(false), stopping: false, hangReported: false, sending: 0, processes: [] };
     this._live = live;
     const on = <M extends keyof WorkerNotifications>(method: M, fn: (p: WorkerNotifications[M]) => void) =>
       connection.onNotification(method, (p: WorkerNotifications[M]) => {
@@ -443,8 +441,15 @@ export class PiClient extends Disposable {
     on('notify', (n) => this._onDidNotify.fire(n));
     on('log', (l) => this._log[l.level](`[worker] ${l.message}`));
     on('extensionUi', (n) => this._onDidExtensionUi.fire(n));
+    worker.on('message', (raw: unknown) => {
+      const running = reportedProcesses(raw);
+      if (running) live.processes = running;
+    });
     worker.on('error', (err: Error) => this._onFault(live, `it threw: ${err.message}`));
-    worker.on('exit', (code: number) => this._onFault(live, `it exited with code ${code}`));
+    worker.on('exit', (code: number) => {
+      killProcesses(live.processes);
+      this._onFault(live, `it exited with code ${code}`);
+    });
     connection.listen();
     const resume = this._resumeFile;
     void this._request(live, 'configure', this._config(), 0).catch(() => undefined);
@@ -536,6 +541,15 @@ export class PiClient extends Disposable {
     this._afterWorkerGone(reason, live.sending);
   }
 
+  /** Stops a worker on purpose, and whatever it has running. */
+  private _stop(live: Live): void {
+    live.stopping = true;
+    this._drop(live);
+    void live.worker.terminate();
+    // Now, not at its exit: the extension host may be shutting down.
+    killProcesses(live.processes);
+  }
+
   /** Forgets a worker: no more of its messages are applied, its pending requests fail. */
   private _drop(live: Live): void {
     if (this._live === live) this._live = undefined;
@@ -553,6 +567,9 @@ export class PiClient extends Disposable {
     const message = reason ? `Pi's worker stopped (${reason}).` : 'Pi was restarted.';
     // Dialogs of the old worker can never be answered now.
     for (const d of this._state.ui?.dialogs ?? []) events.push({ type: 'dialogClose', id: d.id, outcome: 'worker stopped' });
+    // A `!` command went with it (its process was killed): its row ends, cancelled, with the output it had.
+    const shell = this._state.ui?.shell;
+    if (shell) events.push({ type: 'bashEnd', id: shell.id, command: shell.command, output: shell.output, cancelled: true, excluded: shell.excluded });
     if (this.isActive || sending > 0) events.push({ type: 'settled', aborted: false, at: now, error: message });
     if (reason) {
       events.push({

@@ -140,6 +140,14 @@ export interface WorkerNotifications {
   readonly log: { readonly level: LogLevel; readonly message: string };
   /** What Pi's extensions show outside the transcript: status-bar items, the view's title, the composer's text. */
   readonly extensionUi: ExtensionUiNotice;
+  /** The processes the worker started that still run, whenever that changes: the main thread kills them when the worker ends. */
+  readonly processes: { readonly running: readonly ChildProcessRef[] };
+}
+
+/** A process the worker started; `group`: it leads a process group of its own (Pi's detached shells). */
+export interface ChildProcessRef {
+  readonly pid: number;
+  readonly group: boolean;
 }
 
 /** An extension's request for a VS Code surface (dialogs and widgets travel as wire events instead). */

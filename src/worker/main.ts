@@ -4,6 +4,7 @@
  * crash the extension host's main thread: a fault ends this thread only.
  */
 
+import childProcess from 'node:child_process';
 import * as path from 'node:path';
 import type { AgentSession } from '@earendil-works/pi-coding-agent';
 import { parentPort } from 'node:worker_threads';
@@ -13,6 +14,7 @@ import { MAX_TOOL_OUTPUT_CHARS } from '../shared/projection.ts';
 import { earlierPage, recentPart } from '../shared/transcript.ts';
 import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
 import { Approvals } from './approvalExtension.ts';
+import { ChildProcesses } from './childProcesses.ts';
 import { ExtensionUi } from './extensionUi.ts';
 import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
@@ -51,6 +53,9 @@ const MAX_EVENTS_PER_POST = 1000;
 const batcher = new Batcher((events) => {
   for (let i = 0; i < events.length; i += MAX_EVENTS_PER_POST) notify('events', { events: events.slice(i, i + MAX_EVENTS_PER_POST) });
 }, realScheduler);
+
+// Before Pi loads: every process it starts is reported, so none outlives this worker.
+new ChildProcesses((running) => notify('processes', { running })).install(childProcess);
 
 const log: Logger = {
   info: (message) => notify('log', { level: 'info', message }),

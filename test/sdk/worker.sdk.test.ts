@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +82,32 @@ async function startWorkerHarness(scenario: Scenario, extensions: string[] = [],
       await model.close();
     },
   };
+}
+
+/** A shell command that starts `sleep` in the background (a grandchild of the worker, in the shell's process group), writes its pid and waits. */
+const SLEEPER = 'sleep 300 & echo $! > sleeper.pid; wait';
+
+/** The pid the sleeper wrote into `cwd`, once it has. */
+async function sleeperPid(h: WorkerHarness): Promise<number> {
+  const file = join(h.cwd, 'sleeper.pid');
+  await h.until(() => existsSync(file) && /^\d+\n/.test(readFileSync(file, 'utf8')), 'the sleeper to start');
+  const pid = Number(readFileSync(file, 'utf8'));
+  assert.ok(running(pid), 'the sleeper runs');
+  return pid;
+}
+
+/** Whether `pid` is a live process (a zombie waiting for its parent to reap it counts as ended). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return true;
+  }
 }
 
 const texts = (messages: readonly MessageView[], role: string) =>
@@ -201,6 +227,50 @@ describe('Pi in its worker thread', function () {
     feed.open();
     assert.ok(posts[0]?.type === 'snapshot' && posts[0].earlier === count - SNAPSHOT_ROWS);
     feed.dispose();
+  });
+
+  describe('leaves no shell running when the worker ends', () => {
+    let pids: number[] = [];
+    afterEach(() => {
+      // A failed test must not leave its sleeper behind either.
+      for (const pid of pids) if (running(pid)) process.kill(pid, 'SIGKILL');
+      pids = [];
+    });
+
+    it('on Restart: a `!` command started in the background by the shell is killed with its process group', async () => {
+      h = await startWorkerHarness(answers(1));
+      assert.equal(await h.client.ensureSession(), true);
+      void h.client.bash(SLEEPER, false);
+      const pid = await sleeperPid(h);
+      pids.push(pid);
+      h.client.restart();
+      await h.until(() => !running(pid), 'the sleeper to be killed');
+    });
+
+    it('when a Pi extension ends the worker with process.exit(1) while a `!` command runs', async () => {
+      h = await startWorkerHarness(answers(1), ['exits.js']);
+      assert.equal(await h.client.ensureSession(), true);
+      void h.client.bash(SLEEPER, false);
+      const pid = await sleeperPid(h);
+      pids.push(pid);
+      await h.run('EXIT-NOW please');
+      assert.equal(h.client.workerStarted, false, 'the worker is gone');
+      await h.until(() => !running(pid), 'the sleeper to be killed');
+      const row = h.client.state.messages.find((m) => m.role === 'bash');
+      assert.equal(row?.cancelled, true, 'its row ended, marked cancelled');
+    });
+
+    it("on dispose (the extension host shutting down): the bash tool's command is killed", async () => {
+      h = await startWorkerHarness({
+        name: 'bash-sleeper',
+        steps: [{ chunks: [{ toolCall: { id: 'call_sleep', name: 'bash', arguments: { command: SLEEPER } } }], finish: 'tool_calls' }],
+      } as Scenario);
+      void h.client.send('Sleep a while.', 'prompt');
+      const pid = await sleeperPid(h);
+      pids.push(pid);
+      h.client.dispose();
+      await h.until(() => !running(pid), 'the sleeper to be killed');
+    });
   });
 
   it('gives up a request the busy worker does not answer within the bound, then Restart resumes the session in a fresh worker', async () => {
