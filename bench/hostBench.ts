@@ -5,7 +5,7 @@
  * PiClient in plain Node with the real dist/worker.js (not inside code-server). A report, not a test.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,14 +13,14 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PiClient } from '../src/extension/piClient.ts';
-import { frameMessage } from '../src/extension/viewFeed.ts';
-import { Batcher, realScheduler } from '../src/shared/batcher.ts';
-import type { WireEvent } from '../src/shared/protocol.ts';
+import { ViewFeed } from '../src/extension/viewFeed.ts';
+import { realScheduler } from '../src/shared/batcher.ts';
+import type { HostToWebview, WireEvent } from '../src/shared/protocol.ts';
 import { initialTranscript, reduce, reduceOne, type TranscriptState } from '../src/shared/transcript.ts';
 import type { WorkerConfig } from '../src/shared/workerProtocol.ts';
-import { sessionDirFor } from '../src/worker/piSessions.ts';
 import type { Scenario } from '../test/scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../test/support/piConfig.ts';
+import { writeSession } from '../test/support/sessionFile.ts';
 import { lorem } from '../test/support/wireStream.ts';
 import { longTranscript } from '../test/webview/builders.ts';
 
@@ -114,17 +114,28 @@ async function setup(
 
 /**
  * Main-thread event-loop delay while `fn` runs (10 ms resolution): max and p99 in ms, and the share of the
- * wall time this thread spent on its CPU (the rest of a long delay is the thread waiting for a core).
+ * wall time this thread spent on its CPU (the rest of a long delay is the thread waiting for a core). `own`:
+ * the most CPU time this thread spent between two ticks of a 5 ms timer, i.e. its longest stretch of its own
+ * work, which other processes on the machine do not lengthen (they do lengthen `max`).
  */
-async function stalls(fn: () => Promise<void>): Promise<{ max: string; p99: string; busy: string }> {
+async function stalls(fn: () => Promise<void>): Promise<{ max: string; p99: string; busy: string; own: string }> {
   const h = monitorEventLoopDelay({ resolution: 10 });
   const wall0 = performance.now();
   const cpu0 = cpuMicros();
+  let own = 0;
+  let lastCpu = cpu0;
+  const sampler = setInterval(() => {
+    const cpu = cpuMicros();
+    own = Math.max(own, cpu - lastCpu);
+    lastCpu = cpu;
+  }, 5);
   h.enable();
   await fn();
   h.disable();
+  clearInterval(sampler);
+  own = Math.max(own, cpuMicros() - lastCpu);
   const busy = (cpuMicros() - cpu0) / 1000 / (performance.now() - wall0);
-  return { max: ms(h.max), p99: ms(h.percentile(99)), busy: `${(busy * 100).toFixed(1)}%` };
+  return { max: ms(h.max), p99: ms(h.percentile(99)), busy: `${(busy * 100).toFixed(1)}%`, own: (own / 1000).toFixed(1) };
 }
 
 async function streamingStalls(delayMs: number): Promise<void> {
@@ -160,9 +171,11 @@ async function streamingStalls(delayMs: number): Promise<void> {
       );
     const rate = delayMs ? `~${Math.round(1000 / delayMs)} deltas/s at most` : 'as fast as Pi and the model go';
     if (!delayMs)
-      console.log(`main-thread stall while the worker starts and loads Pi: max ${start.max} ms, p99 ${start.p99} ms; main thread busy ${start.busy}`);
+      console.log(
+        `main-thread stall while the worker starts and loads Pi: max ${start.max} ms, p99 ${start.p99} ms (own work at most ${start.own} ms at a time); main thread busy ${start.busy}`,
+      );
     console.log(
-      `main-thread stall through a 100,000-char reply with a tool (10-char deltas, ${rate}): max ${stream.max} ms, p99 ${stream.p99} ms; main thread busy ${stream.busy} (${text.length} chars arrived)`,
+      `main-thread stall through a 100,000-char reply with a tool (10-char deltas, ${rate}): max ${stream.max} ms, p99 ${stream.p99} ms (own work at most ${stream.own} ms at a time); main thread busy ${stream.busy} (${text.length} chars arrived)`,
     );
   } finally {
     await s.dispose();
@@ -172,7 +185,9 @@ async function streamingStalls(delayMs: number): Promise<void> {
 /** What the machine does to an idle event loop meanwhile: other processes on these cores show up here too. */
 async function idleBaseline(): Promise<void> {
   const r = await stalls(() => new Promise((resolve) => setTimeout(resolve, 3000)));
-  console.log(`baseline, an idle main thread for 3 s on this machine now: max ${r.max} ms, p99 ${r.p99} ms (busy ${r.busy})`);
+  console.log(
+    `baseline, an idle main thread for 3 s on this machine now: max ${r.max} ms, p99 ${r.p99} ms (own work at most ${r.own} ms at a time; busy ${r.busy})`,
+  );
 }
 
 function cpuMicros(): number {
@@ -204,89 +219,42 @@ function perDeltaCost(): void {
   );
 }
 
-/** Writes a Pi session file of `count` messages (user / assistant with a tool call / tool result / assistant). */
-function writeSession(cwd: string, agentDir: string, count: number): string {
-  const dir = sessionDirFor(cwd, agentDir);
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `2026-01-01T00-00-00-000Z_bench-${count}.jsonl`);
-  const lines: string[] = [JSON.stringify({ type: 'session', version: 3, id: `bench-${count}`, timestamp: new Date(0).toISOString(), cwd })];
-  let parent: string | null = null;
-  const usage = { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  const base = { api: 'openai-completions', provider: 'scripted', model: 'scripted-model', usage };
-  for (let i = 0; i < count; i++) {
-    const n = Math.floor(i / 4);
-    const ts = 1_700_000_000_000 + i;
-    const message =
-      i % 4 === 0
-        ? { role: 'user', content: `Question ${n}: what is in src/${n}?`, timestamp: ts }
-        : i % 4 === 1
-          ? {
-              role: 'assistant',
-              content: [
-                { type: 'text', text: `Let me look at src/${n}.` },
-                { type: 'toolCall', id: `call_${n}`, name: 'bash', arguments: { command: `ls src/${n}` } },
-              ],
-              ...base,
-              stopReason: 'toolUse',
-              timestamp: ts,
-            }
-          : i % 4 === 2
-            ? {
-                role: 'toolResult',
-                toolCallId: `call_${n}`,
-                toolName: 'bash',
-                content: [{ type: 'text', text: `a.ts\nb.ts\n${n}.ts` }],
-                isError: false,
-                timestamp: ts,
-              }
-            : { role: 'assistant', content: [{ type: 'text', text: `src/${n} holds three files. ${lorem(200)}` }], ...base, stopReason: 'stop', timestamp: ts };
-    const id = i.toString(16).padStart(8, '0');
-    lines.push(JSON.stringify({ type: 'message', id, parentId: parent, timestamp: new Date(ts).toISOString(), message }));
-    parent = id;
-  }
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
-}
-
-/** `--feed all` sends the view every event, as before snapshot paging, for comparison. */
-const forwardAll = process.argv.includes('--feed') && process.argv[process.argv.indexOf('--feed') + 1] === 'all';
-
 async function resumeLarge(): Promise<void> {
   const s = await setup({ name: 'bench-resume', steps: [{ chunks: [{ text: 'unused' }], finish: 'stop' }] } as Scenario);
   try {
     await s.client.ensureSession();
     const count = 20_000;
     const file = writeSession(s.cwd, s.agentDir, count);
-    let shownAt = 0;
+    let storedAt = 0;
     let viewAt = 0;
     let posted = 0;
     let bytes = 0;
     let longestPost = 0;
-    // The open view's feed, as ChatViewProvider sends it: per frame, a batch or a snapshot of the newest rows
-    // (JSON-encoded here, as VS Code does on this thread). The view has the resumed session's first page once
-    // something is posted after the host store holds all its rows.
-    const batcher = new Batcher((events) => {
-      const t = performance.now();
-      const msg = forwardAll ? { type: 'batch', events } : frameMessage(s.client.state, s.client.sessionInfo, events);
-      bytes += JSON.stringify(msg).length;
-      longestPost = Math.max(longestPost, performance.now() - t);
-      posted++;
-      if (!viewAt && s.client.state.messages.length >= count) viewAt = performance.now() - t0;
-    }, realScheduler);
-    const feed = s.client.onDidEmit((events) => {
-      for (const ev of events) batcher.push(ev);
-    });
+    // The open view's feed, as ChatViewProvider runs it (JSON-encoded here, as VS Code does on this thread).
+    // The view has the resumed session's first page once a snapshot holding its newest row is posted.
     const t0 = performance.now();
+    const feed = new ViewFeed(
+      s.client,
+      (msg: HostToWebview) => {
+        const t = performance.now();
+        bytes += JSON.stringify(msg).length;
+        longestPost = Math.max(longestPost, performance.now() - t);
+        posted++;
+        if (!viewAt && msg.type === 'snapshot' && (msg.earlier ?? 0) + msg.state.messages.length >= count) viewAt = performance.now() - t0;
+      },
+      realScheduler,
+    );
+    feed.open();
     const r = await stalls(async () => {
       void s.client.resumeSession(file);
-      await s.until(() => s.client.state.messages.length >= count, 'the resumed session on the main thread');
-      shownAt = performance.now() - t0;
       await s.until(() => viewAt > 0, 'the first page posted to the view');
+      // Then the older rows come over from the worker a page at a time.
+      await s.until(() => s.client.pendingEarlier === 0 && s.client.state.messages.length >= count, 'every row in the host store');
+      storedAt = performance.now() - t0;
     });
     feed.dispose();
-    batcher.dispose();
     console.log(
-      `resume a ${count}-message session${forwardAll ? ' (view fed every event, as before paging)' : ''}: main-thread stall max ${r.max} ms, p99 ${r.p99} ms, main thread busy ${r.busy}; all ${s.client.state.messages.length} rows in the host store after ${shownAt.toFixed(0)} ms; the view's first page posted after ${viewAt.toFixed(0)} ms (${posted} posts, ${(bytes / 1e6).toFixed(2)} MB JSON, longest post ${longestPost.toFixed(1)} ms)`,
+      `resume a ${count}-message session: the view's first page posted after ${viewAt.toFixed(0)} ms; main-thread stall max ${r.max} ms, p99 ${r.p99} ms (own work at most ${r.own} ms at a time), main thread busy ${r.busy} (until all ${s.client.state.messages.length} rows are in the host store, after ${storedAt.toFixed(0)} ms); ${posted} posts to the view, ${(bytes / 1e6).toFixed(2)} MB JSON, longest post ${longestPost.toFixed(1)} ms`,
     );
   } finally {
     await s.dispose();

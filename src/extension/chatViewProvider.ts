@@ -1,19 +1,18 @@
 /** The sidebar chat view: serves the webview, validates what it says, and feeds it snapshot then batches. */
 
 import * as vscode from 'vscode';
-import { Batcher, realScheduler } from '../shared/batcher.ts';
+import { realScheduler } from '../shared/batcher.ts';
 import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
 import { Disposable } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';
-import { earlierPage } from '../shared/transcript.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { BUILTIN_COMMANDS, type BuiltinName } from '../shared/slashCommands.ts';
 import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
 import { SessionActions } from './sessionActions.ts';
-import { frameMessage, snapshotMessage } from './viewFeed.ts';
+import { ViewFeed } from './viewFeed.ts';
 import { chatHtml } from './webviewHtml.ts';
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -21,7 +20,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   private _view: vscode.WebviewView | undefined;
   private _viewDisposables: vscode.Disposable[] = [];
-  private readonly _batcher: Batcher;
+  private readonly _feed: ViewFeed;
   /** Texts to give back to the composer once a view is there to take them. */
   private _pendingRestore: string[] = [];
   private _pendingRestoreImages: ImageAttachment[] = [];
@@ -43,14 +42,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._extensionUri = extensionUri;
     this._controller = controller;
     this._log = log;
-    this._batcher = new Batcher((events) => this._post(frameMessage(controller.state, controller.sessionInfo, events)), realScheduler);
-    this._register(this._batcher);
-    this._register(
-      controller.onDidEmit((events) => {
-        if (!this._ready) return;
-        for (const ev of events) this._batcher.push(ev);
-      }),
-    );
+    this._feed = this._register(new ViewFeed(controller, (msg) => this._post(msg), realScheduler));
     this._register(
       controller.onDidRestoreInput(({ texts, images }) => {
         if (this._ready) this._post({ type: 'restoreInput', texts, ...(images?.length ? { images } : {}) });
@@ -175,7 +167,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   private _dropView(): void {
     this._ready = false;
-    this._batcher.discard();
+    this._feed.close();
     for (const d of this._viewDisposables) d.dispose();
     this._viewDisposables = [];
     this._view = undefined;
@@ -200,9 +192,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private async _handle(msg: WebviewToHost): Promise<void> {
     switch (msg.type) {
       case 'ready': {
-        // Everything queued is already in the host state the snapshot carries.
-        this._batcher.discard();
-        this._post(snapshotMessage(this._controller.state, this._controller.sessionInfo));
+        this._feed.open();
         this._ready = true;
         for (const chip of this._pendingChips.splice(0)) this._post({ type: 'addChip', chip });
         if (this._trackComposer) this._post({ type: 'trackComposer', on: true });
@@ -286,12 +276,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'navigateTree':
         await this._controller.navigateTree(msg.entryId);
         return this._sessions.showTree();
-      case 'loadEarlier': {
-        // No such row any more (a reset since the view asked): the view already has the new transcript.
-        const page = earlierPage(this._controller.state, msg.before, msg.count);
-        if (page) this._post({ type: 'earlier', before: msg.before, ...page });
-        return;
-      }
+      case 'loadEarlier':
+        return this._feed.loadEarlier(msg.before, msg.count);
       default:
         assertNever(msg, 'webview message');
     }

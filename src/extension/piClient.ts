@@ -12,8 +12,19 @@ import type { ImageAttachment } from '../shared/images.ts';
 import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
 import type { SlashCommand } from '../shared/slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../shared/sessions.ts';
-import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
+import {
+  earlierPage,
+  firstRowId,
+  initialTranscript,
+  MAX_PAGE_ROWS,
+  prependRows,
+  reduceOne,
+  type EarlierPage,
+  type TranscriptState,
+} from '../shared/transcript.ts';
+import { killProcesses, reportedProcesses } from './childProcesses.ts';
 import type {
+  ChildProcessRef,
   FileBefore,
   ExtensionUiNotice,
   Logger,
@@ -49,11 +60,20 @@ interface Live {
   hangReported: boolean;
   /** Prompts handed to it whose run has not ended: a fault now fails a run even before Pi started it. */
   sending: number;
+  /** What it last said it has running (shells, servers): killed when it ends, since they would outlive it. */
+  processes: readonly ChildProcessRef[];
   stopPing?: () => void;
 }
 
 export class PiClient extends Disposable {
   private _state: TranscriptState = initialTranscript;
+  /**
+   * Rows of a replayed history the worker holds before the first row of `_state`: they are fetched a page at
+   * a time after its snapshot, so no single step blocks this thread for long.
+   */
+  private _earlier = 0;
+  /** Bumped whenever the transcript is replaced (a snapshot, a reset): a page fetched for an older one is dropped. */
+  private _transcript = 0;
   private _info: SessionInfoView = { ready: false };
   private _live: Live | undefined;
   /** The session file to reopen in the next worker after a fault, so the conversation continues. */
@@ -70,6 +90,11 @@ export class PiClient extends Disposable {
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
   /** Wire events, in order, right after the host store applied them. */
   readonly onDidEmit = this._onDidEmit.event;
+  private readonly _onDidReplace = this._register(new Emitter<void>());
+  /** The transcript was replaced by a snapshot (a replayed history): a view starts again from `state`. */
+  readonly onDidReplace = this._onDidReplace.event;
+  /** Rows of a replayed history arrived, or no more will (`pendingEarlier` changed). */
+  private readonly _onDidFetchEarlier = this._register(new Emitter<void>());
   private readonly _onDidRestoreInput = this._register(new Emitter<RestoredInput>());
   /** Texts and images that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
   readonly onDidRestoreInput = this._onDidRestoreInput.event;
@@ -100,6 +125,29 @@ export class PiClient extends Disposable {
 
   get sessionInfo(): SessionInfoView {
     return this._info;
+  }
+
+  /** Rows before the first one `state` holds that are still in the worker (on their way here). */
+  get pendingEarlier(): number {
+    return this._earlier;
+  }
+
+  /**
+   * Up to `count` rows just before the row `before`, and how many rows precede them; waits for rows of a
+   * replayed history still on their way. Undefined when there is no such row (the transcript was replaced).
+   */
+  async earlierPage(before: number, count: number): Promise<EarlierPage | undefined> {
+    for (;;) {
+      const page = earlierPage(this._state, before, count);
+      if (!page) return undefined;
+      if (page.messages.length === count || this._earlier === 0) return { ...page, earlier: page.earlier + this._earlier };
+      await new Promise<void>((resolve) => {
+        const sub = this._onDidFetchEarlier.event(() => {
+          sub.dispose();
+          resolve();
+        });
+      });
+    }
   }
 
   get isActive(): boolean {
@@ -259,9 +307,7 @@ export class PiClient extends Disposable {
   restart(): void {
     const live = this._live;
     if (live) {
-      live.stopping = true;
-      this._drop(live);
-      void live.worker.terminate();
+      this._stop(live);
       this._afterWorkerGone(undefined, live.sending);
     }
     void this._start().ready;
@@ -371,11 +417,7 @@ export class PiClient extends Disposable {
 
   override dispose(): void {
     const live = this._live;
-    if (live) {
-      live.stopping = true;
-      this._drop(live);
-      void live.worker.terminate();
-    }
+    if (live) this._stop(live);
     super.dispose();
   }
 
@@ -384,13 +426,14 @@ export class PiClient extends Disposable {
     if (this.isDisposed) throw new Error('The Pi panel is shutting down.');
     const worker = this._spawn();
     const connection = createMessageConnection(new PortMessageReader(worker), new PortMessageWriter(worker));
-    const live: Live = { worker, connection, ready: Promise.resolve(false), stopping: false, hangReported: false, sending: 0 };
+    const live: Live = { worker, connection, ready: Promise.resolve(false), stopping: false, hangReported: false, sending: 0, processes: [] };
     this._live = live;
     const on = <M extends keyof WorkerNotifications>(method: M, fn: (p: WorkerNotifications[M]) => void) =>
       connection.onNotification(method, (p: WorkerNotifications[M]) => {
         if (this._live === live) fn(p);
       });
     on('events', (p) => this._apply(p.events));
+    on('snapshot', (p) => this._adopt(live, p.state, p.earlier));
     on('session', (p) => {
       this._info = p.info;
       this._sessionFile = p.sessionFile;
@@ -401,8 +444,15 @@ export class PiClient extends Disposable {
     on('notify', (n) => this._onDidNotify.fire(n));
     on('log', (l) => this._log[l.level](`[worker] ${l.message}`));
     on('extensionUi', (n) => this._onDidExtensionUi.fire(n));
+    worker.on('message', (raw: unknown) => {
+      const running = reportedProcesses(raw);
+      if (running) live.processes = running;
+    });
     worker.on('error', (err: Error) => this._onFault(live, `it threw: ${err.message}`));
-    worker.on('exit', (code: number) => this._onFault(live, `it exited with code ${code}`));
+    worker.on('exit', (code: number) => {
+      killProcesses(live.processes);
+      this._onFault(live, `it exited with code ${code}`);
+    });
     connection.listen();
     const resume = this._resumeFile;
     void this._request(live, 'configure', this._config(), 0).catch(() => undefined);
@@ -494,6 +544,15 @@ export class PiClient extends Disposable {
     this._afterWorkerGone(reason, live.sending);
   }
 
+  /** Stops a worker on purpose, and whatever it has running. */
+  private _stop(live: Live): void {
+    live.stopping = true;
+    this._drop(live);
+    void live.worker.terminate();
+    // Now, not at its exit: the extension host may be shutting down.
+    killProcesses(live.processes);
+  }
+
   /** Forgets a worker: no more of its messages are applied, its pending requests fail. */
   private _drop(live: Live): void {
     if (this._live === live) this._live = undefined;
@@ -504,11 +563,16 @@ export class PiClient extends Disposable {
   /** The transcript stays; a run in progress is marked failed; the next worker resumes the same session file. */
   private _afterWorkerGone(reason: string | undefined, sending = 0): void {
     this._resumeFile = this._sessionFile ?? this._resumeFile;
+    // The next worker resumes quietly, without the history: rows not fetched yet are out of reach.
+    if (this._earlier) this._setEarlier(0);
     const events: WireEvent[] = [];
     const now = this._clock.now();
     const message = reason ? `Pi's worker stopped (${reason}).` : 'Pi was restarted.';
     // Dialogs of the old worker can never be answered now.
     for (const d of this._state.ui?.dialogs ?? []) events.push({ type: 'dialogClose', id: d.id, outcome: 'worker stopped' });
+    // A `!` command went with it (its process was killed): its row ends, cancelled, with the output it had.
+    const shell = this._state.ui?.shell;
+    if (shell) events.push({ type: 'bashEnd', id: shell.id, command: shell.command, output: shell.output, cancelled: true, excluded: shell.excluded });
     if (this.isActive || sending > 0) events.push({ type: 'settled', aborted: false, at: now, error: message });
     if (reason) {
       events.push({
@@ -535,7 +599,51 @@ export class PiClient extends Disposable {
     let s = this._state;
     for (const ev of events) s = reduceOne(s, ev);
     this._state = s;
+    if (this._earlier && events.some((ev) => ev.type === 'reset')) this._setEarlier(0);
     this._onDidEmit.fire(events);
+  }
+
+  /** The worker replayed a history: its newest rows replace the transcript, the `earlier` ones follow a page at a time. */
+  private _adopt(live: Live, state: TranscriptState, earlier: number): void {
+    let s = state;
+    // Prompts still wait for the session here, not in the worker.
+    if (this._queued.length && !s.run.starting) s = reduceOne(s, { type: 'starting', on: true, at: this._clock.now() });
+    this._state = s;
+    this._setEarlier(earlier);
+    this._onDidReplace.fire();
+    if (earlier > 0) void this._fetchEarlier(live, this._transcript);
+  }
+
+  private _setEarlier(n: number): void {
+    this._earlier = n;
+    this._transcript++;
+    this._onDidFetchEarlier.fire();
+  }
+
+  /**
+   * Fetches the rows the worker holds before ours, newest page first, one page per request: each page is
+   * structured-cloned and prepended in a step of its own, between whatever else this thread has to do.
+   */
+  private async _fetchEarlier(live: Live, transcript: number): Promise<void> {
+    while (this._earlier > 0 && this._transcript === transcript && this._live === live) {
+      const before = firstRowId(this._state);
+      let page: EarlierPage | undefined;
+      try {
+        if (before !== undefined) page = (await this._request(live, 'earlierRows', { before, count: MAX_PAGE_ROWS }, this._options.requestTimeoutMs)).page;
+      } catch (err) {
+        if (this._live === live) this._log.warn(`Fetching earlier rows from the worker failed: ${errorText(err)}`);
+      }
+      if (this._transcript !== transcript) return;
+      const state = page && prependRows(this._state, page.messages, page.tools);
+      if (!page || state === this._state) {
+        // Out of reach (the worker stopped or moved on) or not ours: the view shows what is here.
+        this._setEarlier(0);
+        return;
+      }
+      this._state = state!;
+      this._earlier = page.earlier;
+      this._onDidFetchEarlier.fire();
+    }
   }
 
   private _notice(level: 'info' | 'warning' | 'error', text: string, code?: 'workerStopped'): void {

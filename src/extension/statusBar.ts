@@ -27,6 +27,7 @@ export class StatusBar extends Disposable {
     this._compaction.name = 'Pi Compaction';
     this._compaction.command = 'piPanel.focusChat';
     this._register(controller.onDidEmit(() => this._update()));
+    this._register(controller.onDidReplace(() => this._update()));
     this._register(toDisposable(() => this._stopTicker()));
     this._update();
   }

@@ -492,12 +492,24 @@ function applyFinal(b: BlockView | undefined, f: BlockFinal): BlockView {
   };
 }
 
+/** How many of the newest rows a tool start looks through for its call. */
+const TOOL_CALL_LOOKBACK = 50;
+
 /** The model's call with this id among the latest messages (a tool starts right after its call's message). */
 export function toolCallBlock(s: TranscriptState, toolCallId: string): BlockView | undefined {
-  for (let i = s.messages.length - 1; i >= Math.max(0, s.messages.length - 50); i--) {
-    for (const b of s.messages[i]!.blocks) if (b?.kind === 'toolCall' && b.toolCallId === toolCallId) return b;
-  }
+  // Read from the rows as they are held: building the whole list here would cost every tool start a copy
+  // of the transcript.
+  const r = rows(s);
+  const newest = r.open ? [...r.after].reverse().concat(r.open) : [];
+  for (let i = r.length - 1; i >= 0 && newest.length < TOOL_CALL_LOOKBACK; i--) newest.push(r.store[i]!);
+  for (const m of newest.slice(0, TOOL_CALL_LOOKBACK)) for (const b of m.blocks) if (b?.kind === 'toolCall' && b.toolCallId === toolCallId) return b;
   return undefined;
+}
+
+/** The id of the first row `s` holds, if any (without building the row list). */
+export function firstRowId(s: TranscriptState): number | undefined {
+  const r = rows(s);
+  return (r.length ? r.store[0] : (r.open ?? r.after[0]))?.id;
 }
 
 /** The open (streaming) assistant message, if any. */
@@ -555,15 +567,18 @@ function indexOfId(messages: readonly MessageView[], id: number): number {
   return -1;
 }
 
+/** Rows just before a given row, the tool cards they show, and how many rows remain before them. */
+export interface EarlierPage {
+  readonly messages: readonly MessageView[];
+  readonly tools: Readonly<Record<string, ToolCardView>>;
+  readonly earlier: number;
+}
+
 /**
  * Up to `count` rows just before the row with id `before`, the tool cards they show, and how many rows
  * remain before them; undefined when `state` has no such row (a reset since the view asked).
  */
-export function earlierPage(
-  state: TranscriptState,
-  before: number,
-  count: number,
-): { messages: readonly MessageView[]; tools: Readonly<Record<string, ToolCardView>>; earlier: number } | undefined {
+export function earlierPage(state: TranscriptState, before: number, count: number): EarlierPage | undefined {
   const all = state.messages;
   const end = indexOfId(all, before);
   if (end < 0) return undefined;

@@ -5,6 +5,7 @@
 
 import type { ImageAttachment } from './images.ts';
 import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from './protocol.ts';
+import type { EarlierPage, TranscriptState } from './transcript.ts';
 import type { SlashCommand } from './slashCommands.ts';
 import type { SessionPage, TreeNodeView } from './sessions.ts';
 
@@ -120,6 +121,11 @@ export interface WorkerRequests {
   readonly exportJsonl: { readonly params: { readonly file: string }; readonly result: { readonly file: string } };
   /** The text of the last assistant answer, if any. */
   readonly lastAnswer: { readonly params: null; readonly result: { readonly text?: string } };
+  /**
+   * Up to `count` rows just before the row `before` of the worker's transcript (a replayed history the main
+   * thread got as a snapshot); no page when the worker has no such row (the transcript was replaced since).
+   */
+  readonly earlierRows: { readonly params: { readonly before: number; readonly count: number }; readonly result: { readonly page?: EarlierPage } };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
 }
@@ -127,6 +133,11 @@ export interface WorkerRequests {
 /** Notifications the worker sends, in the order things happened (events are batched one frame at most). */
 export interface WorkerNotifications {
   readonly events: { readonly events: readonly WireEvent[] };
+  /**
+   * A replayed history: the transcript is now `state` (its newest rows), after `earlier` rows the main
+   * thread asks for with `earlierRows`. Sent in order with the events.
+   */
+  readonly snapshot: { readonly state: TranscriptState; readonly earlier: number };
   readonly session: { readonly info: SessionInfoView; readonly sessionFile?: string };
   /** Texts (and images) that did not reach Pi: they go back to the composer. */
   readonly restoreInput: RestoredInput;
@@ -136,6 +147,14 @@ export interface WorkerNotifications {
   readonly log: { readonly level: LogLevel; readonly message: string };
   /** What Pi's extensions show outside the transcript: status-bar items, the view's title, the composer's text. */
   readonly extensionUi: ExtensionUiNotice;
+  /** The processes the worker started that still run, whenever that changes: the main thread kills them when the worker ends. */
+  readonly processes: { readonly running: readonly ChildProcessRef[] };
+}
+
+/** A process the worker started; `group`: it leads a process group of its own (Pi's detached shells). */
+export interface ChildProcessRef {
+  readonly pid: number;
+  readonly group: boolean;
 }
 
 /** An extension's request for a VS Code surface (dialogs and widgets travel as wire events instead). */

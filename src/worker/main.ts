@@ -4,14 +4,17 @@
  * crash the extension host's main thread: a fault ends this thread only.
  */
 
+import childProcess from 'node:child_process';
 import * as path from 'node:path';
 import type { AgentSession } from '@earendil-works/pi-coding-agent';
 import { parentPort } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { MAX_TOOL_OUTPUT_CHARS } from '../shared/projection.ts';
+import { earlierPage, recentPart } from '../shared/transcript.ts';
 import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
 import { Approvals } from './approvalExtension.ts';
+import { ChildProcesses } from './childProcesses.ts';
 import { ExtensionUi } from './extensionUi.ts';
 import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
@@ -44,12 +47,15 @@ function handle<M extends keyof WorkerRequests>(method: M, fn: (params: WorkerRe
   });
 }
 
-/** Events per notification at most: a resumed history arrives in slices the main thread reduces between other work. */
+/** Events per notification at most: a burst arrives in slices the main thread reduces between other work. */
 const MAX_EVENTS_PER_POST = 1000;
 
 const batcher = new Batcher((events) => {
   for (let i = 0; i < events.length; i += MAX_EVENTS_PER_POST) notify('events', { events: events.slice(i, i + MAX_EVENTS_PER_POST) });
 }, realScheduler);
+
+// Before Pi loads: every process it starts is reported, so none outlives this worker.
+new ChildProcesses((running) => notify('processes', { running })).install(childProcess);
 
 const log: Logger = {
   info: (message) => notify('log', { level: 'info', message }),
@@ -128,6 +134,11 @@ const controller = new SessionController(
 );
 controller.onDidEmit((events) => {
   for (const ev of events) batcher.push(ev);
+});
+controller.onDidReplay(() => {
+  // After the events queued before it (notify flushes them first): the newest rows now, the rest on request.
+  const part = recentPart(controller.state);
+  notify('snapshot', { state: part.state, earlier: part.earlier });
 });
 controller.onDidRestoreInput((input) => notify('restoreInput', input));
 controller.onDidNotify((n) => notify('notify', n));
@@ -336,6 +347,10 @@ handle('lastAnswer', async () => {
   const s = await session();
   const text = s.getLastAssistantText?.();
   return text ? { text } : {};
+});
+handle('earlierRows', async ({ before, count }) => {
+  const page = earlierPage(controller.state, before, count);
+  return page ? { page } : {};
 });
 handle('ping', async () => null);
 

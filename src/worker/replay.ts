@@ -1,4 +1,4 @@
-/** Rebuilds wire events from a session's stored messages, so a resumed conversation shows its history. */
+/** Rebuilds a session's transcript from its stored messages, so a resumed conversation shows its history. */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { project } from '../shared/projection.ts';
@@ -6,16 +6,16 @@ import type { WireEvent } from '../shared/protocol.ts';
 import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
 
 /**
- * The events a live run would have produced for `messages`, run through the same projection: each
- * message starts and ends, and every tool result becomes a finished tool card.
+ * `state` with `messages` after it, in one pass: the events a live run would have produced (each message
+ * starts and ends, every tool result becomes a finished tool card), run through the same projection and
+ * reduced as they are made. `onEvent` sees each one.
  */
-export function replayMessages(messages: readonly unknown[], now: number): WireEvent[] {
-  const out: WireEvent[] = [];
-  let state: TranscriptState = initialTranscript;
+export function replayOnto(state: TranscriptState, messages: readonly unknown[], now: number, onEvent?: (ev: WireEvent) => void): TranscriptState {
+  let s = state;
   const emit = (event: unknown) => {
-    for (const ev of project(event as AgentSessionEvent, { state, now })) {
-      state = reduceOne(state, ev);
-      out.push(ev);
+    for (const ev of project(event as AgentSessionEvent, { state: s, now })) {
+      s = reduceOne(s, ev);
+      onEvent?.(ev);
     }
   };
   const calls = new Map<string, unknown>();
@@ -40,5 +40,12 @@ export function replayMessages(messages: readonly unknown[], now: number): WireE
     emit({ type: 'message_start', message });
     emit({ type: 'message_end', message });
   }
+  return s;
+}
+
+/** The events `replayOnto` reduces for `messages` on an empty transcript. */
+export function replayMessages(messages: readonly unknown[], now: number): WireEvent[] {
+  const out: WireEvent[] = [];
+  replayOnto(initialTranscript, messages, now, (ev) => out.push(ev));
   return out;
 }

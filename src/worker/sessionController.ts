@@ -14,7 +14,7 @@ import type { Logger, RestoredInput, UserNotification } from '../shared/workerPr
 import type { ImageAttachment } from '../shared/images.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
 import { describeSessionError } from './piErrors.ts';
-import { replayMessages } from './replay.ts';
+import { replayOnto } from './replay.ts';
 import { exchangeEndId, statsView, treeView, userEntryId, type ForkOptions, type SessionOps, type SessionRuntimeLike } from './sessionRuntime.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
 
@@ -128,6 +128,12 @@ export class SessionController extends Disposable {
   private readonly _onDidSetInput = this._register(new Emitter<string>());
   /** Text the composer should hold instead of what it has (the message "Edit and resend" rewound to). */
   readonly onDidSetInput = this._onDidSetInput.event;
+  private readonly _onDidReplay = this._register(new Emitter<void>());
+  /**
+   * A saved session's history was replayed into `state` in one pass, without events: the main thread gets a
+   * snapshot of its newest rows instead (20,000 messages are some 40,000 events) and pages older ones in.
+   */
+  readonly onDidReplay = this._onDidReplay.event;
 
   constructor(factory: SessionFactory, log: Logger, clock: Scheduler, options: ControllerOptions) {
     super();
@@ -446,11 +452,21 @@ export class SessionController extends Disposable {
   private _showSession(session: AgentSessionLike): void {
     this._clearSettleTimer();
     this._clearWatchdog();
-    const now = this._clock.now();
-    const events: WireEvent[] = [{ type: 'reset' }, ...replayMessages(session.messages, now)];
-    if (session.sessionName) events.push({ type: 'sessionInfo', name: session.sessionName });
-    this._apply(events);
+    this._apply([{ type: 'reset' }]);
+    this._replay(session);
     this._onDidChangeSession.fire(this.sessionInfo);
+  }
+
+  /** Adds `session`'s history (and name) to the transcript; false when it has neither. */
+  private _replay(session: AgentSessionLike): boolean {
+    const messages = session.messages;
+    const name = session.sessionName;
+    if (!messages.length && !name) return false;
+    let state = replayOnto(this._state, messages, this._clock.now());
+    if (name) state = reduceOne(state, { type: 'sessionInfo', name });
+    this._state = state;
+    this._onDidReplay.fire();
+    return true;
   }
 
   /** Listens to `session` and nothing else. */
@@ -573,11 +589,9 @@ export class SessionController extends Disposable {
       this._bindExtensions = created.bind;
       created.runtime?.setRebindSession(this._rebind);
       if (!quiet) {
-        const history = replayMessages(created.session.messages, this._clock.now());
-        if (created.session.sessionName) history.push({ type: 'sessionInfo', name: created.session.sessionName });
-        if (history.length) this._apply(history);
+        const replayed = this._replay(created.session);
         // The last run's Changes row, kept across a window reload, follows its history.
-        const last = history.length ? this._files.lastFor(created.session.sessionFile) : undefined;
+        const last = replayed ? this._files.lastFor(created.session.sessionFile) : undefined;
         if (last) this._apply([{ type: 'changes', ...last }]);
         if (created.warning) this._notice('warning', created.warning);
         if (this._noModel) this._reportNoModel(undefined);

@@ -5,16 +5,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PiClient } from '../../src/extension/piClient.ts';
+import { ViewFeed } from '../../src/extension/viewFeed.ts';
 import { realScheduler } from '../../src/shared/batcher.ts';
-import type { WireEvent } from '../../src/shared/protocol.ts';
+import type { HostToWebview, WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
-import type { MessageView } from '../../src/shared/transcript.ts';
+import { SNAPSHOT_ROWS, type MessageView } from '../../src/shared/transcript.ts';
 import type { RestoredInput, WorkerConfig } from '../../src/shared/workerProtocol.ts';
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
 import { loadBundledPi, MemoryLog } from './harness.ts';
 import { pollUntil } from '../support/poll.ts';
+import { writeSession } from '../support/sessionFile.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const workerFile = join(root, 'dist', 'worker.js');
@@ -32,6 +34,7 @@ interface WorkerHarness {
   readonly emitted: WireEvent[];
   readonly restored: string[][];
   readonly cwd: string;
+  readonly agentDir: string;
   until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   /** Sends a prompt and resolves once the run it starts has settled. */
   run(text: string): Promise<void>;
@@ -67,6 +70,7 @@ async function startWorkerHarness(scenario: Scenario, extensions: string[] = [],
     emitted,
     restored,
     cwd,
+    agentDir,
     until,
     async run(text) {
       const settles = emitted.filter((e) => e.type === 'settled').length;
@@ -78,6 +82,32 @@ async function startWorkerHarness(scenario: Scenario, extensions: string[] = [],
       await model.close();
     },
   };
+}
+
+/** A shell command that starts `sleep` in the background (a grandchild of the worker, in the shell's process group), writes its pid and waits. */
+const SLEEPER = 'sleep 300 & echo $! > sleeper.pid; wait';
+
+/** The pid the sleeper wrote into `cwd`, once it has. */
+async function sleeperPid(h: WorkerHarness): Promise<number> {
+  const file = join(h.cwd, 'sleeper.pid');
+  await h.until(() => existsSync(file) && /^\d+\n/.test(readFileSync(file, 'utf8')), 'the sleeper to start');
+  const pid = Number(readFileSync(file, 'utf8'));
+  assert.ok(running(pid), 'the sleeper runs');
+  return pid;
+}
+
+/** Whether `pid` is a live process (a zombie waiting for its parent to reap it counts as ended). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return true;
+  }
 }
 
 const texts = (messages: readonly MessageView[], role: string) =>
@@ -164,6 +194,100 @@ describe('Pi in its worker thread', function () {
       assert.match(last, /Answer number 1\./);
     });
   }
+
+  it('resumes a long session as a snapshot of its newest rows, then fetches the older ones a page at a time', async () => {
+    h = await startWorkerHarness(answers(1));
+    await h.client.ensureSession();
+    const count = 3000;
+    const file = writeSession(h.cwd, h.agentDir, count);
+    const client = h.client;
+    const posts: HostToWebview[] = [];
+    const feed = new ViewFeed(client, (msg) => posts.push(msg), realScheduler);
+    feed.open();
+    posts.length = 0;
+    // Asked for the moment the snapshot lands, before any older row is here: the answer waits for them.
+    let early: ReturnType<PiClient['earlierPage']> | undefined;
+    let atSnapshot: { rows: number; pending: number; first: number } | undefined;
+    const sub = client.onDidReplace(() => {
+      const first = client.state.messages[0]!.id;
+      atSnapshot = { rows: client.state.messages.length, pending: client.pendingEarlier, first };
+      early = client.earlierPage(first, 100);
+    });
+    await client.resumeSession(file);
+    await h.until(() => atSnapshot !== undefined && client.pendingEarlier === 0, 'the older rows to arrive');
+    sub.dispose();
+    assert.deepEqual(atSnapshot && { rows: atSnapshot.rows, pending: atSnapshot.pending }, { rows: SNAPSHOT_ROWS, pending: count - SNAPSHOT_ROWS });
+    // The view got the newest rows as one snapshot, not the history's 6,000 events.
+    const snapshots = posts.filter((m) => m.type === 'snapshot');
+    assert.equal(snapshots.length, 1);
+    const snap = snapshots[0]!;
+    assert.ok(snap.type === 'snapshot');
+    assert.equal(snap.state.messages.length, SNAPSHOT_ROWS);
+    assert.equal(snap.earlier, count - SNAPSHOT_ROWS);
+    assert.match(snap.state.messages.at(-1)!.blocks[0]!.text, /^src\/749 holds three files\./);
+    const batched = posts.flatMap((m) => (m.type === 'batch' ? m.events : []));
+    assert.ok(!batched.some((e) => e.type === 'userMessage' || e.type === 'assistantStart'), 'no history event was posted');
+    // The host ends up holding every row, in order, each tool card with it.
+    const rows = client.state.messages;
+    assert.equal(rows.length, count);
+    assert.match(rows[0]!.blocks[0]!.text, /^Question 0:/);
+    assert.ok(rows.every((m, i) => i === 0 || m.id > rows[i - 1]!.id));
+    assert.equal(client.state.tools['call_0']?.status, 'done');
+    const page = await early!;
+    assert.equal(page?.messages.length, 100);
+    assert.equal(page?.earlier, count - SNAPSHOT_ROWS - 100);
+    assert.equal(page?.messages.at(-1)!.id, atSnapshot!.first - 1);
+    // A view opened now starts from the newest rows too.
+    posts.length = 0;
+    feed.close();
+    feed.open();
+    assert.ok(posts[0]?.type === 'snapshot' && posts[0].earlier === count - SNAPSHOT_ROWS);
+    feed.dispose();
+  });
+
+  describe('leaves no shell running when the worker ends', () => {
+    let pids: number[] = [];
+    afterEach(() => {
+      // A failed test must not leave its sleeper behind either.
+      for (const pid of pids) if (running(pid)) process.kill(pid, 'SIGKILL');
+      pids = [];
+    });
+
+    it('on Restart: a `!` command started in the background by the shell is killed with its process group', async () => {
+      h = await startWorkerHarness(answers(1));
+      assert.equal(await h.client.ensureSession(), true);
+      void h.client.bash(SLEEPER, false);
+      const pid = await sleeperPid(h);
+      pids.push(pid);
+      h.client.restart();
+      await h.until(() => !running(pid), 'the sleeper to be killed');
+    });
+
+    it('when a Pi extension ends the worker with process.exit(1) while a `!` command runs', async () => {
+      h = await startWorkerHarness(answers(1), ['exits.js']);
+      assert.equal(await h.client.ensureSession(), true);
+      void h.client.bash(SLEEPER, false);
+      const pid = await sleeperPid(h);
+      pids.push(pid);
+      await h.run('EXIT-NOW please');
+      assert.equal(h.client.workerStarted, false, 'the worker is gone');
+      await h.until(() => !running(pid), 'the sleeper to be killed');
+      const row = h.client.state.messages.find((m) => m.role === 'bash');
+      assert.equal(row?.cancelled, true, 'its row ended, marked cancelled');
+    });
+
+    it("on dispose (the extension host shutting down): the bash tool's command is killed", async () => {
+      h = await startWorkerHarness({
+        name: 'bash-sleeper',
+        steps: [{ chunks: [{ toolCall: { id: 'call_sleep', name: 'bash', arguments: { command: SLEEPER } } }], finish: 'tool_calls' }],
+      } as Scenario);
+      void h.client.send('Sleep a while.', 'prompt');
+      const pid = await sleeperPid(h);
+      pids.push(pid);
+      h.client.dispose();
+      await h.until(() => !running(pid), 'the sleeper to be killed');
+    });
+  });
 
   it('gives up a request the busy worker does not answer within the bound, then Restart resumes the session in a fresh worker', async () => {
     h = await startWorkerHarness(answers(3), ['spins.js'], 1000);

@@ -226,14 +226,18 @@ describe('SessionController', () => {
     assert.equal(sessions[0]!.listenerCount, 0);
   });
 
-  it('shows the resumed session history', async () => {
+  it('shows the resumed session history, replayed into its state in one step rather than as events', async () => {
     const s = new FakeSession();
     s.messages = [
       { role: 'user', content: 'earlier question', timestamp: 0 },
       { role: 'assistant', content: [{ type: 'text', text: 'earlier answer' }], stopReason: 'stop' },
     ];
-    const { controller } = setup({ sessions: [s] });
+    const { controller, emitted } = setup({ sessions: [s] });
+    let replays = 0;
+    controller.onDidReplay(() => replays++);
     await controller.ensureSession();
+    assert.equal(replays, 1);
+    assert.deepEqual(emitted, []);
     assert.deepEqual(
       controller.state.messages.map((m) => [m.role, m.blocks[0]!.text]),
       [
