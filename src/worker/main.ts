@@ -107,12 +107,12 @@ const controller = new SessionController(
         ui: extensionUi,
         actions: {
           // After the command that asked returns: the session it runs in is the one being replaced.
-          newSession: async () => {
-            setTimeout(() => void controller.newSession(), 0);
+          newSession: async (newOptions) => {
+            setTimeout(() => void controller.newSession(newOptions), 0);
             return { cancelled: false };
           },
-          switchSession: async (file) => {
-            setTimeout(() => void controller.resumeSession(file), 0);
+          switchSession: async (file, switchOptions) => {
+            setTimeout(() => void controller.resumeSession(file, switchOptions), 0);
             return { cancelled: false };
           },
           // As the panel's own Fork from here and tree moves do, after the command returns.

@@ -15,7 +15,17 @@ import type { ImageAttachment } from '../shared/images.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
 import { describeSessionError } from './piErrors.ts';
 import { replayOnto } from './replay.ts';
-import { exchangeEndId, statsView, treeView, userEntryId, type ForkOptions, type SessionOps, type SessionRuntimeLike } from './sessionRuntime.ts';
+import {
+  exchangeEndId,
+  statsView,
+  treeView,
+  userEntryId,
+  type ForkOptions,
+  type NewSessionOptions,
+  type SessionOps,
+  type SessionRuntimeLike,
+  type SwitchSessionOptions,
+} from './sessionRuntime.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
 
 /** What a move in the session tree may ask for besides its target (Pi's `navigateTree` options). */
@@ -296,16 +306,19 @@ export class SessionController extends Disposable {
     });
   }
 
-  /** Starts an empty session for the workspace (the old one stays on disk). */
-  async newSession(): Promise<void> {
-    if (await this._withRuntime()) await this._replace('start a new session', (rt) => rt.newSession());
+  /**
+   * Starts an empty session for the workspace (the old one stays on disk). A Pi extension's `ctx.newSession`
+   * options (parent file, setup, `withSession`) go to Pi's runtime as they are.
+   */
+  async newSession(options?: NewSessionOptions): Promise<void> {
+    if (await this._withRuntime()) await this._replace('start a new session', (rt) => rt.newSession(options));
     else await this._switchSession({ fresh: true });
   }
 
-  /** Switches to a saved session file and shows its history. */
-  async resumeSession(file: string): Promise<void> {
+  /** Switches to a saved session file and shows its history (a Pi extension's `withSession` runs in it). */
+  async resumeSession(file: string, options?: SwitchSessionOptions): Promise<void> {
     if (file === this.sessionFile) return;
-    if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file));
+    if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file, options));
     else await this._switchSession({ fresh: false, open: file });
   }
 

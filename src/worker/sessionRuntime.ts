@@ -12,13 +12,17 @@ import { matchesQuery, SESSION_PAGE_SIZE, type SessionPage, type SessionStatsVie
 
 /** Where a fork starts (`before` or `at` the entry) and what a Pi extension that asked runs in the new session. */
 export type ForkOptions = NonNullable<Parameters<ExtensionCommandContextActions['fork']>[1]>;
+/** A Pi extension's `ctx.newSession` options: the parent file, a setup of the empty session, what runs in it. */
+export type NewSessionOptions = NonNullable<Parameters<ExtensionCommandContextActions['newSession']>[0]>;
+/** A Pi extension's `ctx.switchSession` options: what runs in the session switched to. */
+export type SwitchSessionOptions = NonNullable<Parameters<ExtensionCommandContextActions['switchSession']>[1]>;
 
 /** The part of Pi's `AgentSessionRuntime` the controller uses. */
 export interface SessionRuntimeLike<S> {
   readonly session: S;
   setRebindSession(rebind?: (session: S) => Promise<void>): void;
-  newSession(): Promise<{ cancelled: boolean }>;
-  switchSession(sessionPath: string): Promise<{ cancelled: boolean }>;
+  newSession(options?: NewSessionOptions): Promise<{ cancelled: boolean }>;
+  switchSession(sessionPath: string, options?: SwitchSessionOptions): Promise<{ cancelled: boolean }>;
   fork(entryId: string, options?: ForkOptions): Promise<{ cancelled: boolean; selectedText?: string }>;
   importFromJsonl(inputPath: string): Promise<{ cancelled: boolean }>;
   dispose(): Promise<void>;

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { DialogView } from '../../src/shared/extensionUi.ts';
 import { runPhase } from '../../src/shared/runState.ts';
 import { toolOf } from '../../src/shared/transcript.ts';
@@ -272,5 +272,23 @@ describe("a Pi extension's command that moves in the session (real worker, real 
     assert.deepEqual(userRows(harness), []);
     assert.equal(existsSync(file!), true, 'the original session file is untouched');
     assert.match(readFileSync(file!, 'utf8'), /Second question\./);
+  });
+
+  it('ctx.newSession and ctx.switchSession replace the session and run their withSession in the new one', async () => {
+    const { harness } = await twoExchanges();
+    const first = harness.client.sessionFile!;
+    await harness.client.send('/new-child', 'prompt');
+    await harness.until(() => harness.client.sessionFile !== first, 'the new session to open');
+    const name = basename(first);
+    await harness.until(
+      () => harness.notifications.some((n) => n.message.startsWith('new: ') && n.message.endsWith(` entries, parent ${name}`)),
+      "the new session's withSession to run",
+    );
+    assert.deepEqual(userRows(harness), [], 'the new session is empty');
+    await harness.client.send(`/switch-to ${first}`, 'prompt');
+    await harness.until(() => harness.client.sessionFile === first, 'the first session to open again');
+    await harness.until(() => harness.notifications.some((n) => /^switched: [1-9]\d* entries$/.test(n.message)), "the switch's withSession to run");
+    assert.equal(userRows(harness).length, 2, 'its two questions are back');
+    assert.equal(harness.notifications.filter((n) => /cancelled/.test(n.message)).length, 0);
   });
 });
