@@ -24,6 +24,7 @@ const arg = (name: string, fallback: number): number => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const caseFilter = process.argv.includes('--case') ? process.argv[process.argv.indexOf('--case') + 1] : undefined;
 const SECONDS = arg('seconds', 6);
 const ROUNDS = arg('rounds', 2);
 const DELTAS_PER_SECOND = 2000;
@@ -357,11 +358,14 @@ async function blockBench(): Promise<void> {
   const rows: Row[] = [];
   try {
     for (const c of blockCases()) {
+      if (caseFilter && !c.name.includes(caseFilter)) continue;
       const view = await openViewInstrumented(browser, server.origin);
       await deliver(view, { type: 'snapshot', state: initialTranscript, session });
       const r = await streamBlock(view, c.text, 150);
       await view.close();
       const frames = r.script.map((s, i) => s + r.layout[i]!);
+      if (process.argv.includes('--frames'))
+        console.log(`${c.name}\n${r.script.map((s, i) => `  ${i} script ${s.toFixed(1)} layout ${r.layout[i]!.toFixed(1)}`).join('\n')}`);
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       rows.push({
         name: c.name,
