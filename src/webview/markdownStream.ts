@@ -25,6 +25,8 @@ import {
 const PIECE_CHARS = 2000;
 /** Only the start of a long open line is checked for a change of block (a table row, a heading underline). */
 const PEEK_CHARS = 256;
+/** Committed paragraph text past which its finished lines are moved into a line group (see ParagraphBlock). */
+const GROUP_CHARS = 4000;
 
 /** An open block's answer: still open (undefined), ended where the next block starts, or render it again. */
 type Step = number | 'reset' | undefined;
@@ -336,6 +338,12 @@ function replaceNodes(parent: Element, old: ChildNode[], fresh: ChildNode[]): Ch
  * A paragraph: its text is cut into pieces at spaces where nothing is left open (no unmatched emphasis,
  * bracket or backtick), rendered once each; only the last piece is rendered again. Each finished line is
  * checked for the paragraph ending or turning into something else (a heading underline, a table).
+ *
+ * The browser lays a paragraph's lines out again whenever anything in it changes, so a long one costs
+ * layout time in proportion to its length every frame. While it streams, its committed lines are moved
+ * into line groups (blocks of their own inside the paragraph, cut exactly where a line starts, so nothing
+ * moves on screen): a group, once laid out, is not laid out again. The groups are unwrapped when the
+ * paragraph ends, which leaves the DOM of a one-shot render.
  */
 class ParagraphBlock implements OpenBlock {
   readonly nodes: ChildNode[];
@@ -353,6 +361,10 @@ class ParagraphBlock implements OpenBlock {
   private _lastLine: number;
   /** No piece is tried again before the text reaches this length (the last try found something open). */
   private _retryAt = 0;
+  /** Line groups at the start of the paragraph, in order. */
+  private readonly _groups: HTMLElement[] = [];
+  /** Characters committed as pieces since the last line group was made. */
+  private _ungrouped = 0;
 
   constructor(start: number, tail: string, nodes: ChildNode[], p: HTMLElement, env: Required<MdEnv>) {
     this._start = start;
@@ -374,8 +386,37 @@ class ParagraphBlock implements OpenBlock {
     const content = src.slice(this._piece, stop).trimEnd();
     if (content.length > PIECE_CHARS && this._piece + content.length >= this._retryAt) this._commitPiece(src, this._piece + content.length);
     const rest = src.slice(this._piece, stop).trimEnd();
+    // Measured before this frame's change, while the layout of the last frame is still valid.
+    if (end === undefined && !final && this._ungrouped >= GROUP_CHARS) this._group();
     this._tail = replaceNodes(this._p, this._tail, fragmentIn(renderInline(rest, this._env), 'p'));
+    if (end !== undefined || final) this._ungroup();
     return end;
+  }
+
+  /** Moves the committed nodes up to the start of their last line into a new line group. */
+  private _group(): void {
+    const nodes: ChildNode[] = [];
+    for (let n = this._groups.at(-1)?.nextSibling ?? this._p.firstChild; n && n !== this._tail[0]; n = n.nextSibling) nodes.push(n);
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const node = nodes[i]!;
+      const at = node.nodeType === Node.TEXT_NODE ? lastLineStart(node as Text) : undefined;
+      if (at === undefined) continue;
+      const rest = (node as Text).splitText(at);
+      const group = document.createElement('span');
+      group.className = 'md-lines';
+      group.append(...nodes.slice(0, i + 1));
+      rest.before(group);
+      this._groups.push(group);
+      this._ungrouped = 0;
+      return;
+    }
+  }
+
+  /** Puts the grouped nodes back as the paragraph's own children, text split for a group joined again. */
+  private _ungroup(): void {
+    if (!this._groups.length) return;
+    for (const group of this._groups.splice(0)) group.replaceWith(...Array.from(group.childNodes));
+    this._p.normalize();
   }
 
   private _commitPiece(src: string, contentEnd: number): void {
@@ -395,6 +436,7 @@ class ParagraphBlock implements OpenBlock {
     }
     const first = this._tail[0] ?? null;
     for (const n of fragmentIn(html, 'p')) this._p.insertBefore(n, first);
+    this._ungrouped += cut - this._piece;
     this._piece = cut;
   }
 
@@ -433,6 +475,39 @@ class ParagraphBlock implements OpenBlock {
     if (line >= lines.length) return undefined;
     return lines[line]!.at;
   }
+}
+
+/**
+ * Offset in `text` where its last line on screen starts, if it is laid out on more than one line; a line
+ * start is the first character whose line box lies below the one of the character before it.
+ */
+function lastLineStart(text: Text): number | undefined {
+  const range = document.createRange();
+  range.selectNodeContents(text);
+  const lines = range.getClientRects();
+  if (lines.length < 2) return undefined;
+  const top = lines[lines.length - 1]!.top;
+  const topOf = (i: number): number => {
+    range.setStart(text, i);
+    range.setEnd(text, i + 1);
+    const rects = range.getClientRects();
+    return rects.length ? rects[rects.length - 1]!.top : Number.NEGATIVE_INFINITY;
+  };
+  // The first character on the last line: line tops only grow along the text. A space where the line
+  // breaks may be reported on either line, so the line starts at the first other character after it.
+  let lo = 1;
+  let hi = text.length - 1;
+  if (hi < lo || topOf(hi) < top - 1) return undefined;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (topOf(mid) >= top - 1) hi = mid;
+    else lo = mid + 1;
+  }
+  let before = lo - 1;
+  while (before > 0 && /\s/.test(text.data[before]!)) before--;
+  while (lo < text.length && /\s/.test(text.data[lo]!)) lo++;
+  if (lo >= text.length || /\s/.test(text.data[before]!) || topOf(before) >= top - 1 || topOf(lo) < top - 1) return undefined;
+  return lo;
 }
 
 /**

@@ -129,6 +129,50 @@ describe('streaming markdown (headless Chromium)', function () {
     assert.equal(await page.locator(`${OPEN} code`).innerText(), 'let x = 1;\nlet y = 2;\n');
   });
 
+  it('keeps the lines of a long streaming paragraph where a one-shot render puts them, and ends with its DOM', async () => {
+    const vocab = [
+      'the',
+      'server',
+      'reads',
+      '**configuration**',
+      'then',
+      'starts',
+      'on',
+      'a',
+      '`port`',
+      'and',
+      'logs',
+      '[the docs](https://example.com/d)',
+      'request',
+    ];
+    const words: string[] = [];
+    for (let i = 0, x = 7; i < 2400; i++) words.push(vocab[(x = (x * 1103515245 + 12345) % 2147483648) % vocab.length]!);
+    const text = words.join(' ');
+    const chunks = text.match(/[\s\S]{1,240}/g)!;
+    /** Where each inline element of a paragraph sits, relative to the paragraph, and its height. */
+    const geometry = (selector: string) =>
+      page.$eval(selector, (p) => {
+        const box = p.getBoundingClientRect();
+        const at = (r: { top: number; left: number }) => `${Math.round(r.top - box.top)},${Math.round(r.left - box.left)}`;
+        return {
+          height: Math.round(box.height),
+          groups: p.querySelectorAll('.md-lines').length,
+          marks: Array.from(p.querySelectorAll('strong, code, a'), (e) => at((e as typeof p).getClientRects()[0]!)),
+        };
+      });
+    await streamOpen(page, chunks);
+    const streaming = await geometry(`${OPEN} > p`);
+    assert.ok(streaming.groups > 0, 'the finished lines went into line groups');
+    const r = await streamAndCompare(page, [text]);
+    const oneShot = await geometry('[data-role="assistant"]:last-of-type .md > p');
+    assert.equal(oneShot.groups, 0);
+    assert.deepEqual({ ...streaming, groups: 0 }, oneShot, 'every line breaks where it does in a one-shot render');
+    // The streaming row, ended now, keeps no line group: its DOM is the one-shot render's.
+    await deliver(page, { type: 'batch', events: [{ type: 'blockEnd', index: 0, at: T0 }] });
+    const ended = await page.$$eval('[data-role="assistant"] .md', (els) => els.map((e) => e.innerHTML));
+    assert.equal(ended[0], r.oneShot);
+  });
+
   it('ends with the DOM of a one-shot render for random markdown in random chunkings (seeded)', async () => {
     const seed = Number(process.env.MD_SEED ?? 20261130);
     const random = rng(seed);
