@@ -1,8 +1,8 @@
 /**
  * Streaming markdown: a text block that grows by deltas is rendered so that each frame costs what changed,
  * not the size of the block. Finished top-level blocks are rendered once. The open block is rendered by
- * units: list items, table rows, pieces of a paragraph and the lines of a code fence; finished units stay,
- * only the open one is rendered again. The finished DOM equals a one-shot render of the final text.
+ * units: list items, table rows, pieces of a paragraph and the lines of a code fence; a block quote's
+ * content is streamed the same way inside it. Finished units stay, only the open one is rendered again. The finished DOM equals a one-shot render of the final text.
  */
 
 import { markFocus, restoreFocus } from './a11y.ts';
@@ -68,9 +68,27 @@ class MarkdownBody implements TextBody {
   /** Nodes of an open block that is rendered whole each frame (headings, quotes and other rare blocks). */
   private _tail: ChildNode[] = [];
 
-  constructor() {
-    this.el = document.createElement('div');
-    this.el.className = 'md';
+  /** Text markdown-it puts first inside the container (a newline after `<blockquote>`). */
+  private readonly _lead: string;
+  /** Whether the definitions are shared with an enclosing body (a block quote's content). */
+  private readonly _shared: boolean;
+
+  /** A body of its own, or the content of `inside.el` (a block quote) sharing that body's definitions. */
+  constructor(inside?: { el: HTMLElement; lead: string; env: Required<MdEnv> }) {
+    this._lead = inside?.lead ?? '';
+    this._shared = inside !== undefined;
+    if (inside) {
+      this.el = inside.el;
+      this._env = inside.env;
+      this._clear();
+    } else {
+      this.el = document.createElement('div');
+      this.el.className = 'md';
+    }
+  }
+
+  private _clear(...nodes: Node[]): void {
+    this.el.replaceChildren(...(this._lead ? [document.createTextNode(this._lead)] : []), ...nodes);
   }
 
   update(text: string, final: boolean): void {
@@ -80,7 +98,7 @@ class MarkdownBody implements TextBody {
       // Never streamed (a finished reply, a snapshot): one render of the whole text.
       this._raw = text;
       this._final = true;
-      this.el.replaceChildren(renderMarkdown(text));
+      this._clear(this._shared ? sanitize(renderHtml(text, this._env, true)) : renderMarkdown(text));
       return;
     }
     this._append(text);
@@ -103,14 +121,14 @@ class MarkdownBody implements TextBody {
     this._raw = '';
     this._src = '';
     this._final = false;
-    this._env = { references: {} };
+    if (!this._shared) this._env = { references: {} };
     this._labels = 0;
     this._defsScanned = 0;
     this._blocks = [];
     this._start = 0;
     this._open = undefined;
     this._tail = [];
-    this.el.replaceChildren();
+    this._clear();
   }
 
   /** Appends the new text with markdown-it's normalization (`\r\n` and lone `\r` end a line, NUL is replaced). */
@@ -209,7 +227,10 @@ class MarkdownBody implements TextBody {
     if (open) {
       open.labels = this._count();
       this._open = open;
-    } else this._tail = nodes;
+      // A quote's content is streamed into it from the start, now: it begins empty.
+      return open instanceof QuoteBlock;
+    }
+    this._tail = nodes;
     return false;
   }
 
@@ -265,6 +286,8 @@ function openBlock(tokens: Token[], tail: string, start: number, nodes: ChildNod
       const body = element.querySelector('tbody');
       return body && lineDone(tail, 1) ? new TableBlock(start, tail, nodes, body, env) : undefined;
     }
+    case 'blockquote_open':
+      return element.nodeName === 'BLOCKQUOTE' ? new QuoteBlock(start, nodes, element, env) : undefined;
     case 'fence': {
       const opener = /^(`{3,}|~{3,})[^\n]*\n/.exec(tail);
       const code = element.querySelector('code');
@@ -342,8 +365,8 @@ function replaceNodes(parent: Element, old: ChildNode[], fresh: ChildNode[]): Ch
  * The browser lays a paragraph's lines out again whenever anything in it changes, so a long one costs
  * layout time in proportion to its length every frame. While it streams, its committed lines are moved
  * into line groups (blocks of their own inside the paragraph, cut exactly where a line starts, so nothing
- * moves on screen): a group, once laid out, is not laid out again. The groups are unwrapped when the
- * paragraph ends, which leaves the DOM of a one-shot render.
+ * moves on screen): a group, once laid out, is not laid out again. The groups are unwrapped after the frame
+ * that ends the paragraph, which leaves the DOM of a one-shot render.
  */
 class ParagraphBlock implements OpenBlock {
   readonly nodes: ChildNode[];
@@ -389,7 +412,7 @@ class ParagraphBlock implements OpenBlock {
     // Measured before this frame's change, while the layout of the last frame is still valid.
     if (end === undefined && !final && this._ungrouped >= GROUP_CHARS) this._group();
     this._tail = replaceNodes(this._p, this._tail, fragmentIn(renderInline(rest, this._env), 'p'));
-    if (end !== undefined || final) this._ungroup();
+    if (end !== undefined || final) this._ungroupLater();
     return end;
   }
 
@@ -412,11 +435,21 @@ class ParagraphBlock implements OpenBlock {
     }
   }
 
-  /** Puts the grouped nodes back as the paragraph's own children, text split for a group joined again. */
-  private _ungroup(): void {
+  /**
+   * Puts the grouped nodes back as the paragraph's own children (text split for a group joined again),
+   * after the frame: the browser then lays the whole paragraph out again, once, as for a one-shot render.
+   */
+  private _ungroupLater(): void {
     if (!this._groups.length) return;
-    for (const group of this._groups.splice(0)) group.replaceWith(...Array.from(group.childNodes));
-    this._p.normalize();
+    const groups = this._groups.splice(0);
+    const p = this._p;
+    p.setAttribute('data-lines', 'pending');
+    setTimeout(() => {
+      p.removeAttribute('data-lines');
+      if (!p.isConnected) return;
+      for (const group of groups) group.replaceWith(...Array.from(group.childNodes));
+      p.normalize();
+    }, 0);
   }
 
   private _commitPiece(src: string, contentEnd: number): void {
@@ -764,6 +797,63 @@ class FenceBlock implements OpenBlock {
       this._block = fresh as HTMLElement;
     }, 0);
   }
+}
+
+/**
+ * A block quote: the content of its lines (the `>` marker and one space after it taken off) is streamed
+ * into a body of its own inside the `<blockquote>`, so its paragraphs, lists and fences are rendered by
+ * units as at the top level. It ends at a blank line. A line without a marker (a lazy continuation, or
+ * the quote ending) or a tab after the marker makes it render whole again.
+ */
+class QuoteBlock implements OpenBlock {
+  readonly nodes: ChildNode[];
+  readonly refs = true;
+  labels = 0;
+  private readonly _body: MarkdownBody;
+  /** Start of the first line not yet taken into the content. */
+  private _line: number;
+  /** The content of the finished lines. */
+  private _content = '';
+
+  constructor(start: number, nodes: ChildNode[], quote: HTMLElement, env: Required<MdEnv>) {
+    this.nodes = nodes;
+    this._line = start;
+    this._body = new MarkdownBody({ el: quote, lead: '\n', env });
+  }
+
+  drop(): void {}
+
+  update(src: string, final: boolean): Step {
+    const done = final ? src.length : src.lastIndexOf('\n') + 1;
+    while (this._line < done) {
+      const nl = src.indexOf('\n', this._line);
+      const stop = nl === -1 || nl >= done ? done : nl;
+      const line = src.slice(this._line, stop);
+      if (!line.trim()) {
+        this._body.update(this._content, true);
+        return this._line;
+      }
+      const content = quoteContent(line);
+      if (content === undefined) return 'reset';
+      this._content += stop < src.length ? `${content}\n` : content;
+      this._line = stop + 1;
+    }
+    // The open line shows once it has its marker; without one it may still be a lazy line or a new block.
+    const open = final ? undefined : quoteContent(src.slice(done));
+    this._body.update(this._content + (open ?? ''), final);
+    return undefined;
+  }
+}
+
+/**
+ * A line's content inside a block quote: without its marker and one space after it. Undefined if it has
+ * no marker, or a tab in the content's indent (a tab's width depends on the column, which that changes).
+ */
+function quoteContent(line: string): string | undefined {
+  const m = /^ {0,3}> ?/.exec(line);
+  if (!m) return undefined;
+  const content = line.slice(m[0].length);
+  return /^ *\t/.test(content) ? undefined : content;
 }
 
 export function markdownBody(): TextBody {

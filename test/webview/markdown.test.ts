@@ -34,7 +34,7 @@ async function streamAndCompare(page: Page, chunks: readonly string[], opts: { e
       const settle = async () => {
         await frame();
         await frame();
-        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
+        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight], [data-lines]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
       };
       const last = () => {
         const all = w.document.querySelectorAll('[data-role="assistant"] .md');
@@ -169,8 +169,21 @@ describe('streaming markdown (headless Chromium)', function () {
     assert.deepEqual({ ...streaming, groups: 0 }, oneShot, 'every line breaks where it does in a one-shot render');
     // The streaming row, ended now, keeps no line group: its DOM is the one-shot render's.
     await deliver(page, { type: 'batch', events: [{ type: 'blockEnd', index: 0, at: T0 }] });
+    await page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-lines]'));
     const ended = await page.$$eval('[data-role="assistant"] .md', (els) => els.map((e) => e.innerHTML));
     assert.equal(ended[0], r.oneShot);
+  });
+
+  it('streams a block quote by units: a finished paragraph inside it stays, the next one grows', async () => {
+    await streamOpen(page, ['> First paragraph of the quote,\n> still the first.\n>\n', '> Second paragraph']);
+    const first = `${OPEN} > blockquote > p:first-child`;
+    await page.$eval(first, (p) => ((p as unknown as { __kept: boolean }).__kept = true));
+    await deliver(page, { type: 'batch', events: [{ type: 'delta', index: 0, text: ' grows,\n> and grows.\n>\n> - a list' }] });
+    assert.equal(await page.$eval(first, (p) => (p as unknown as { __kept?: boolean }).__kept === true), true, 'the first paragraph was not rendered again');
+    assert.deepEqual(
+      await page.$$eval(`${OPEN} > blockquote > *`, (els) => els.map((e) => `${e.tagName}:${(e as unknown as { innerText: string }).innerText}`)),
+      ['P:First paragraph of the quote, still the first.', 'P:Second paragraph grows, and grows.', 'UL:a list'],
+    );
   });
 
   it('ends with the DOM of a one-shot render for random markdown in random chunkings (seeded)', async () => {

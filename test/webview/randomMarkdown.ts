@@ -114,11 +114,15 @@ function block(r: Random, depth = 0): string {
   if (roll < 0.45) return list(r);
   if (roll < 0.55) return table(r);
   if (roll < 0.65) return fence(r);
-  if (roll < 0.72 && depth < 2)
-    return block(r, depth + 1)
-      .split('\n')
-      .map((l) => `> ${l}`)
-      .join('\n');
+  if (roll < 0.72 && depth < 2) {
+    // A block quote of a few blocks (streamed inside it), its marker written a few ways.
+    const marker = pick(r, ['> ', '> ', '>', ' > ']);
+    const inner = Array.from({ length: int(r, 1, 4) }, () => block(r, depth + 1)).join('\n\n');
+    const lines = inner.split('\n').map((l) => `${marker}${l}`);
+    // Sometimes a lazy continuation line: the marker left off the last line.
+    if (lines.length > 1 && r() < 0.15) lines[lines.length - 1] = lines[lines.length - 1]!.replace(/^ ?> ?/, '');
+    return lines.join('\n');
+  }
   if (roll < 0.8) return `${'#'.repeat(int(r, 1, 4))} ${inline(r, 3)}`;
   if (roll < 0.84) return `${inline(r, 3)}\n${pick(r, ['===', '---', '-'])}`;
   if (roll < 0.9) return `[r${int(r, 1, 3)}]: https://example.com/ref${int(r, 1, 9)}${r() < 0.3 ? ' "a title"' : ''}`;
