@@ -2,7 +2,8 @@
  * Streaming markdown: a text block that grows by deltas is rendered so that each frame costs what changed,
  * not the size of the block. Finished top-level blocks are rendered once. The open block is rendered by
  * units: list items, table rows, pieces of a paragraph and the lines of a code fence; a block quote's
- * content is streamed the same way inside it. Finished units stay, only the open one is rendered again. The finished DOM equals a one-shot render of the final text.
+ * content is streamed the same way inside it. Finished units stay, only the open one is rendered again.
+ * The finished DOM equals a one-shot render of the final text.
  */
 
 import { markFocus, restoreFocus } from './a11y.ts';
@@ -65,7 +66,7 @@ class MarkdownBody implements TextBody {
   /** Where the open top-level block starts. */
   private _start = 0;
   private _open: OpenBlock | undefined;
-  /** Nodes of an open block that is rendered whole each frame (headings, quotes and other rare blocks). */
+  /** Nodes of an open block that is rendered whole each frame (a heading, HTML and other rare blocks). */
   private _tail: ChildNode[] = [];
 
   /** Text markdown-it puts first inside the container (a newline after `<blockquote>`). */
