@@ -389,6 +389,8 @@ class ParagraphBlock implements OpenBlock {
   private readonly _groups: HTMLElement[] = [];
   /** Characters committed as pieces since the last line group was made. */
   private _ungrouped = 0;
+  /** Start of the open line while a block starts on it (the paragraph may end there): no piece goes past it. */
+  private _next: number | undefined;
 
   constructor(start: number, tail: string, nodes: ChildNode[], p: HTMLElement, env: Required<MdEnv>) {
     this._start = start;
@@ -407,7 +409,7 @@ class ParagraphBlock implements OpenBlock {
     const end = this._structure(src, final);
     if (end === 'reset') return 'reset';
     const stop = end ?? src.length;
-    const content = src.slice(this._piece, stop).trimEnd();
+    const content = src.slice(this._piece, Math.min(stop, this._next ?? stop)).trimEnd();
     if (content.length > PIECE_CHARS && this._piece + content.length >= this._retryAt) this._commitPiece(src, this._piece + content.length);
     const rest = src.slice(this._piece, stop).trimEnd();
     // Measured before this frame's change, while the layout of the last frame is still valid.
@@ -502,11 +504,18 @@ class ParagraphBlock implements OpenBlock {
       this._lastLine = lines.at(-1)!.at;
       this._checked = done;
     }
+    this._next = undefined;
     if (starts.length < 2) return undefined;
     const line = starts[1]!.line - lead;
     if (line < firstNew) return 'reset';
-    // The block after the paragraph starts on the open line: wait until that line is finished.
-    if (line >= lines.length) return undefined;
+    if (line >= lines.length) {
+      // The block after the paragraph starts on the open line. After a blank line the paragraph is over,
+      // whatever that line becomes; otherwise wait until the line is finished ("#" may become "#x" and join
+      // the paragraph), and commit no piece past its start meanwhile.
+      if (!lines.at(-1)!.text.trim()) return done;
+      this._next = done;
+      return undefined;
+    }
     return lines[line]!.at;
   }
 }

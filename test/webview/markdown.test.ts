@@ -6,7 +6,7 @@ import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript } from '../../src/shared/transcript.ts';
 import { T0 } from './builders.ts';
 import { deliver, session, useChatPage } from './harness.ts';
-import { chunkings, randomMarkdown, rng } from './randomMarkdown.ts';
+import { chunkings, randomLongParagraph, randomMarkdown, rng } from './randomMarkdown.ts';
 
 interface StreamResult {
   /** innerHTML of the streamed block after each delta's frame, if asked for, and after the end. */
@@ -184,6 +184,27 @@ describe('streaming markdown (headless Chromium)', function () {
       await page.$$eval(`${OPEN} > blockquote > *`, (els) => els.map((e) => `${e.tagName}:${(e as unknown as { innerText: string }).innerText}`)),
       ['P:First paragraph of the quote, still the first.', 'P:Second paragraph grows, and grows.', 'UL:a list'],
     );
+  });
+
+  it('ends with the DOM of a one-shot render for long paragraphs among random blocks in random chunkings (seeded)', async () => {
+    const seed = Number(process.env.MD_SEED ?? 20261130);
+    const random = rng(seed);
+    const failures: string[] = [];
+    for (let doc = 0; doc < 3; doc++) {
+      const text = randomLongParagraph(random);
+      // The chunkings that stream it in many deliveries (so its lines get grouped), not in one.
+      for (const [name, chunks] of chunkings(text, random).slice(1, 3)) {
+        const r = await streamAndCompare(page, chunks);
+        if (r.streamed !== r.oneShot) {
+          let at = 0;
+          while (r.streamed[at] === r.oneShot[at]) at++;
+          failures.push(
+            `seed ${seed}, document ${doc}, ${name} chunking: ${JSON.stringify(text.slice(0, 200))}…\n--- streamed at ${at}\n${r.streamed.slice(Math.max(0, at - 200), at + 300)}\n--- one-shot\n${r.oneShot.slice(Math.max(0, at - 200), at + 300)}`,
+          );
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
   });
 
   it('ends with the DOM of a one-shot render for random markdown in random chunkings (seeded)', async () => {
