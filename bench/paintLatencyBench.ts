@@ -1,15 +1,18 @@
 /**
  * Delta -> painted latency in the real workbench (a report, not a test): code-server with the packaged
  * `.vsix`, Debian chromium, the scripted model streaming one reply at about 1,000 deltas/s (in bursts of 4
- * every 4 ms; the rate reached is printed). Each delta is
- * one numbered word (`k17 `); the model notes the wall-clock time it wrote each delta, and a script in the
- * chat webview's frame notes, after every frame that changed the transcript, the highest number on screen
- * and when that frame's rendering was done (a task posted from the mutation, which runs after the frame's
+ * every 4 ms; the rate reached is printed). Each delta is one numbered word (`k17 `); the model notes the
+ * wall-clock time it wrote each delta (its `onDelta` hook), and a script in the chat webview's frame notes,
+ * after every frame that changed the transcript, the highest number on screen and when that frame's
+ * rendering was done (a task posted from the mutation, which runs after the frame's
  * style, layout and paint). Latency of delta n = time of the first frame showing n - time n was sent.
  * Both clocks are this machine's wall clock (`performance.timeOrigin + performance.now()` on both sides).
  *
- * Usage: npm run build && node bench/paintLatencyBench.ts [--seconds 5] [--rounds 3] [--vsix FILE] [--keep-vsix]
- * (packages the extension first unless --vsix or --keep-vsix, which reuses the .vsix at the repo root).
+ * Also printed: the share from sending to the message reaching the webview (host, worker and transport).
+ *
+ * Usage: node bench/paintLatencyBench.ts [--seconds 5] [--rounds 3] [--vsix FILE] [--keep-vsix]
+ * (builds and packages the extension first unless --vsix or --keep-vsix, which reuses the .vsix at the
+ * repo root; needs code-server, installed on first use as for the e2e runner).
  */
 
 import { mkdirSync, rmSync } from 'node:fs';
