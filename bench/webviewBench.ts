@@ -12,6 +12,9 @@
  * forces; also the longest task seen (deferred highlighting runs in a task of its own).
  *
  * Usage: npm run build && npm run bench [-- --seconds 6 --rounds 2] [-- --only blocks|transcript]
+ *        node bench/webviewBench.ts --only blocks [--case "(c)"] [--frames] [--trace]   (cases whose name
+ *        contains the text; --frames prints each delivery's script and layout time, --trace Chromium's
+ *        account of the five longest tasks, to see where a case's time goes)
  */
 
 import type { Page } from 'playwright-core';
@@ -24,6 +27,7 @@ const arg = (name: string, fallback: number): number => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const caseFilter = process.argv.includes('--case') ? process.argv[process.argv.indexOf('--case') + 1] : undefined;
 const SECONDS = arg('seconds', 6);
 const ROUNDS = arg('rounds', 2);
 const DELTAS_PER_SECOND = 2000;
@@ -33,7 +37,8 @@ const INSTRUMENT = `(() => {
   const raf = window.requestAnimationFrame.bind(window);
   const now = () => performance.now();
   let acc = 0;
-  const bench = (window.__bench = { on: false, samples: [] });
+  // take(): the time not yet sampled (a frame's callbacks after the sampling tick ran), then zero.
+  const bench = (window.__bench = { on: false, samples: [], take: () => { const a = acc; acc = 0; return a; } });
   const wrap = (fn) => function (...args) { const t = now(); try { return fn.apply(this, args); } finally { acc += now() - t; } };
   window.requestAnimationFrame = (cb) => raf(wrap(cb));
   const add = EventTarget.prototype.addEventListener;
@@ -270,6 +275,66 @@ function blockCases(): { name: string; text: string }[] {
   });
 }
 
+interface TraceEvent {
+  readonly name: string;
+  readonly ph: string;
+  readonly ts: number;
+  readonly dur?: number;
+  readonly tid: number;
+  readonly cat: string;
+}
+
+/**
+ * Chromium tracing of the page (`--trace`): returns a function that stops it and describes the five longest
+ * tasks of the renderer's main thread, each with the time of what ran inside it (script, style, layout,
+ * paint, garbage collection) by name.
+ */
+async function startTrace(page: Page): Promise<() => Promise<string[]>> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.execute,blink.user_timing',
+    transferMode: 'ReportEvents',
+  });
+  return async () => {
+    const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+    await cdp.send('Tracing.end');
+    await done;
+    const main = events.find((e) => e.name === 'FireAnimationFrame')?.tid;
+    const onMain = events.filter((e) => e.tid === main && e.ph === 'X' && e.dur !== undefined);
+    const tasks = onMain.filter((e) => e.name === 'RunTask').sort((a, b) => b.dur! - a.dur!);
+    const start = Math.min(...onMain.map((e) => e.ts));
+    const end = Math.max(...onMain.map((e) => e.ts + e.dur!));
+    const inner = [
+      'FunctionCall',
+      'FireAnimationFrame',
+      'EventDispatch',
+      'UpdateLayoutTree',
+      'Layout',
+      'Paint',
+      'PrePaint',
+      'Layerize',
+      'MajorGC',
+      'MinorGC',
+      'V8.GC_MC_BACKGROUND',
+      'BlinkGC.AtomicPhase',
+      'ParseHTML',
+      'TimerFire',
+      'V8.GCFinalizeMC',
+      'V8.GCScavenger',
+      'V8.GCCompactor',
+    ];
+    return tasks.slice(0, 5).map((t) => {
+      const by = new Map<string, number>();
+      for (const e of onMain)
+        if (e !== t && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur! && inner.includes(e.name)) by.set(e.name, (by.get(e.name) ?? 0) + e.dur!);
+      const parts = [...by].sort((a, b) => b[1] - a[1]).map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`);
+      return `  task ${(t.dur! / 1000).toFixed(1)} ms at ${((t.ts - start) / 1e6).toFixed(2)} s of ${((end - start) / 1e6).toFixed(2)} s: ${parts.join(', ')}`;
+    });
+  };
+}
+
 interface BlockResult {
   /** Per delivery: script (message handler and render) and the style and layout the change forced. */
   readonly script: number[];
@@ -283,7 +348,7 @@ async function streamBlock(page: Page, text: string, deliveries: number): Promis
   return page.evaluate(
     async ({ text, deliveries, t0 }) => {
       const w = globalThis as unknown as {
-        __bench: { on: boolean; samples: number[] };
+        __bench: { on: boolean; samples: number[]; take(): number };
         dispatchEvent(e: unknown): boolean;
         MessageEvent: new (t: string, i: { data: unknown }) => unknown;
         performance: { now(): number };
@@ -314,15 +379,18 @@ async function streamBlock(page: Page, text: string, deliveries: number): Promis
       // Each delivery: the message handler and the render (script, from the instrumentation) plus the
       // style and layout the new DOM costs (forced here, measured).
       const deliver = async (events: unknown[]) => {
+        w.__bench.take();
         w.__bench.samples = [];
         w.__bench.on = true;
         send(events);
         await frame();
+        // The view's render ran in this frame after the sampling tick: its time is not in a sample yet.
+        const rendered = w.__bench.take();
         const t = w.performance.now();
         void w.document.body.offsetHeight;
         const layout = w.performance.now() - t;
         w.__bench.on = false;
-        script.push(w.__bench.samples.reduce((a, b) => a + b, 0));
+        script.push(w.__bench.samples.reduce((a, b) => a + b, 0) + rendered);
         layouts.push(layout);
       };
       for (let i = 0; i < text.length; i += step) await deliver([{ type: 'delta', index: 0, text: text.slice(i, i + step) }]);
@@ -331,7 +399,7 @@ async function streamBlock(page: Page, text: string, deliveries: number): Promis
         { type: 'assistantEnd', stopReason: 'stop', at: t0 + 1000 },
         { type: 'settled', aborted: false, at: t0 + 1000 },
       ]);
-      for (let i = 0; i < 400 && w.document.querySelector('[data-highlight]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
+      for (let i = 0; i < 400 && w.document.querySelector('[data-highlight], [data-lines]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
       await frame();
       const wall = w.performance.now() - start;
       observer.disconnect();
@@ -346,6 +414,7 @@ async function blockBench(): Promise<void> {
   const browser = await launchBrowser();
   interface Row {
     name: string;
+    bytes: number;
     worst: number;
     p95: number;
     total: number;
@@ -357,14 +426,20 @@ async function blockBench(): Promise<void> {
   const rows: Row[] = [];
   try {
     for (const c of blockCases()) {
+      if (caseFilter && !c.name.includes(caseFilter)) continue;
       const view = await openViewInstrumented(browser, server.origin);
       await deliver(view, { type: 'snapshot', state: initialTranscript, session });
+      const trace = process.argv.includes('--trace') ? await startTrace(view) : undefined;
       const r = await streamBlock(view, c.text, 150);
+      if (trace) console.log(`${c.name}: longest tasks\n${(await trace()).join('\n')}`);
       await view.close();
       const frames = r.script.map((s, i) => s + r.layout[i]!);
+      if (process.argv.includes('--frames'))
+        console.log(`${c.name}\n${r.script.map((s, i) => `  ${i} script ${s.toFixed(1)} layout ${r.layout[i]!.toFixed(1)}`).join('\n')}`);
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       rows.push({
         name: c.name,
+        bytes: c.text.length,
         worst: Math.max(...frames),
         p95: quantile(frames, 0.95),
         total: sum(frames),
@@ -381,11 +456,10 @@ async function blockBench(): Promise<void> {
   console.log('');
   console.log('one big block streamed in 150 deliveries, one per frame; per delivery: script (handler + render) and script + forced style/layout');
   console.log('case                                         bytes | script: worst      p95      total | with layout: worst      p95      total | longest task');
-  const cases = blockCases();
   const ms = (x: number) => `${x.toFixed(1)} ms`.padStart(10);
-  rows.forEach((r, i) => {
+  rows.forEach((r) => {
     console.log(
-      `${r.name.padEnd(44)} ${String(cases[i]!.text.length).padStart(6)} | ${ms(r.sWorst)} ${ms(r.sP95)} ${ms(r.sTotal)} | ${ms(r.worst)} ${ms(r.p95)} ${ms(r.total)} | ${r.longest ? ms(r.longest) : '-'}`,
+      `${r.name.padEnd(44)} ${String(r.bytes).padStart(6)} | ${ms(r.sWorst)} ${ms(r.sP95)} ${ms(r.sTotal)} | ${ms(r.worst)} ${ms(r.p95)} ${ms(r.total)} | ${r.longest ? ms(r.longest) : '-'}`,
     );
   });
   console.log('');

@@ -596,6 +596,24 @@ function lastFinalId(messages: readonly MessageView[]): number {
   return id;
 }
 
+/** Characters of a reply rendered again to be announced: enough for the 400 that are said. */
+const ANNOUNCE_SOURCE_CHARS = 4000;
+
+/**
+ * The start of a reply's markdown, for its announcement: rendering a whole long reply again (a 3,000-item
+ * list) would cost the frame that finishes it hundreds of milliseconds. It ends at a blank line or a space,
+ * and keeps the reply's link reference definitions so links in it read as links.
+ */
+function replyStart(text: string): string {
+  if (text.length <= ANNOUNCE_SOURCE_CHARS) return text;
+  const half = ANNOUNCE_SOURCE_CHARS / 2;
+  const blank = text.lastIndexOf('\n\n', ANNOUNCE_SOURCE_CHARS);
+  const space = text.lastIndexOf(' ', ANNOUNCE_SOURCE_CHARS);
+  const cut = blank > half ? blank : space > half ? space : ANNOUNCE_SOURCE_CHARS;
+  const definitions = text.match(/^ {0,3}\[[^\]\n]+\]:.*$/gm) ?? [];
+  return `${text.slice(0, cut)}\n\n${definitions.join('\n')}`;
+}
+
 /** Tells screen readers about finished replies (as rendered, not as markdown) and notices, once each, never about every delta. */
 function announceFinished(messages: readonly MessageView[]): void {
   let i = messages.length;
@@ -608,7 +626,7 @@ function announceFinished(messages: readonly MessageView[]): void {
     if (m.role === 'assistant') {
       const text = m.blocks
         .filter((b) => b?.kind === 'text')
-        .map((b) => spokenText(renderMarkdown(b!.text, false)))
+        .map((b) => spokenText(renderMarkdown(replyStart(b!.text), false)))
         .join('\n')
         .trim();
       const stop = m.stopReason === 'aborted' ? ' (cancelled)' : m.stopReason === 'error' ? ` Error: ${m.errorMessage ?? ''}` : '';

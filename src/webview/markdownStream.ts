@@ -1,8 +1,9 @@
 /**
  * Streaming markdown: a text block that grows by deltas is rendered so that each frame costs what changed,
  * not the size of the block. Finished top-level blocks are rendered once. The open block is rendered by
- * units: list items, table rows, pieces of a paragraph and the lines of a code fence; finished units stay,
- * only the open one is rendered again. The finished DOM equals a one-shot render of the final text.
+ * units: list items, table rows, pieces of a paragraph and the lines of a code fence; a block quote's
+ * content is streamed the same way inside it. Finished units stay, only the open one is rendered again.
+ * The finished DOM equals a one-shot render of the final text.
  */
 
 import { markFocus, restoreFocus } from './a11y.ts';
@@ -25,6 +26,8 @@ import {
 const PIECE_CHARS = 2000;
 /** Only the start of a long open line is checked for a change of block (a table row, a heading underline). */
 const PEEK_CHARS = 256;
+/** Committed paragraph text past which its finished lines are moved into a line group (see ParagraphBlock). */
+const GROUP_CHARS = 4000;
 
 /** An open block's answer: still open (undefined), ended where the next block starts, or render it again. */
 type Step = number | 'reset' | undefined;
@@ -63,12 +66,30 @@ class MarkdownBody implements TextBody {
   /** Where the open top-level block starts. */
   private _start = 0;
   private _open: OpenBlock | undefined;
-  /** Nodes of an open block that is rendered whole each frame (headings, quotes and other rare blocks). */
+  /** Nodes of an open block that is rendered whole each frame (a heading, HTML and other rare blocks). */
   private _tail: ChildNode[] = [];
 
-  constructor() {
-    this.el = document.createElement('div');
-    this.el.className = 'md';
+  /** Text markdown-it puts first inside the container (a newline after `<blockquote>`). */
+  private readonly _lead: string;
+  /** Whether the definitions are shared with an enclosing body (a block quote's content). */
+  private readonly _shared: boolean;
+
+  /** A body of its own, or the content of `inside.el` (a block quote) sharing that body's definitions. */
+  constructor(inside?: { el: HTMLElement; lead: string; env: Required<MdEnv> }) {
+    this._lead = inside?.lead ?? '';
+    this._shared = inside !== undefined;
+    if (inside) {
+      this.el = inside.el;
+      this._env = inside.env;
+      this._clear();
+    } else {
+      this.el = document.createElement('div');
+      this.el.className = 'md';
+    }
+  }
+
+  private _clear(...nodes: Node[]): void {
+    this.el.replaceChildren(...(this._lead ? [document.createTextNode(this._lead)] : []), ...nodes);
   }
 
   update(text: string, final: boolean): void {
@@ -78,7 +99,7 @@ class MarkdownBody implements TextBody {
       // Never streamed (a finished reply, a snapshot): one render of the whole text.
       this._raw = text;
       this._final = true;
-      this.el.replaceChildren(renderMarkdown(text));
+      this._clear(this._shared ? sanitize(renderHtml(text, this._env, true)) : renderMarkdown(text));
       return;
     }
     this._append(text);
@@ -101,14 +122,14 @@ class MarkdownBody implements TextBody {
     this._raw = '';
     this._src = '';
     this._final = false;
-    this._env = { references: {} };
+    if (!this._shared) this._env = { references: {} };
     this._labels = 0;
     this._defsScanned = 0;
     this._blocks = [];
     this._start = 0;
     this._open = undefined;
     this._tail = [];
-    this.el.replaceChildren();
+    this._clear();
   }
 
   /** Appends the new text with markdown-it's normalization (`\r\n` and lone `\r` end a line, NUL is replaced). */
@@ -207,7 +228,10 @@ class MarkdownBody implements TextBody {
     if (open) {
       open.labels = this._count();
       this._open = open;
-    } else this._tail = nodes;
+      // A quote's content is streamed into it from the start, now: it begins empty.
+      return open instanceof QuoteBlock;
+    }
+    this._tail = nodes;
     return false;
   }
 
@@ -263,6 +287,8 @@ function openBlock(tokens: Token[], tail: string, start: number, nodes: ChildNod
       const body = element.querySelector('tbody');
       return body && lineDone(tail, 1) ? new TableBlock(start, tail, nodes, body, env) : undefined;
     }
+    case 'blockquote_open':
+      return element.nodeName === 'BLOCKQUOTE' ? new QuoteBlock(start, nodes, element, env) : undefined;
     case 'fence': {
       const opener = /^(`{3,}|~{3,})[^\n]*\n/.exec(tail);
       const code = element.querySelector('code');
@@ -336,6 +362,12 @@ function replaceNodes(parent: Element, old: ChildNode[], fresh: ChildNode[]): Ch
  * A paragraph: its text is cut into pieces at spaces where nothing is left open (no unmatched emphasis,
  * bracket or backtick), rendered once each; only the last piece is rendered again. Each finished line is
  * checked for the paragraph ending or turning into something else (a heading underline, a table).
+ *
+ * The browser lays a paragraph's lines out again whenever anything in it changes, so a long one costs
+ * layout time in proportion to its length every frame. While it streams, its committed lines are moved
+ * into line groups (blocks of their own inside the paragraph, cut exactly where a line starts, so nothing
+ * moves on screen): a group, once laid out, is not laid out again. The groups are unwrapped after the frame
+ * that ends the paragraph, which leaves the DOM of a one-shot render.
  */
 class ParagraphBlock implements OpenBlock {
   readonly nodes: ChildNode[];
@@ -353,6 +385,12 @@ class ParagraphBlock implements OpenBlock {
   private _lastLine: number;
   /** No piece is tried again before the text reaches this length (the last try found something open). */
   private _retryAt = 0;
+  /** Line groups at the start of the paragraph, in order. */
+  private readonly _groups: HTMLElement[] = [];
+  /** Characters committed as pieces since the last line group was made. */
+  private _ungrouped = 0;
+  /** Start of the open line while a block starts on it (the paragraph may end there): no piece goes past it. */
+  private _next: number | undefined;
 
   constructor(start: number, tail: string, nodes: ChildNode[], p: HTMLElement, env: Required<MdEnv>) {
     this._start = start;
@@ -371,11 +409,50 @@ class ParagraphBlock implements OpenBlock {
     const end = this._structure(src, final);
     if (end === 'reset') return 'reset';
     const stop = end ?? src.length;
-    const content = src.slice(this._piece, stop).trimEnd();
+    const content = src.slice(this._piece, Math.min(stop, this._next ?? stop)).trimEnd();
     if (content.length > PIECE_CHARS && this._piece + content.length >= this._retryAt) this._commitPiece(src, this._piece + content.length);
     const rest = src.slice(this._piece, stop).trimEnd();
+    // Measured before this frame's change, while the layout of the last frame is still valid.
+    if (end === undefined && !final && this._ungrouped >= GROUP_CHARS) this._group();
     this._tail = replaceNodes(this._p, this._tail, fragmentIn(renderInline(rest, this._env), 'p'));
+    if (end !== undefined || final) this._ungroupLater();
     return end;
+  }
+
+  /** Moves the committed nodes up to the start of their last line into a new line group. */
+  private _group(): void {
+    const nodes: ChildNode[] = [];
+    for (let n = this._groups.at(-1)?.nextSibling ?? this._p.firstChild; n && n !== this._tail[0]; n = n.nextSibling) nodes.push(n);
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const node = nodes[i]!;
+      const at = node.nodeType === Node.TEXT_NODE ? lastLineStart(node as Text) : undefined;
+      if (at === undefined) continue;
+      const rest = (node as Text).splitText(at);
+      const group = document.createElement('span');
+      group.className = 'md-lines';
+      group.append(...nodes.slice(0, i + 1));
+      rest.before(group);
+      this._groups.push(group);
+      this._ungrouped = 0;
+      return;
+    }
+  }
+
+  /**
+   * Puts the grouped nodes back as the paragraph's own children (text split for a group joined again),
+   * after the frame: the browser then lays the whole paragraph out again, once, as for a one-shot render.
+   */
+  private _ungroupLater(): void {
+    if (!this._groups.length) return;
+    const groups = this._groups.splice(0);
+    const p = this._p;
+    p.setAttribute('data-lines', 'pending');
+    setTimeout(() => {
+      p.removeAttribute('data-lines');
+      if (!p.isConnected) return;
+      for (const group of groups) group.replaceWith(...Array.from(group.childNodes));
+      p.normalize();
+    }, 0);
   }
 
   private _commitPiece(src: string, contentEnd: number): void {
@@ -395,6 +472,7 @@ class ParagraphBlock implements OpenBlock {
     }
     const first = this._tail[0] ?? null;
     for (const n of fragmentIn(html, 'p')) this._p.insertBefore(n, first);
+    this._ungrouped += cut - this._piece;
     this._piece = cut;
   }
 
@@ -426,13 +504,53 @@ class ParagraphBlock implements OpenBlock {
       this._lastLine = lines.at(-1)!.at;
       this._checked = done;
     }
+    this._next = undefined;
     if (starts.length < 2) return undefined;
     const line = starts[1]!.line - lead;
     if (line < firstNew) return 'reset';
-    // The block after the paragraph starts on the open line: wait until that line is finished.
-    if (line >= lines.length) return undefined;
+    if (line >= lines.length) {
+      // The block after the paragraph starts on the open line. After a blank line the paragraph is over,
+      // whatever that line becomes; otherwise wait until the line is finished ("#" may become "#x" and join
+      // the paragraph), and commit no piece past its start meanwhile.
+      if (!lines.at(-1)!.text.trim()) return done;
+      this._next = done;
+      return undefined;
+    }
     return lines[line]!.at;
   }
+}
+
+/**
+ * Offset in `text` where its last line on screen starts, if it is laid out on more than one line; a line
+ * start is the first character whose line box lies below the one of the character before it.
+ */
+function lastLineStart(text: Text): number | undefined {
+  const range = document.createRange();
+  range.selectNodeContents(text);
+  const lines = range.getClientRects();
+  if (lines.length < 2) return undefined;
+  const top = lines[lines.length - 1]!.top;
+  const topOf = (i: number): number => {
+    range.setStart(text, i);
+    range.setEnd(text, i + 1);
+    const rects = range.getClientRects();
+    return rects.length ? rects[rects.length - 1]!.top : Number.NEGATIVE_INFINITY;
+  };
+  // The first character on the last line: line tops only grow along the text. A space where the line
+  // breaks may be reported on either line, so the line starts at the first other character after it.
+  let lo = 1;
+  let hi = text.length - 1;
+  if (hi < lo || topOf(hi) < top - 1) return undefined;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (topOf(mid) >= top - 1) hi = mid;
+    else lo = mid + 1;
+  }
+  let before = lo - 1;
+  while (before > 0 && /\s/.test(text.data[before]!)) before--;
+  while (lo < text.length && /\s/.test(text.data[lo]!)) lo++;
+  if (lo >= text.length || /\s/.test(text.data[before]!) || topOf(before) >= top - 1 || topOf(lo) < top - 1) return undefined;
+  return lo;
 }
 
 /**
@@ -689,6 +807,63 @@ class FenceBlock implements OpenBlock {
       this._block = fresh as HTMLElement;
     }, 0);
   }
+}
+
+/**
+ * A block quote: the content of its lines (the `>` marker and one space after it taken off) is streamed
+ * into a body of its own inside the `<blockquote>`, so its paragraphs, lists and fences are rendered by
+ * units as at the top level. It ends at a blank line. A line without a marker (a lazy continuation, or
+ * the quote ending) or a tab after the marker makes it render whole again.
+ */
+class QuoteBlock implements OpenBlock {
+  readonly nodes: ChildNode[];
+  readonly refs = true;
+  labels = 0;
+  private readonly _body: MarkdownBody;
+  /** Start of the first line not yet taken into the content. */
+  private _line: number;
+  /** The content of the finished lines. */
+  private _content = '';
+
+  constructor(start: number, nodes: ChildNode[], quote: HTMLElement, env: Required<MdEnv>) {
+    this.nodes = nodes;
+    this._line = start;
+    this._body = new MarkdownBody({ el: quote, lead: '\n', env });
+  }
+
+  drop(): void {}
+
+  update(src: string, final: boolean): Step {
+    const done = final ? src.length : src.lastIndexOf('\n') + 1;
+    while (this._line < done) {
+      const nl = src.indexOf('\n', this._line);
+      const stop = nl === -1 || nl >= done ? done : nl;
+      const line = src.slice(this._line, stop);
+      if (!line.trim()) {
+        this._body.update(this._content, true);
+        return this._line;
+      }
+      const content = quoteContent(line);
+      if (content === undefined) return 'reset';
+      this._content += stop < src.length ? `${content}\n` : content;
+      this._line = stop + 1;
+    }
+    // The open line shows once it has its marker; without one it may still be a lazy line or a new block.
+    const open = final ? undefined : quoteContent(src.slice(done));
+    this._body.update(this._content + (open ?? ''), final);
+    return undefined;
+  }
+}
+
+/**
+ * A line's content inside a block quote: without its marker and one space after it. Undefined if it has
+ * no marker, or a tab in the content's indent (a tab's width depends on the column, which that changes).
+ */
+function quoteContent(line: string): string | undefined {
+  const m = /^ {0,3}> ?/.exec(line);
+  if (!m) return undefined;
+  const content = line.slice(m[0].length);
+  return /^ *\t/.test(content) ? undefined : content;
 }
 
 export function markdownBody(): TextBody {

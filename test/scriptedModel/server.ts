@@ -26,6 +26,8 @@ export interface ScriptedModel {
   readonly requests: unknown[];
   /** Called with each request body as it arrives, with the index of the step it consumes. */
   onRequest?: (body: unknown, stepIndex: number) => void;
+  /** Called right after each text or thinking delta is written to the stream (benches time the way to the screen from here). */
+  onDelta?: (piece: string) => void;
   /** Opens gate `name`: a stream held at `{ "hold": name }` goes on, and later holds of that name pass. */
   release(name: string): void;
   /** Resolves once a stream has reached `{ "hold": name }` and is waiting there (or passed it, released). */
@@ -127,7 +129,14 @@ class Gates {
 }
 
 /** Writes the SSE frames for one stream step; stops early if the client goes away. */
-async function streamStep(res: ServerResponse, step: StreamStep, stepIndex: number, gone: AbortSignal, gates: Gates): Promise<void> {
+async function streamStep(
+  res: ServerResponse,
+  step: StreamStep,
+  stepIndex: number,
+  gone: AbortSignal,
+  gates: Gates,
+  sent: (piece: string) => void,
+): Promise<void> {
   const id = `chatcmpl-scripted-${stepIndex}`;
   const created = Math.floor(Date.now() / 1000);
   const frame = (choices: unknown[], extra: Record<string, unknown> = {}): void => {
@@ -153,11 +162,13 @@ async function streamStep(res: ServerResponse, step: StreamStep, stepIndex: numb
       for (const piece of splitText(chunk.text, chunk.split)) {
         await sleep(delayMs, gone);
         delta({ content: piece });
+        sent(piece);
       }
     } else if ('thinking' in chunk) {
       for (const piece of splitText(chunk.thinking, chunk.split)) {
         await sleep(delayMs, gone);
         delta({ reasoning_content: piece });
+        sent(piece);
       }
     } else {
       const call = chunk.toolCall;
@@ -241,7 +252,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       return;
     }
     if (isStreamStep(step)) {
-      await streamStep(res, step, stepIndex, gone, gates);
+      await streamStep(res, step, stepIndex, gone, gates, (piece) => model.onDelta?.(piece));
       if (step.hang && !gone.aborted) await new Promise((resolve) => gone.addEventListener('abort', resolve, { once: true }));
       return;
     }

@@ -504,6 +504,21 @@ describe('chat webview (headless Chromium)', function () {
     assert.equal(await page.locator('[data-testid="transcript"]').getAttribute('role'), 'log');
   });
 
+  it('announces the start of a long reply as rendered, its links resolved by definitions at its end', async () => {
+    const at = T0;
+    await snapshot(page, initialTranscript);
+    const filler = Array.from({ length: 400 }, (_, i) => `Paragraph ${i} of a long answer.`).join('\n\n');
+    await batch(page, [
+      { type: 'assistantStart', at },
+      { type: 'blockStart', index: 0, kind: 'text', at },
+      { type: 'delta', index: 0, text: `See [the docs][1] first.\n\n${filler}\n\n[1]: https://example.com/docs\n` },
+      { type: 'assistantEnd', stopReason: 'stop', at },
+    ]);
+    const said = (await page.locator('#announce-replies').textContent()) ?? '';
+    assert.match(said, /^Pi: See the docs first\.\nParagraph 0 of a long answer\./);
+    assert.ok(said.length <= 'Pi: '.length + 400, `${said.length} characters announced`);
+  });
+
   it('ignores unknown host messages and wire events', async () => {
     await snapshot(page, initialTranscript);
     await page.evaluate(() => {

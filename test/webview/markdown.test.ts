@@ -6,7 +6,7 @@ import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript } from '../../src/shared/transcript.ts';
 import { T0 } from './builders.ts';
 import { deliver, session, useChatPage } from './harness.ts';
-import { chunkings, randomMarkdown, rng } from './randomMarkdown.ts';
+import { chunkings, randomLongParagraph, randomMarkdown, rng } from './randomMarkdown.ts';
 
 interface StreamResult {
   /** innerHTML of the streamed block after each delta's frame, if asked for, and after the end. */
@@ -34,7 +34,7 @@ async function streamAndCompare(page: Page, chunks: readonly string[], opts: { e
       const settle = async () => {
         await frame();
         await frame();
-        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
+        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight], [data-lines]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
       };
       const last = () => {
         const all = w.document.querySelectorAll('[data-role="assistant"] .md');
@@ -127,6 +127,84 @@ describe('streaming markdown (headless Chromium)', function () {
     assert.equal(await page.locator(`${OPEN} .code-lang`).innerText(), 'foo+bar');
     assert.equal(await page.locator(`${OPEN} code`).getAttribute('class'), 'language-foo+bar');
     assert.equal(await page.locator(`${OPEN} code`).innerText(), 'let x = 1;\nlet y = 2;\n');
+  });
+
+  it('keeps the lines of a long streaming paragraph where a one-shot render puts them, and ends with its DOM', async () => {
+    const vocab = [
+      'the',
+      'server',
+      'reads',
+      '**configuration**',
+      'then',
+      'starts',
+      'on',
+      'a',
+      '`port`',
+      'and',
+      'logs',
+      '[the docs](https://example.com/d)',
+      'request',
+    ];
+    const words: string[] = [];
+    for (let i = 0, x = 7; i < 2400; i++) words.push(vocab[(x = (x * 1103515245 + 12345) % 2147483648) % vocab.length]!);
+    const text = words.join(' ');
+    const chunks = text.match(/[\s\S]{1,240}/g)!;
+    /** Where each inline element of a paragraph sits, relative to the paragraph, and its height. */
+    const geometry = (selector: string) =>
+      page.$eval(selector, (p) => {
+        const box = p.getBoundingClientRect();
+        const at = (r: { top: number; left: number }) => `${Math.round(r.top - box.top)},${Math.round(r.left - box.left)}`;
+        return {
+          height: Math.round(box.height),
+          groups: p.querySelectorAll('.md-lines').length,
+          marks: Array.from(p.querySelectorAll('strong, code, a'), (e) => at((e as typeof p).getClientRects()[0]!)),
+        };
+      });
+    await streamOpen(page, chunks);
+    const streaming = await geometry(`${OPEN} > p`);
+    assert.ok(streaming.groups > 0, 'the finished lines went into line groups');
+    const r = await streamAndCompare(page, [text]);
+    const oneShot = await geometry('[data-role="assistant"]:last-of-type .md > p');
+    assert.equal(oneShot.groups, 0);
+    assert.deepEqual({ ...streaming, groups: 0 }, oneShot, 'every line breaks where it does in a one-shot render');
+    // The streaming row, ended now, keeps no line group: its DOM is the one-shot render's.
+    await deliver(page, { type: 'batch', events: [{ type: 'blockEnd', index: 0, at: T0 }] });
+    await page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-lines]'));
+    const ended = await page.$$eval('[data-role="assistant"] .md', (els) => els.map((e) => e.innerHTML));
+    assert.equal(ended[0], r.oneShot);
+  });
+
+  it('streams a block quote by units: a finished paragraph inside it stays, the next one grows', async () => {
+    await streamOpen(page, ['> First paragraph of the quote,\n> still the first.\n>\n', '> Second paragraph']);
+    const first = `${OPEN} > blockquote > p:first-child`;
+    await page.$eval(first, (p) => ((p as unknown as { __kept: boolean }).__kept = true));
+    await deliver(page, { type: 'batch', events: [{ type: 'delta', index: 0, text: ' grows,\n> and grows.\n>\n> - a list' }] });
+    assert.equal(await page.$eval(first, (p) => (p as unknown as { __kept?: boolean }).__kept === true), true, 'the first paragraph was not rendered again');
+    assert.deepEqual(
+      await page.$$eval(`${OPEN} > blockquote > *`, (els) => els.map((e) => `${e.tagName}:${(e as unknown as { innerText: string }).innerText}`)),
+      ['P:First paragraph of the quote, still the first.', 'P:Second paragraph grows, and grows.', 'UL:a list'],
+    );
+  });
+
+  it('ends with the DOM of a one-shot render for long paragraphs among random blocks in random chunkings (seeded)', async () => {
+    const seed = Number(process.env.MD_SEED ?? 20261130);
+    const random = rng(seed);
+    const failures: string[] = [];
+    for (let doc = 0; doc < 3; doc++) {
+      const text = randomLongParagraph(random);
+      // The chunkings that stream it in many deliveries (so its lines get grouped), not in one.
+      for (const [name, chunks] of chunkings(text, random).slice(1, 3)) {
+        const r = await streamAndCompare(page, chunks);
+        if (r.streamed !== r.oneShot) {
+          let at = 0;
+          while (r.streamed[at] === r.oneShot[at]) at++;
+          failures.push(
+            `seed ${seed}, document ${doc}, ${name} chunking: ${JSON.stringify(text.slice(0, 200))}…\n--- streamed at ${at}\n${r.streamed.slice(Math.max(0, at - 200), at + 300)}\n--- one-shot\n${r.oneShot.slice(Math.max(0, at - 200), at + 300)}`,
+          );
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
   });
 
   it('ends with the DOM of a one-shot render for random markdown in random chunkings (seeded)', async () => {

@@ -67,6 +67,23 @@ function inline(r: Random, words: number): string {
   return out.join(' ');
 }
 
+const PLAIN = WORDS.filter((w) => /^[a-zé]+$/.test(w));
+
+/** A long paragraph of words and closed markup only: committed in pieces, its finished lines put in line groups. */
+export function longParagraph(r: Random): string {
+  const out: string[] = [];
+  for (let i = int(r, 1500, 2500); i > 0; i--) {
+    const w = pick(r, PLAIN);
+    const roll = r();
+    if (roll < 0.05) out.push(`**${w}**`);
+    else if (roll < 0.1) out.push(`\`${w}\``);
+    else if (roll < 0.13) out.push(`[${w}](https://example.com/${i})`);
+    else if (roll < 0.16) out.push(`*${w} ${pick(r, PLAIN)}*`);
+    else out.push(w);
+  }
+  return out.join(' ');
+}
+
 function paragraph(r: Random): string {
   const lines = int(r, 1, 3);
   return Array.from({ length: lines }, () => inline(r, int(r, 2, 14)) + (r() < 0.1 ? '  ' : '')).join('\n');
@@ -108,17 +125,22 @@ function fence(r: Random): string {
 
 function block(r: Random, depth = 0): string {
   const roll = r();
+  if (roll < 0.05) return longParagraph(r);
   // Long enough to be rendered in pieces.
-  if (roll < 0.04) return inline(r, int(r, 500, 900));
+  if (roll < 0.07) return inline(r, int(r, 500, 900));
   if (roll < 0.28) return paragraph(r);
   if (roll < 0.45) return list(r);
   if (roll < 0.55) return table(r);
   if (roll < 0.65) return fence(r);
-  if (roll < 0.72 && depth < 2)
-    return block(r, depth + 1)
-      .split('\n')
-      .map((l) => `> ${l}`)
-      .join('\n');
+  if (roll < 0.72 && depth < 2) {
+    // A block quote of a few blocks (streamed inside it), its marker written a few ways.
+    const marker = pick(r, ['> ', '> ', '>', ' > ']);
+    const inner = Array.from({ length: int(r, 1, 4) }, () => block(r, depth + 1)).join('\n\n');
+    const lines = inner.split('\n').map((l) => `${marker}${l}`);
+    // Sometimes a lazy continuation line: the marker left off the last line.
+    if (lines.length > 1 && r() < 0.15) lines[lines.length - 1] = lines[lines.length - 1]!.replace(/^ ?> ?/, '');
+    return lines.join('\n');
+  }
   if (roll < 0.8) return `${'#'.repeat(int(r, 1, 4))} ${inline(r, 3)}`;
   if (roll < 0.84) return `${inline(r, 3)}\n${pick(r, ['===', '---', '-'])}`;
   if (roll < 0.9) return `[r${int(r, 1, 3)}]: https://example.com/ref${int(r, 1, 9)}${r() < 0.3 ? ' "a title"' : ''}`;
@@ -136,6 +158,11 @@ export function randomMarkdown(r: Random): string {
   if (eol < 0.1) text = text.replace(/\n/g, '\r\n');
   else if (eol < 0.15) text = text.replace(/\n/g, '\r');
   return text;
+}
+
+/** A long paragraph between two random blocks. */
+export function randomLongParagraph(r: Random): string {
+  return `${block(r)}\n\n${longParagraph(r)}\n\n${block(r)}`;
 }
 
 /** Named chunkings of `text`: one delta, small and large random pieces, and one character at a time near the end. */
