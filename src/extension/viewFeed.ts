@@ -56,7 +56,7 @@ export class ViewFeed extends Disposable {
     this._register(
       source.onDidEmit((events) => {
         if (!this._open) return;
-        for (const ev of events) this._batcher.push(ev);
+        this._batcher.pushBatch(events);
       }),
     );
     this._register(

@@ -36,6 +36,19 @@ export class Batcher {
     this._schedule();
   }
 
+  /**
+   * Queues a batch that was already gathered per frame (the worker's, on the main thread). When nothing is
+   * waiting and a frame has passed since the last post, it goes now: the receiver does not wait for a timer,
+   * which would add a delay to every frame that carries over to the next one (each post moves the frame the
+   * next one may go in). Still one post per frame at most.
+   */
+  pushBatch(events: readonly WireEvent[]): void {
+    if (this._disposed || !events.length) return;
+    for (const ev of events) if (!this._coalesce(ev)) this._queue.push(ev);
+    if (!this._cancelTimer && this._scheduler.now() - this._lastFlush >= this._frameMs) this.flush();
+    else this._schedule();
+  }
+
   /** Sends whatever is queued now (before a snapshot, or on dispose). */
   flush(): void {
     this._cancelTimer?.();

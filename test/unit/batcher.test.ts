@@ -93,6 +93,27 @@ describe('Batcher', () => {
     assert.equal(posts.length, 1);
   });
 
+  it('forwards a batch gathered elsewhere at once after a quiet frame, and the next one not before a frame has passed', () => {
+    const { clock, posts, batcher } = setup();
+    batcher.pushBatch([
+      { type: 'delta', index: 0, text: 'a' },
+      { type: 'delta', index: 0, text: 'b' },
+    ]);
+    // No timer: a timer's delay would carry over into every later frame.
+    assert.deepEqual(posts, [[{ type: 'delta', index: 0, text: 'ab' }]]);
+    clock.advance(5);
+    batcher.pushBatch([{ type: 'delta', index: 0, text: 'c' }]);
+    batcher.pushBatch([{ type: 'delta', index: 0, text: 'd' }]);
+    assert.equal(posts.length, 1, 'a second post in the same frame waits');
+    clock.advance(FRAME_MS - 6);
+    assert.equal(posts.length, 1);
+    clock.advance(1);
+    assert.deepEqual(posts[1], [{ type: 'delta', index: 0, text: 'cd' }]);
+    clock.advance(FRAME_MS);
+    batcher.pushBatch([{ type: 'turnStart' }]);
+    assert.equal(posts.length, 3);
+  });
+
   it('drops queued events on discard and sends nothing after dispose', () => {
     const { clock, posts, batcher } = setup();
     batcher.push({ type: 'turnStart' });
