@@ -34,7 +34,8 @@ async function streamAndCompare(page: Page, chunks: readonly string[], opts: { e
       const settle = async () => {
         await frame();
         await frame();
-        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight], [data-lines]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
+        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight], [data-lines], [data-rows]'); i++)
+          await new Promise<void>((r) => w.setTimeout(r, 5));
       };
       const last = () => {
         const all = w.document.querySelectorAll('[data-role="assistant"] .md');
@@ -172,6 +173,67 @@ describe('streaming markdown (headless Chromium)', function () {
     await page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-lines]'));
     const ended = await page.$$eval('[data-role="assistant"] .md', (els) => els.map((e) => e.innerHTML));
     assert.equal(ended[0], r.oneShot);
+  });
+
+  it('streams a long table in chunks whose columns line up with the header, read as one table', async () => {
+    const rows = Array.from({ length: 200 }, (_, i) => `| ${i + 1} | **name-${i}** and [a link](https://example.com/${i}) | ${(i * 37) % 1000} |\n`);
+    const text = `Results:\n\n| # | name | value |\n| --- | :-: | --: |\n${rows.join('')}`;
+    await streamOpen(page, text.match(/[\s\S]{1,300}/g)!);
+    const layout = await page.$eval(OPEN, (md) => {
+      const rect = (e: Element) => e.getBoundingClientRect();
+      const x = (e: Element) => [Math.round(rect(e).left * 10) / 10, Math.round(rect(e).width * 10) / 10];
+      const tables = Array.from(md.querySelectorAll('table'));
+      return {
+        header: Array.from(tables[0]!.querySelectorAll('thead th'), x),
+        chunks: tables.slice(1).map((t, i) => ({
+          className: t.className,
+          role: t.getAttribute('role'),
+          tabindex: t.getAttribute('tabindex'),
+          cells: Array.from(t.querySelectorAll('tr:first-child > td'), x),
+          // The gap between the last row of the table above and the chunk's first row.
+          gap: rect(t.querySelector('tr')!).top - rect(Array.from(tables[i]!.querySelectorAll('tr')).at(-1)!).bottom,
+        })),
+      };
+    });
+    assert.ok(layout.chunks.length >= 2, `chunks: ${layout.chunks.length}`);
+    for (const chunk of layout.chunks) {
+      assert.deepEqual(
+        [chunk.className, chunk.role, chunk.tabindex],
+        ['md-rows', 'presentation', null],
+        'a continuation, not a table or a tab stop of its own',
+      );
+      assert.equal(chunk.cells.length, layout.header.length);
+      chunk.cells.forEach(([left, width], i) => {
+        const [hl, hw] = layout.header[i]!;
+        assert.ok(Math.abs(left! - hl!) <= 1 && Math.abs(width! - hw!) <= 1, `column ${i}: cell ${left},${width} vs header ${hl},${hw}`);
+      });
+      assert.ok(Math.abs(chunk.gap) <= 1, `gap ${chunk.gap}`);
+    }
+    // The rows stream into the last chunk; the finished table is one table again.
+    await deliver(page, { type: 'batch', events: [{ type: 'blockEnd', index: 0, at: T0 }] });
+    await page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-rows]'));
+    assert.equal(await page.locator('[data-role="assistant"] .md table').count(), 1);
+    assert.equal(await page.locator('[data-role="assistant"] .md tbody > tr').count(), 200);
+  });
+
+  it('ends a long streamed table with the DOM of a one-shot render, ended by a blank line or by the reply', async () => {
+    const rows = (n: number, seed: number) =>
+      Array.from({ length: n }, (_, i) => `| ${i + seed} | *it ${i}* \`code\` [link](https://example.com/${i}) | [ref][d] ${i % 7 ? 'x' : '**y**'} |\n`).join(
+        '',
+      );
+    const text = `Intro.\n\n| # | name | ref |\n|:--|:-:|--:|\n${rows(170, 1)}\nAfter the table.\n\n| a | b | c |\n| --- | --- | ---: |\n${rows(140, 500)}\n[d]: https://example.com/docs\n\n| last | table |\n|--|--:|\n${rows(
+      90,
+      900,
+    )
+      .replace(/\| \[ref\]\[d\] [^|]* \|\n/g, '|\n')
+      .trimEnd()}`;
+    for (const size of [97, 211]) {
+      for (const end of [true, false]) {
+        const r = await streamAndCompare(page, text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!, { end });
+        assert.equal(r.streamed, r.oneShot, `chunks of ${size}, ${end ? 'block end' : 'reply end'}`);
+      }
+    }
+    assert.ok(!(await page.locator('[data-role="assistant"] table.md-rows').count()), 'no chunk left');
   });
 
   it('streams a block quote by units: a finished paragraph inside it stays, the next one grows', async () => {
