@@ -218,7 +218,9 @@ class MarkdownBody implements TextBody {
     // the paragraph above).
     for (let i = starts.length - 1; i >= 0; i--) {
       const line = starts[i]!.line;
-      if (line > 0 && lineDone(tail, line)) {
+      // A table is one once the delimiter row under its header is finished too.
+      const last = tokens[starts[i]!.index]!.type === 'table_open' ? line + 1 : line;
+      if (line > 0 && lineDone(tail, last)) {
         this._commit(lineOffset(tail, line), false);
         return true;
       }
@@ -509,6 +511,12 @@ class ParagraphBlock implements OpenBlock {
     this._next = undefined;
     if (starts.length < 2) return undefined;
     const line = starts[1]!.line - lead;
+    // A table starts at its header line, but only the delimiter row under it makes it a table: while that
+    // row is the open line ("| -" may become "| - x |"), the header may still be a line of the paragraph.
+    if (tokens[starts[1]!.index]!.type === 'table_open' && line === lines.length - 1 && (line === 0 || lines[line - 1]!.text.trim())) {
+      this._next = lines[line]!.at;
+      return undefined;
+    }
     if (line < firstNew) return 'reset';
     if (line >= lines.length) {
       // The block after the paragraph starts on the open line. After a blank line the paragraph is over,

@@ -6,7 +6,7 @@ import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript } from '../../src/shared/transcript.ts';
 import { T0 } from './builders.ts';
 import { deliver, session, useChatPage } from './harness.ts';
-import { chunkings, randomLongParagraph, randomMarkdown, rng } from './randomMarkdown.ts';
+import { chunkings, randomLongParagraph, randomLongTable, randomMarkdown, rng } from './randomMarkdown.ts';
 
 interface StreamResult {
   /** innerHTML of the streamed block after each delta's frame, if asked for, and after the end. */
@@ -175,6 +175,13 @@ describe('streaming markdown (headless Chromium)', function () {
     assert.equal(ended[0], r.oneShot);
   });
 
+  it('keeps a line that looks like a table header in its paragraph until the delimiter row under it is finished', async () => {
+    // "| -" is a delimiter row, "| - x |" is not: the paragraph must not end at "| a |" while that line is open.
+    const r = await streamAndCompare(page, ['Some text\n| a |\n| -', ' x |\nmore text\n\nAfter.']);
+    assert.equal(r.streamed, r.oneShot);
+    assert.ok(r.oneShot.startsWith('<p>Some text\n| a |\n| - x |\nmore text</p>'), r.oneShot);
+  });
+
   it('streams a long table in chunks whose columns line up with the header, read as one table', async () => {
     const rows = Array.from({ length: 200 }, (_, i) => `| ${i + 1} | **name-${i}** and [a link](https://example.com/${i}) | ${(i * 37) % 1000} |\n`);
     const text = `Results:\n\n| # | name | value |\n| --- | :-: | --: |\n${rows.join('')}`;
@@ -267,6 +274,30 @@ describe('streaming markdown (headless Chromium)', function () {
       }
     }
     assert.deepEqual(failures, []);
+  });
+
+  it('ends with the DOM of a one-shot render for long tables among random blocks in random chunkings (seeded)', async () => {
+    const seed = Number(process.env.MD_SEED ?? 20261130);
+    const random = rng(seed);
+    const failures: string[] = [];
+    let chunked = 0;
+    for (let doc = 0; doc < 4; doc++) {
+      const text = randomLongTable(random);
+      // The chunkings that stream it in many deliveries (so its rows go into chunks), not in one.
+      for (const [name, chunks] of chunkings(text, random).slice(1, 3)) {
+        const r = await streamAndCompare(page, chunks, { end: doc % 2 === 0, keepDuring: true });
+        if (r.during.some((html) => html.includes('md-rows'))) chunked++;
+        if (r.streamed !== r.oneShot) {
+          let at = 0;
+          while (r.streamed[at] === r.oneShot[at]) at++;
+          failures.push(
+            `seed ${seed}, document ${doc}, ${name} chunking: ${JSON.stringify(text.slice(0, 200))}…\n--- streamed at ${at}\n${r.streamed.slice(Math.max(0, at - 200), at + 300)}\n--- one-shot\n${r.oneShot.slice(Math.max(0, at - 200), at + 300)}`,
+          );
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+    assert.ok(chunked > 0, 'some table streamed in chunks');
   });
 
   it('ends with the DOM of a one-shot render for random markdown in random chunkings (seeded)', async () => {
