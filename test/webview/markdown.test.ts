@@ -83,6 +83,15 @@ async function streamOpen(page: Page, chunks: readonly string[]): Promise<void> 
 
 const OPEN = '[data-role="assistant"]:not([data-stop-reason]) .md';
 
+/** The DOM an element's geometry is read from, inside the page. */
+interface El {
+  readonly className: string;
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): { left: number; width: number; top: number; bottom: number };
+  querySelector(selector: string): El | null;
+  querySelectorAll(selector: string): ArrayLike<El>;
+}
+
 describe('streaming markdown (headless Chromium)', function () {
   this.timeout(120_000);
   let page: Page;
@@ -193,9 +202,9 @@ describe('streaming markdown (headless Chromium)', function () {
     const text = `Results:\n\n| # | name | value |\n| --- | :-: | --: |\n${rows.join('')}`;
     await streamOpen(page, text.match(/[\s\S]{1,300}/g)!);
     const layout = await page.$eval(OPEN, (md) => {
-      const rect = (e: Element) => e.getBoundingClientRect();
-      const x = (e: Element) => [Math.round(rect(e).left * 10) / 10, Math.round(rect(e).width * 10) / 10];
-      const tables = Array.from(md.querySelectorAll('table'));
+      const rect = (e: El) => e.getBoundingClientRect();
+      const x = (e: El) => [Math.round(rect(e).left * 10) / 10, Math.round(rect(e).width * 10) / 10];
+      const tables = Array.from((md as unknown as El).querySelectorAll('table'));
       return {
         header: Array.from(tables[0]!.querySelectorAll('thead th'), x),
         chunks: tables.slice(1).map((t, i) => ({
