@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript } from '../../src/shared/transcript.ts';
-import { T0 } from './builders.ts';
+import { build, T0 } from './builders.ts';
 import { deliver, session, useChatPage } from './harness.ts';
 import { chunkings, randomLongParagraph, randomLongTable, randomMarkdown, rng } from './randomMarkdown.ts';
 
@@ -256,6 +256,48 @@ describe('streaming markdown (headless Chromium)', function () {
       }
     }
     assert.ok(!(await page.locator('[data-role="assistant"] table.md-rows').count()), 'no chunk left');
+  });
+
+  it('loses no row when the view is re-created while a long table streams in chunks', async () => {
+    const rows = Array.from({ length: 240 }, (_, i) => `| ${i + 1} | [row ${i}](https://example.com/${i}) |\n`);
+    const pieces = ['| # | row |\n| --: | --- |\n', ...Array.from({ length: 12 }, (_, k) => rows.slice(k * 20, k * 20 + 20).join(''))];
+    const events: WireEvent[] = [
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+    ];
+    await deliver(page, { type: 'batch', events });
+    for (const [k, text] of pieces.entries()) {
+      const delta: WireEvent = { type: 'delta', index: 0, text };
+      events.push(delta);
+      await deliver(page, { type: 'batch', events: [delta] });
+      if (k === 6) {
+        assert.ok((await page.locator(`${OPEN} table.md-rows`).count()) > 0, 'streaming in chunks');
+        // A re-created view starts from the host's snapshot, then takes the live deltas.
+        await deliver(page, { type: 'snapshot', state: build(events), session });
+      }
+    }
+    assert.ok((await page.locator(`${OPEN} table.md-rows`).count()) > 0, 'streaming in chunks again');
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        { type: 'blockEnd', index: 0, at: T0 },
+        { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      ],
+    });
+    await page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-rows]'));
+    const streamed = await page.locator('[data-role="assistant"] .md').last().innerHTML();
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        { type: 'assistantStart', at: T0 },
+        { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+        { type: 'delta', index: 0, text: pieces.join('') },
+        { type: 'blockEnd', index: 0, at: T0 },
+        { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      ],
+    });
+    assert.equal(streamed, await page.locator('[data-role="assistant"] .md').last().innerHTML());
+    assert.equal(await page.locator('[data-role="assistant"] .md').first().locator('tbody > tr').count(), 240);
   });
 
   it('streams a block quote by units: a finished paragraph inside it stays, the next one grows', async () => {
