@@ -399,7 +399,8 @@ async function streamBlock(page: Page, text: string, deliveries: number): Promis
         { type: 'assistantEnd', stopReason: 'stop', at: t0 + 1000 },
         { type: 'settled', aborted: false, at: t0 + 1000 },
       ]);
-      for (let i = 0; i < 400 && w.document.querySelector('[data-highlight], [data-lines]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
+      for (let i = 0; i < 400 && w.document.querySelector('[data-highlight], [data-lines], [data-rows]'); i++)
+        await new Promise<void>((r) => w.setTimeout(r, 5));
       await frame();
       const wall = w.performance.now() - start;
       observer.disconnect();

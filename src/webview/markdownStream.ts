@@ -28,6 +28,8 @@ const PIECE_CHARS = 2000;
 const PEEK_CHARS = 256;
 /** Committed paragraph text past which its finished lines are moved into a line group (see ParagraphBlock). */
 const GROUP_CHARS = 4000;
+/** Finished rows of a streaming table's open chunk past which the next rows go into a new chunk (see TableBlock). */
+const CHUNK_ROWS = 64;
 
 /** An open block's answer: still open (undefined), ended where the next block starts, or render it again. */
 type Step = number | 'reset' | undefined;
@@ -216,7 +218,9 @@ class MarkdownBody implements TextBody {
     // the paragraph above).
     for (let i = starts.length - 1; i >= 0; i--) {
       const line = starts[i]!.line;
-      if (line > 0 && lineDone(tail, line)) {
+      // A table is one once the delimiter row under its header is finished too.
+      const last = tokens[starts[i]!.index]!.type === 'table_open' ? line + 1 : line;
+      if (line > 0 && lineDone(tail, last)) {
         this._commit(lineOffset(tail, line), false);
         return true;
       }
@@ -285,7 +289,7 @@ function openBlock(tokens: Token[], tail: string, start: number, nodes: ChildNod
       return new ListBlock(start, tail, nodes, element, env);
     case 'table_open': {
       const body = element.querySelector('tbody');
-      return body && lineDone(tail, 1) ? new TableBlock(start, tail, nodes, body, env) : undefined;
+      return body && lineDone(tail, 1) ? new TableBlock(start, tail, nodes, element, body, env) : undefined;
     }
     case 'blockquote_open':
       return element.nodeName === 'BLOCKQUOTE' ? new QuoteBlock(start, nodes, element, env) : undefined;
@@ -507,6 +511,12 @@ class ParagraphBlock implements OpenBlock {
     this._next = undefined;
     if (starts.length < 2) return undefined;
     const line = starts[1]!.line - lead;
+    // A table starts at its header line, but only the delimiter row under it makes it a table: while that
+    // row is the open line ("| -" may become "| - x |"), the header may still be a line of the paragraph.
+    if (tokens[starts[1]!.index]!.type === 'table_open' && line === lines.length - 1 && (line === 0 || lines[line - 1]!.text.trim())) {
+      this._next = lines[line]!.at;
+      return undefined;
+    }
     if (line < firstNew) return 'reset';
     if (line >= lines.length) {
       // The block after the paragraph starts on the open line. After a blank line the paragraph is over,
@@ -665,20 +675,36 @@ function itemRanges(tokens: readonly Token[], end: number): [number, number][] {
 /**
  * A table: its body rows are rendered one by one; rows on finished lines stay, the open row is rendered
  * again. The window parsed each frame is the header and delimiter rows plus the open row.
+ *
+ * The browser lays all of a table's rows out again whenever a row is added, so a long one costs layout
+ * time in proportion to its rows every frame. While it streams, once the open chunk (at first the table
+ * itself) holds enough finished rows, the next rows go into a continuation table placed after it: same
+ * look, columns as wide as the first table's header cells, shown to assistive technology as plain content
+ * rather than as another table. A chunk, once laid out, is not laid out again. The chunks' rows are moved
+ * back into the first table after the frame that ends it, which leaves the DOM of a one-shot render.
  */
 class TableBlock implements OpenBlock {
   readonly nodes: ChildNode[];
   readonly refs = true;
   labels = 0;
-  private readonly _body: HTMLElement;
+  private readonly _table: HTMLElement;
+  /** The body that the open chunk's rows go into: the table's own, then the last chunk's. */
+  private _body: HTMLElement;
   private readonly _env: Required<MdEnv>;
   private readonly _head: string;
   private _row: number;
   private _tail: ChildNode[];
   private _trailer: ChildNode[] = [];
+  /** Continuation tables, in order. */
+  private readonly _chunks: HTMLElement[] = [];
+  /** Finished rows in the open chunk. */
+  private _chunkRows = 0;
+  /** Widths of the first table's columns, measured once, when the first chunk is made. */
+  private _widths: number[] | undefined;
 
-  constructor(start: number, tail: string, nodes: ChildNode[], body: HTMLElement, env: Required<MdEnv>) {
+  constructor(start: number, tail: string, nodes: ChildNode[], table: HTMLElement, body: HTMLElement, env: Required<MdEnv>) {
     this.nodes = nodes;
+    this._table = table;
     this._body = body;
     this._env = env;
     this._head = tail.slice(0, lineOffset(tail, 2));
@@ -702,6 +728,8 @@ class TableBlock implements OpenBlock {
       const line = starts[1]!.line - 2;
       if (final || lineDone(rest, line)) end = this._row + lineOffset(rest, line);
     }
+    // Measured before this frame's change, while the layout of the last frame is still valid.
+    if (end === undefined && !final && this._chunkRows >= CHUNK_ROWS) this._chunk();
     this._trailer = trailer(this.nodes, this._trailer, end === undefined ? tokens.slice(tableEnd) : [], this._env);
     const rows: [number, number][] = [];
     let inBody = false;
@@ -717,16 +745,68 @@ class TableBlock implements OpenBlock {
     if (finished > 0) {
       replaceNodes(this._body, this._tail, this._renderRows(tokens, rows.slice(0, finished)));
       this._tail = [];
+      this._chunkRows += finished;
       this._row += lineOffset(rest, tokens[rows[finished - 1]![0]]!.map![0] - 1);
       open = rows.slice(finished);
     }
     this._tail = replaceNodes(this._body, this._tail, this._renderRows(tokens, open));
+    if (end !== undefined || final) this._unchunkLater();
     return end;
   }
 
   private _renderRows(tokens: Token[], rows: [number, number][]): ChildNode[] {
     if (!rows.length) return [];
     return fragmentIn(renderTokens(tokens.slice(rows[0]![0], rows.at(-1)![1] + 1), { references: { ...this._env.references } }, false), 'tbody');
+  }
+
+  /** Starts a new chunk after the last one; the open row moves into it. */
+  private _chunk(): void {
+    this._widths ??= Array.from(this._table.querySelectorAll('thead th'), (th) => th.getBoundingClientRect().width);
+    const table = document.createElement('table');
+    table.className = 'md-rows';
+    // Rows of the table above, not a table of their own: a screen reader reads them as content.
+    table.setAttribute('role', 'presentation');
+    const cols = document.createElement('colgroup');
+    for (const width of this._widths) {
+      const col = document.createElement('col');
+      // Through the CSSOM: the webview's CSP blocks style attributes in markup, not this.
+      col.style.width = `${width}px`;
+      cols.append(col);
+    }
+    const body = document.createElement('tbody');
+    table.append(cols, body);
+    const last = this._chunks.at(-1) ?? this._table;
+    last.after(table);
+    this.nodes.splice(this.nodes.indexOf(last) + 1, 0, table);
+    this._chunks.push(table);
+    for (const n of this._tail) n.remove();
+    this._tail = [];
+    this._body = body;
+    this._chunkRows = 0;
+  }
+
+  /**
+   * Moves the chunks' rows back into the first table and removes the chunks, after the frame: the browser
+   * then lays the whole table out again, once, as for a one-shot render.
+   */
+  private _unchunkLater(): void {
+    if (!this._chunks.length) return;
+    const chunks = this._chunks.splice(0);
+    const table = this._table;
+    table.setAttribute('data-rows', 'pending');
+    setTimeout(() => {
+      table.removeAttribute('data-rows');
+      for (const chunk of chunks) {
+        const i = this.nodes.indexOf(chunk);
+        if (i >= 0) this.nodes.splice(i, 1);
+      }
+      const body = table.querySelector('tbody');
+      if (!table.isConnected || !body) return;
+      for (const chunk of chunks) {
+        body.append(...Array.from(chunk.querySelector('tbody')?.childNodes ?? []));
+        chunk.remove();
+      }
+    }, 0);
   }
 }
 

@@ -250,6 +250,14 @@ async function show(page: Page, state: TranscriptState): Promise<void> {
   await deliver(page, { type: 'snapshot', state, session: richSession });
 }
 
+/** Streams a long table into the open reply, so that its rows go into continuation tables (chunks). */
+async function streamLongTable(page: Page): Promise<void> {
+  const rows = Array.from({ length: 200 }, (_, i) => `| ${i + 1} | [item ${i}](https://example.com/${i}) | ${i * 3} |\n`);
+  const texts = ['\n\n| # | item | count |\n| --- | --- | --: |\n', ...Array.from({ length: 5 }, (_, k) => rows.slice(k * 40, k * 40 + 40).join(''))];
+  for (const text of texts) await deliver(page, { type: 'batch', events: [{ type: 'delta', index: 0, text }] });
+  assert.ok((await page.locator('[data-role="assistant"] table.md-rows').count()) > 0, 'the table streams in chunks');
+}
+
 /** Describes the focused element: tag, action or testid, text. */
 async function focused(page: Page): Promise<string> {
   return page.evaluate(() => {
@@ -297,6 +305,7 @@ describe('accessibility (axe-core, keyboard, focus, themes)', function () {
         await show(page, make());
         if (name === 'dialogs') assert.equal(await page.locator('[data-testid="dialog"]').count(), 4, 'every dialog card is on screen');
         if (name === 'images') await deliver(page, { type: 'restoreInput', texts: [], images: [{ mimeType: 'image/png', data: PNG, name: 'shot.png' }] });
+        if (name === 'running') await streamLongTable(page);
         for (const v of await axe(page)) found.push(`${name}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.join('\n    ')}`);
         if (name === 'images') {
           await page.locator('[data-role="user"] [data-image="thumb"]').click();

@@ -4,9 +4,9 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript } from '../../src/shared/transcript.ts';
-import { T0 } from './builders.ts';
+import { build, T0 } from './builders.ts';
 import { deliver, session, useChatPage } from './harness.ts';
-import { chunkings, randomLongParagraph, randomMarkdown, rng } from './randomMarkdown.ts';
+import { chunkings, randomLongParagraph, randomLongTable, randomMarkdown, rng } from './randomMarkdown.ts';
 
 interface StreamResult {
   /** innerHTML of the streamed block after each delta's frame, if asked for, and after the end. */
@@ -34,7 +34,8 @@ async function streamAndCompare(page: Page, chunks: readonly string[], opts: { e
       const settle = async () => {
         await frame();
         await frame();
-        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight], [data-lines]'); i++) await new Promise<void>((r) => w.setTimeout(r, 5));
+        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight], [data-lines], [data-rows]'); i++)
+          await new Promise<void>((r) => w.setTimeout(r, 5));
       };
       const last = () => {
         const all = w.document.querySelectorAll('[data-role="assistant"] .md');
@@ -81,6 +82,15 @@ async function streamOpen(page: Page, chunks: readonly string[]): Promise<void> 
 }
 
 const OPEN = '[data-role="assistant"]:not([data-stop-reason]) .md';
+
+/** The DOM an element's geometry is read from, inside the page. */
+interface El {
+  readonly className: string;
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): { left: number; width: number; top: number; bottom: number };
+  querySelector(selector: string): El | null;
+  querySelectorAll(selector: string): ArrayLike<El>;
+}
 
 describe('streaming markdown (headless Chromium)', function () {
   this.timeout(120_000);
@@ -174,6 +184,122 @@ describe('streaming markdown (headless Chromium)', function () {
     assert.equal(ended[0], r.oneShot);
   });
 
+  it('keeps a line that looks like a table header in its paragraph until the delimiter row under it is finished', async () => {
+    // "| -" is a delimiter row, "| - x |" is not: the paragraph must not end at "| a |" while that line is open.
+    // Streamed into an open paragraph, and arriving with the paragraph's start (a block not yet taken over).
+    for (const chunks of [
+      ['Some text\n', '| a |\n| -', ' x |\nmore text\n\nAfter.'],
+      ['Some text\n| a |\n| -', ' x |\nmore text\n\nAfter.'],
+    ]) {
+      const r = await streamAndCompare(page, chunks);
+      assert.equal(r.streamed, r.oneShot, JSON.stringify(chunks));
+      assert.ok(r.oneShot.startsWith('<p>Some text\n| a |\n| - x |\nmore text</p>'), r.oneShot);
+    }
+  });
+
+  it('streams a long table in chunks whose columns line up with the header, read as one table', async () => {
+    const rows = Array.from({ length: 200 }, (_, i) => `| ${i + 1} | **name-${i}** and [a link](https://example.com/${i}) | ${(i * 37) % 1000} |\n`);
+    const text = `Results:\n\n| # | name | value |\n| --- | :-: | --: |\n${rows.join('')}`;
+    await streamOpen(page, text.match(/[\s\S]{1,300}/g)!);
+    const layout = await page.$eval(OPEN, (md) => {
+      const rect = (e: El) => e.getBoundingClientRect();
+      const x = (e: El) => [Math.round(rect(e).left * 10) / 10, Math.round(rect(e).width * 10) / 10];
+      const tables = Array.from((md as unknown as El).querySelectorAll('table'));
+      return {
+        header: Array.from(tables[0]!.querySelectorAll('thead th'), x),
+        chunks: tables.slice(1).map((t, i) => ({
+          className: t.className,
+          role: t.getAttribute('role'),
+          tabindex: t.getAttribute('tabindex'),
+          cells: Array.from(t.querySelectorAll('tr:first-child > td'), x),
+          // The gap between the last row of the table above and the chunk's first row.
+          gap: rect(t.querySelector('tr')!).top - rect(Array.from(tables[i]!.querySelectorAll('tr')).at(-1)!).bottom,
+        })),
+      };
+    });
+    assert.ok(layout.chunks.length >= 2, `chunks: ${layout.chunks.length}`);
+    for (const chunk of layout.chunks) {
+      assert.deepEqual(
+        [chunk.className, chunk.role, chunk.tabindex],
+        ['md-rows', 'presentation', null],
+        'a continuation, not a table or a tab stop of its own',
+      );
+      assert.equal(chunk.cells.length, layout.header.length);
+      chunk.cells.forEach(([left, width], i) => {
+        const [hl, hw] = layout.header[i]!;
+        assert.ok(Math.abs(left! - hl!) <= 1 && Math.abs(width! - hw!) <= 1, `column ${i}: cell ${left},${width} vs header ${hl},${hw}`);
+      });
+      assert.ok(Math.abs(chunk.gap) <= 1, `gap ${chunk.gap}`);
+    }
+    // The rows stream into the last chunk; the finished table is one table again.
+    await deliver(page, { type: 'batch', events: [{ type: 'blockEnd', index: 0, at: T0 }] });
+    await page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-rows]'));
+    assert.equal(await page.locator('[data-role="assistant"] .md table').count(), 1);
+    assert.equal(await page.locator('[data-role="assistant"] .md tbody > tr').count(), 200);
+  });
+
+  it('ends a long streamed table with the DOM of a one-shot render, ended by a blank line or by the reply', async () => {
+    const rows = (n: number, seed: number) =>
+      Array.from({ length: n }, (_, i) => `| ${i + seed} | *it ${i}* \`code\` [link](https://example.com/${i}) | [ref][d] ${i % 7 ? 'x' : '**y**'} |\n`).join(
+        '',
+      );
+    const text = `Intro.\n\n| # | name | ref |\n|:--|:-:|--:|\n${rows(170, 1)}\nAfter the table.\n\n| a | b | c |\n| --- | --- | ---: |\n${rows(140, 500)}\n[d]: https://example.com/docs\n\n| last | table |\n|--|--:|\n${rows(
+      90,
+      900,
+    )
+      .replace(/\| \[ref\]\[d\] [^|]* \|\n/g, '|\n')
+      .trimEnd()}`;
+    for (const size of [97, 211]) {
+      for (const end of [true, false]) {
+        const r = await streamAndCompare(page, text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!, { end });
+        assert.equal(r.streamed, r.oneShot, `chunks of ${size}, ${end ? 'block end' : 'reply end'}`);
+      }
+    }
+    assert.ok(!(await page.locator('[data-role="assistant"] table.md-rows').count()), 'no chunk left');
+  });
+
+  it('loses no row when the view is re-created while a long table streams in chunks', async () => {
+    const rows = Array.from({ length: 240 }, (_, i) => `| ${i + 1} | [row ${i}](https://example.com/${i}) |\n`);
+    const pieces = ['| # | row |\n| --: | --- |\n', ...Array.from({ length: 12 }, (_, k) => rows.slice(k * 20, k * 20 + 20).join(''))];
+    const events: WireEvent[] = [
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+    ];
+    await deliver(page, { type: 'batch', events });
+    for (const [k, text] of pieces.entries()) {
+      const delta: WireEvent = { type: 'delta', index: 0, text };
+      events.push(delta);
+      await deliver(page, { type: 'batch', events: [delta] });
+      if (k === 6) {
+        assert.ok((await page.locator(`${OPEN} table.md-rows`).count()) > 0, 'streaming in chunks');
+        // A re-created view starts from the host's snapshot, then takes the live deltas.
+        await deliver(page, { type: 'snapshot', state: build(events), session });
+      }
+    }
+    assert.ok((await page.locator(`${OPEN} table.md-rows`).count()) > 0, 'streaming in chunks again');
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        { type: 'blockEnd', index: 0, at: T0 },
+        { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      ],
+    });
+    await page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-rows]'));
+    const streamed = await page.locator('[data-role="assistant"] .md').last().innerHTML();
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        { type: 'assistantStart', at: T0 },
+        { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+        { type: 'delta', index: 0, text: pieces.join('') },
+        { type: 'blockEnd', index: 0, at: T0 },
+        { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      ],
+    });
+    assert.equal(streamed, await page.locator('[data-role="assistant"] .md').last().innerHTML());
+    assert.equal(await page.locator('[data-role="assistant"] .md').first().locator('tbody > tr').count(), 240);
+  });
+
   it('streams a block quote by units: a finished paragraph inside it stays, the next one grows', async () => {
     await streamOpen(page, ['> First paragraph of the quote,\n> still the first.\n>\n', '> Second paragraph']);
     const first = `${OPEN} > blockquote > p:first-child`;
@@ -205,6 +331,30 @@ describe('streaming markdown (headless Chromium)', function () {
       }
     }
     assert.deepEqual(failures, []);
+  });
+
+  it('ends with the DOM of a one-shot render for long tables among random blocks in random chunkings (seeded)', async () => {
+    const seed = Number(process.env.MD_SEED ?? 20261130);
+    const random = rng(seed);
+    const failures: string[] = [];
+    let chunked = 0;
+    for (let doc = 0; doc < 4; doc++) {
+      const text = randomLongTable(random);
+      // The chunkings that stream it in many deliveries (so its rows go into chunks), not in one.
+      for (const [name, chunks] of chunkings(text, random).slice(1, 3)) {
+        const r = await streamAndCompare(page, chunks, { end: doc % 2 === 0, keepDuring: true });
+        if (r.during.some((html) => html.includes('md-rows'))) chunked++;
+        if (r.streamed !== r.oneShot) {
+          let at = 0;
+          while (r.streamed[at] === r.oneShot[at]) at++;
+          failures.push(
+            `seed ${seed}, document ${doc}, ${name} chunking: ${JSON.stringify(text.slice(0, 200))}…\n--- streamed at ${at}\n${r.streamed.slice(Math.max(0, at - 200), at + 300)}\n--- one-shot\n${r.oneShot.slice(Math.max(0, at - 200), at + 300)}`,
+          );
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+    assert.ok(chunked > 0, 'some table streamed in chunks');
   });
 
   it('ends with the DOM of a one-shot render for random markdown in random chunkings (seeded)', async () => {

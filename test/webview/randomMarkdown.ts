@@ -106,12 +106,17 @@ function list(r: Random, depth = 0): string {
   return items.join(loose ? '\n\n' : '\n');
 }
 
-function table(r: Random): string {
+function table(r: Random, rows = int(r, 0, 6)): string {
   const cols = int(r, 1, 4);
   const row = () => `| ${Array.from({ length: cols }, () => inline(r, int(r, 1, 3))).join(' | ')} |`;
   const lines = [row(), `|${Array.from({ length: cols }, () => pick(r, [' --- ', ':---', '---:', ':-:'])).join('|')}|`];
-  for (let i = int(r, 0, 6); i > 0; i--) lines.push(r() < 0.1 ? inline(r, 2) : row());
+  for (let i = rows; i > 0; i--) lines.push(r() < 0.1 ? inline(r, 2) : row());
   return lines.join('\n');
+}
+
+/** A table long enough to stream in chunks (continuation tables, see TableBlock). */
+export function longTable(r: Random): string {
+  return table(r, int(r, 70, 220));
 }
 
 function fence(r: Random): string {
@@ -125,7 +130,8 @@ function fence(r: Random): string {
 
 function block(r: Random, depth = 0): string {
   const roll = r();
-  if (roll < 0.05) return longParagraph(r);
+  if (roll < 0.04) return longParagraph(r);
+  if (roll < 0.05) return longTable(r);
   // Long enough to be rendered in pieces.
   if (roll < 0.07) return inline(r, int(r, 500, 900));
   if (roll < 0.28) return paragraph(r);
@@ -163,6 +169,12 @@ export function randomMarkdown(r: Random): string {
 /** A long paragraph between two random blocks. */
 export function randomLongParagraph(r: Random): string {
   return `${block(r)}\n\n${longParagraph(r)}\n\n${block(r)}`;
+}
+
+/** A long table between two random blocks, or ending the text. */
+export function randomLongTable(r: Random): string {
+  const after = r() < 0.3 ? '' : `${r() < 0.8 ? '\n\n' : '\n'}${block(r)}`;
+  return `${block(r)}\n\n${longTable(r)}${after}`;
 }
 
 /** Named chunkings of `text`: one delta, small and large random pieces, and one character at a time near the end. */
