@@ -1,11 +1,11 @@
 /** Big tool arguments and outputs in headless Chromium: clipped, opened lazily, closed again, the toggle keeping focus. */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript } from '../../src/shared/transcript.ts';
 import { T0 } from './builders.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, session, startServer, type TestServer } from './harness.ts';
+import { deliver, session, useChatPage } from './harness.ts';
 
 /** A finished call of `toolName` with `args`, run to the end with `output`. */
 function toolRun(id: string, toolName: string, args: string, output: string): WireEvent[] {
@@ -31,25 +31,10 @@ const focused = (page: Page) =>
 
 describe('big tool arguments and outputs (headless Chromium)', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    page = await openView(browser, server.origin);
+  useChatPage(async (p) => {
+    page = p;
     await deliver(page, { type: 'snapshot', state: initialTranscript, session });
-  });
-  afterEach(async () => {
-    await page?.close();
   });
 
   it("clips an unknown tool's 20,000-entry arguments, shows them all lazily and clips them again, keeping focus on the toggle", async () => {

@@ -1,11 +1,11 @@
 /** Reviewing and pointing Pi at code in the chat view: file actions on edit cards, the Changes row, chips in the composer and the user row. */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript } from '../../src/shared/transcript.ts';
 import { T0 } from './builders.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, posted, session, startServer, type TestServer } from './harness.ts';
+import { deliver, posted, session, useChatPage } from './harness.ts';
 
 const editArgs = JSON.stringify({ path: '/work/src/a.ts', edits: [{ oldText: 'a', newText: 'b' }] });
 const editRun: WireEvent[] = [
@@ -31,25 +31,10 @@ const editRun: WireEvent[] = [
 
 describe('review and chips in the chat view (headless Chromium)', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    page = await openView(browser, server.origin);
+  useChatPage(async (p) => {
+    page = p;
     await deliver(page, { type: 'snapshot', state: initialTranscript, session });
-  });
-  afterEach(async () => {
-    await page?.close();
   });
 
   const sent = async (type: string) => (await posted(page)).filter((m) => m.type === type);

@@ -1,11 +1,11 @@
 /** The view's Sessions mode, tree and user-row actions in headless Chromium: what they show and what they ask the host. */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { TreeNodeView } from '../../src/shared/sessions.ts';
 import { build, exchange } from './builders.ts';
 import { page, savedSessions } from './sessionBuilders.ts';
-import { assertBundleFresh, deliver, launchBrowser, openView, posted, session, startServer, type TestServer } from './harness.ts';
+import { deliver, posted, session, useChatPage } from './harness.ts';
 
 async function lastPosted(p: Page, type: string): Promise<Record<string, unknown> | undefined> {
   return (await posted(p)).filter((m) => m.type === type).at(-1);
@@ -13,25 +13,10 @@ async function lastPosted(p: Page, type: string): Promise<Record<string, unknown
 
 describe('sessions list, tree and rewind in the webview', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let browser: Browser;
   let view: Page;
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    view = await openView(browser, server.origin);
+  useChatPage(async (p) => {
+    view = p;
     await deliver(view, { type: 'snapshot', state: build([]), session });
-  });
-  afterEach(async () => {
-    await view?.close();
   });
 
   it('opens the Sessions list from the host, pages it, and marks the open session', async () => {

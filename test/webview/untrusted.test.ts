@@ -5,11 +5,11 @@
  */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript.ts';
 import { T0 } from './builders.ts';
-import { assertBundleFresh, deliverJson, launchBrowser, openView, session, startServer, type TestServer } from './harness.ts';
+import { deliverJson, session, useChatPage } from './harness.ts';
 import { BIDI, PROTOTYPE_IDS } from './hostile.ts';
 
 const BIDI_CHAR = /[\u202A-\u202E\u2066-\u2069]/;
@@ -51,27 +51,12 @@ async function card(page: Page, id: string): Promise<{ status: string | null; ou
 
 describe('endpoint-chosen text in the chat view (headless Chromium)', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
   let errors: string[];
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    page = await openView(browser, server.origin);
+  useChatPage(async (p) => {
+    page = p;
     errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-  });
-  afterEach(async () => {
-    await page?.close();
   });
 
   it('streams, runs and finishes tool calls whose ids name Object.prototype members, and renders what follows them', async () => {
