@@ -363,6 +363,18 @@ function replaceNodes(parent: Element, old: ChildNode[], fresh: ChildNode[]): Ch
 }
 
 /**
+ * Runs `fn` in a task after the current frame, with `attr="pending"` on `el` until then: tests and the bench
+ * wait until no such attribute is left, which is when the DOM equals a one-shot render.
+ */
+function afterFrame(el: Element, attr: 'data-lines' | 'data-rows' | 'data-highlight', fn: () => void): void {
+  el.setAttribute(attr, 'pending');
+  setTimeout(() => {
+    el.removeAttribute(attr);
+    fn();
+  }, 0);
+}
+
+/**
  * A paragraph: its text is cut into pieces at spaces where nothing is left open (no unmatched emphasis,
  * bracket or backtick), rendered once each; only the last piece is rendered again. Each finished line is
  * checked for the paragraph ending or turning into something else (a heading underline, a table).
@@ -450,13 +462,11 @@ class ParagraphBlock implements OpenBlock {
     if (!this._groups.length) return;
     const groups = this._groups.splice(0);
     const p = this._p;
-    p.setAttribute('data-lines', 'pending');
-    setTimeout(() => {
-      p.removeAttribute('data-lines');
+    afterFrame(p, 'data-lines', () => {
       if (!p.isConnected) return;
       for (const group of groups) group.replaceWith(...Array.from(group.childNodes));
       p.normalize();
-    }, 0);
+    });
   }
 
   private _commitPiece(src: string, contentEnd: number): void {
@@ -793,9 +803,7 @@ class TableBlock implements OpenBlock {
     if (!this._chunks.length) return;
     const chunks = this._chunks.splice(0);
     const table = this._table;
-    table.setAttribute('data-rows', 'pending');
-    setTimeout(() => {
-      table.removeAttribute('data-rows');
+    afterFrame(table, 'data-rows', () => {
       for (const chunk of chunks) {
         const i = this.nodes.indexOf(chunk);
         if (i >= 0) this.nodes.splice(i, 1);
@@ -806,7 +814,7 @@ class TableBlock implements OpenBlock {
         body.append(...Array.from(chunk.querySelector('tbody')?.childNodes ?? []));
         chunk.remove();
       }
-    }, 0);
+    });
   }
 }
 
@@ -872,9 +880,8 @@ class FenceBlock implements OpenBlock {
 
   private _highlightLater(source: string): void {
     const block = this._block;
-    block.setAttribute('data-highlight', 'pending');
     // Off the frame that closed the fence: highlighting a long block is the costly part.
-    setTimeout(() => {
+    afterFrame(block, 'data-highlight', () => {
       if (!block.isConnected) return;
       const fresh = sanitize(renderHtml(source, {}, true)).firstElementChild;
       if (!fresh) return;
@@ -885,7 +892,7 @@ class FenceBlock implements OpenBlock {
       const i = this.nodes.indexOf(block);
       if (i >= 0) this.nodes[i] = fresh;
       this._block = fresh as HTMLElement;
-    }, 0);
+    });
   }
 }
 
