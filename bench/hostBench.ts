@@ -74,7 +74,7 @@ async function setup(
   const agentDir = await makePiAgentDir({ baseUrl: model.url, retry });
   const config: WorkerConfig = { cwd, agentDir, trusted: true, tools: [], settleTimeoutMs: 5000, noResponseMs: 0, collapseThinking: true };
   const client = new PiClient(
-    () => new Worker(workerFile),
+    (workerData) => new Worker(workerFile, { workerData }),
     () => config,
     quiet,
     realScheduler,

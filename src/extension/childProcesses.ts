@@ -1,7 +1,7 @@
 /** Ends the processes a stopped Pi worker left behind: its children belong to the extension host process, not to the worker. */
 
 import { spawn } from 'node:child_process';
-import type { ChildProcessRef, WorkerNotifications } from '../shared/workerProtocol.ts';
+import type { ChildProcessRef } from '../shared/childProcessTable.ts';
 
 /** Kills each process (and, for a process-group leader, its whole group: what a shell command started). */
 export function killProcesses(running: readonly ChildProcessRef[]): void {
@@ -23,14 +23,4 @@ function killTree({ pid, group }: ChildProcessRef): void {
   } catch {
     // Already gone.
   }
-}
-
-/**
- * The worker's `processes` notification, read off the port as each message arrives: a worker that exits
- * has its last messages delivered just before its `exit` event, when its channel is dropped.
- */
-export function reportedProcesses(raw: unknown): readonly ChildProcessRef[] | undefined {
-  const m = raw as { method?: unknown; params?: Partial<WorkerNotifications['processes']> } | null;
-  if (typeof m !== 'object' || m === null || m.method !== 'processes' || !Array.isArray(m.params?.running)) return undefined;
-  return m.params.running.filter((p): p is ChildProcessRef => Number.isSafeInteger(p?.pid) && p.pid > 0 && typeof p.group === 'boolean');
 }

@@ -26,7 +26,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   // Pi runs in a worker thread started when the view first opens: loading it, its tools and its extensions
   // never block or take down the extension host that every extension shares.
   const controller = new PiClient(
-    () => new Worker(path.join(distDir, 'worker.js'), { name: 'Pi' }),
+    (workerData) => new Worker(path.join(distDir, 'worker.js'), { name: 'Pi', workerData }),
     () => workerConfig(context.storageUri?.fsPath),
     log,
     realScheduler,

@@ -7,6 +7,7 @@
 import type { Worker } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Scheduler } from '../shared/batcher.ts';
+import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
@@ -22,9 +23,8 @@ import {
   type EarlierPage,
   type TranscriptState,
 } from '../shared/transcript.ts';
-import { killProcesses, reportedProcesses } from './childProcesses.ts';
+import { killProcesses } from './childProcesses.ts';
 import type {
-  ChildProcessRef,
   FileBefore,
   ExtensionUiNotice,
   Logger,
@@ -33,6 +33,7 @@ import type {
   SessionChoice,
   UserNotification,
   WorkerConfig,
+  WorkerData,
   WorkerNotifications,
   WorkerRequestMethod,
   WorkerRequests,
@@ -60,8 +61,8 @@ interface Live {
   hangReported: boolean;
   /** Prompts handed to it whose run has not ended: a fault now fails a run even before Pi started it. */
   sending: number;
-  /** What it last said it has running (shells, servers): killed when it ends, since they would outlive it. */
-  processes: readonly ChildProcessRef[];
+  /** What it has running (shells, servers), recorded by the worker in shared memory: killed when it ends, since they would outlive it. */
+  processes: ChildProcessTable;
   stopPing?: () => void;
 }
 
@@ -81,7 +82,7 @@ export class PiClient extends Disposable {
   private _sessionFile: string | undefined;
   /** Prompts sent before the session existed; Cancel drops them and gives the text back. */
   private _queued: { text: string; mode: SendMode; images?: readonly ImageAttachment[] }[] = [];
-  private readonly _spawn: () => Worker;
+  private readonly _spawn: (data: WorkerData) => Worker;
   private readonly _config: () => WorkerConfig;
   private readonly _log: Logger;
   private readonly _clock: Scheduler;
@@ -109,7 +110,7 @@ export class PiClient extends Disposable {
   /** An extension set a status-bar item, the view's title or the composer's text. */
   readonly onDidExtensionUi = this._onDidExtensionUi.event;
 
-  constructor(spawn: () => Worker, config: () => WorkerConfig, log: Logger, clock: Scheduler, options: PiClientOptions) {
+  constructor(spawn: (data: WorkerData) => Worker, config: () => WorkerConfig, log: Logger, clock: Scheduler, options: PiClientOptions) {
     super();
     this._spawn = spawn;
     this._config = config;
@@ -424,9 +425,10 @@ export class PiClient extends Disposable {
   private _start(): Live {
     if (this._live) return this._live;
     if (this.isDisposed) throw new Error('The Pi panel is shutting down.');
-    const worker = this._spawn();
+    const processes = new ChildProcessTable();
+    const worker = this._spawn({ processTable: processes.buffer });
     const connection = createMessageConnection(new PortMessageReader(worker), new PortMessageWriter(worker));
-    const live: Live = { worker, connection, ready: Promise.resolve(false), stopping: false, hangReported: false, sending: 0, processes: [] };
+    const live: Live = { worker, connection, ready: Promise.resolve(false), stopping: false, hangReported: false, sending: 0, processes };
     this._live = live;
     const on = <M extends keyof WorkerNotifications>(method: M, fn: (p: WorkerNotifications[M]) => void) =>
       connection.onNotification(method, (p: WorkerNotifications[M]) => {
@@ -444,13 +446,9 @@ export class PiClient extends Disposable {
     on('notify', (n) => this._onDidNotify.fire(n));
     on('log', (l) => this._log[l.level](`[worker] ${l.message}`));
     on('extensionUi', (n) => this._onDidExtensionUi.fire(n));
-    worker.on('message', (raw: unknown) => {
-      const running = reportedProcesses(raw);
-      if (running) live.processes = running;
-    });
     worker.on('error', (err: Error) => this._onFault(live, `it threw: ${err.message}`));
     worker.on('exit', (code: number) => {
-      killProcesses(live.processes);
+      killProcesses(live.processes.running());
       this._onFault(live, `it exited with code ${code}`);
     });
     connection.listen();
@@ -548,9 +546,11 @@ export class PiClient extends Disposable {
   private _stop(live: Live): void {
     live.stopping = true;
     this._drop(live);
+    // Closed first: a spawn under way is recorded before the worker stops, and none starts after.
+    const running = live.processes.close();
     void live.worker.terminate();
     // Now, not at its exit: the extension host may be shutting down.
-    killProcesses(live.processes);
+    killProcesses(running);
   }
 
   /** Forgets a worker: no more of its messages are applied, its pending requests fail. */

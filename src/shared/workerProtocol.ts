@@ -9,6 +9,12 @@ import type { EarlierPage, TranscriptState } from './transcript.ts';
 import type { SlashCommand } from './slashCommands.ts';
 import type { SessionPage, TreeNodeView } from './sessions.ts';
 
+/** What the worker is started with (`workerData`): memory shared with the main thread, not messages. */
+export interface WorkerData {
+  /** The worker's running children (src/shared/childProcessTable.ts): killed by the main thread when the worker ends. */
+  readonly processTable: SharedArrayBuffer;
+}
+
 /** Where and how the worker opens sessions; read on the main thread (settings, workspace trust). */
 export interface WorkerConfig {
   readonly cwd: string;
@@ -147,14 +153,6 @@ export interface WorkerNotifications {
   readonly log: { readonly level: LogLevel; readonly message: string };
   /** What Pi's extensions show outside the transcript: status-bar items, the view's title, the composer's text. */
   readonly extensionUi: ExtensionUiNotice;
-  /** The processes the worker started that still run, whenever that changes: the main thread kills them when the worker ends. */
-  readonly processes: { readonly running: readonly ChildProcessRef[] };
-}
-
-/** A process the worker started; `group`: it leads a process group of its own (Pi's detached shells). */
-export interface ChildProcessRef {
-  readonly pid: number;
-  readonly group: boolean;
 }
 
 /** An extension's request for a VS Code surface (dialogs and widgets travel as wire events instead). */

@@ -1,37 +1,47 @@
 /**
  * The processes the Pi worker starts (Pi's shells for the bash tool and `!` commands, MCP servers, what
  * extensions spawn), tracked from spawn to close. A worker thread's children belong to the whole extension
- * host process: ending the worker leaves them running, so the main thread is told which to kill then.
+ * host process: ending the worker leaves them running, so they are recorded where the main thread can read
+ * them when it ends the worker (src/shared/childProcessTable.ts).
  */
 
 import type * as childProcess from 'node:child_process';
-import type { ChildProcessRef } from '../shared/workerProtocol.ts';
+import type { ChildProcessTable } from '../shared/childProcessTable.ts';
 
 export class ChildProcesses {
-  private readonly _running = new Map<number, ChildProcessRef>();
-  private readonly _onChange: (running: readonly ChildProcessRef[]) => void;
+  private readonly _table: ChildProcessTable;
+  private readonly _onUntracked: (pid: number) => void;
 
-  constructor(onChange: (running: readonly ChildProcessRef[]) => void) {
-    this._onChange = onChange;
-  }
-
-  /** The children running now. */
-  get running(): readonly ChildProcessRef[] {
-    return [...this._running.values()];
+  /** `onUntracked`: a child the full table could not record (it would outlive the worker). */
+  constructor(table: ChildProcessTable, onUntracked: (pid: number) => void) {
+    this._table = table;
+    this._onUntracked = onUntracked;
   }
 
   /**
-   * Wraps `cp.spawn` (the module object every `require('node:child_process')` of this thread shares, Pi's
-   * bundle included; it calls `spawn` through it at each use): each child is recorded until it closes.
+   * Wraps `spawn`, `execFile`, `exec` and `fork` of `cp` (the module object every `require('node:child_process')`
+   * of this thread shares, Pi's bundle included; it calls them through it at each use): each child is
+   * recorded before the call returns, until it closes. Once the worker is being stopped, they refuse to start one.
    */
   install(cp: typeof childProcess): void {
-    const spawn = cp.spawn;
-    const track = (child: childProcess.ChildProcess, args: readonly unknown[]) => this._track(child, args);
-    cp.spawn = function (this: unknown, ...args: unknown[]) {
-      const child = (spawn as (...a: unknown[]) => childProcess.ChildProcess).apply(this, args);
-      track(child, args);
-      return child;
-    } as typeof cp.spawn;
+    for (const name of ['spawn', 'execFile', 'exec', 'fork'] as const) {
+      const original = cp[name] as (...a: unknown[]) => childProcess.ChildProcess;
+      const table = this._table;
+      const track = (child: childProcess.ChildProcess, args: readonly unknown[]) => this._track(child, args);
+      const wrapped = function (this: unknown, ...args: unknown[]) {
+        if (!table.beginSpawn()) throw new Error('Pi is stopping: no new process starts.');
+        try {
+          const child = original.apply(this, args);
+          track(child, args);
+          return child;
+        } finally {
+          table.endSpawn();
+        }
+      };
+      // `util.promisify(exec)` and friends keep working: they read this symbol off the function.
+      Object.defineProperties(wrapped, Object.getOwnPropertyDescriptors(original));
+      (cp as Record<typeof name, unknown>)[name] = wrapped;
+    }
   }
 
   private _track(child: childProcess.ChildProcess, args: readonly unknown[]): void {
@@ -39,11 +49,11 @@ export class ChildProcesses {
     if (pid === undefined) return;
     const options = args.find((a): a is childProcess.SpawnOptions => typeof a === 'object' && a !== null && !Array.isArray(a));
     // Pi starts its shells detached: each leads a process group of its own, which holds what the command started.
-    this._running.set(pid, { pid, group: options?.detached === true && process.platform !== 'win32' });
-    this._onChange(this.running);
+    if (!this._table.add({ pid, group: options?.detached === true && process.platform !== 'win32' })) {
+      this._onUntracked(pid);
+      return;
+    }
     // 'close' comes after the pipes close too, so a command's background job still holding them keeps it listed.
-    child.once('close', () => {
-      if (this._running.delete(pid)) this._onChange(this.running);
-    });
+    child.once('close', () => this._table.remove(pid));
   }
 }

@@ -7,12 +7,13 @@
 import childProcess from 'node:child_process';
 import * as path from 'node:path';
 import type { AgentSession } from '@earendil-works/pi-coding-agent';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
+import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { MAX_TOOL_OUTPUT_CHARS } from '../shared/projection.ts';
 import { earlierPage, recentPart } from '../shared/transcript.ts';
-import type { Logger, WorkerConfig, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
+import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';
 import { ExtensionUi } from './extensionUi.ts';
@@ -54,14 +55,20 @@ const batcher = new Batcher((events) => {
   for (let i = 0; i < events.length; i += MAX_EVENTS_PER_POST) notify('events', { events: events.slice(i, i + MAX_EVENTS_PER_POST) });
 }, realScheduler);
 
-// Before Pi loads: every process it starts is reported, so none outlives this worker.
-new ChildProcesses((running) => notify('processes', { running })).install(childProcess);
+// A Pi extension may end the thread with process.exit() or an uncaught error: what happened until then
+// (a `!` command's row, the reply so far) still reaches the main thread, which delivers it before the exit.
+process.on('exit', () => batcher.flush());
 
 const log: Logger = {
   info: (message) => notify('log', { level: 'info', message }),
   warn: (message) => notify('log', { level: 'warn', message }),
   error: (message) => notify('log', { level: 'error', message }),
 };
+
+// Before Pi loads: every process it starts is recorded where the main thread reads it, so none outlives this worker.
+new ChildProcesses(new ChildProcessTable((workerData as WorkerData).processTable), (pid) =>
+  log.warn(`Process ${pid} is not tracked (too many running at once): it may outlive a restart of Pi.`),
+).install(childProcess);
 
 let config: WorkerConfig | undefined;
 const options: { settleTimeoutMs: number; noResponseMs: number; collapseThinking: boolean; storageDir?: string } = {

@@ -52,7 +52,7 @@ async function startWorkerHarness(scenario: Scenario, extensions: string[] = [],
   const config: WorkerConfig = { cwd, agentDir, trusted: true, tools: [], settleTimeoutMs: 5000, noResponseMs: 0, collapseThinking: true };
   const log = new MemoryLog();
   const client = new PiClient(
-    () => new Worker(workerFile),
+    (workerData) => new Worker(workerFile, { workerData }),
     () => config,
     log,
     realScheduler,
@@ -194,6 +194,17 @@ describe('Pi in its worker thread', function () {
       assert.match(last, /Answer number 1\./);
     });
   }
+
+  it('delivers what happened just before a Pi extension ended the worker with process.exit(1)', async () => {
+    h = await startWorkerHarness(answers(1), ['exits.js']);
+    await h.run('WIDGET-THEN-EXIT please');
+    assert.equal(h.client.workerStarted, false, 'the worker is gone');
+    // Queued for the next frame when the thread ended: only a flush at exit sends it.
+    assert.ok(
+      h.emitted.some((e) => e.type === 'widget' && e.key === 'last-words'),
+      'the widget shown in the same tick as the exit arrived',
+    );
+  });
 
   it('resumes a long session as a snapshot of its newest rows, then fetches the older ones a page at a time', async () => {
     h = await startWorkerHarness(answers(1));

@@ -63,7 +63,7 @@ export async function startClientHarness(
   };
   const log = new MemoryLog();
   const client = new PiClient(
-    () => new Worker(workerFile),
+    (workerData) => new Worker(workerFile, { workerData }),
     () => config,
     log,
     realScheduler,
