@@ -8,6 +8,7 @@ import type { CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { BUILTIN_COMMANDS, type BuiltinName } from '../shared/slashCommands.ts';
+import type { ComposerImageDraft } from './composerImageDraft.ts';
 import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
@@ -26,6 +27,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private _pendingRestoreImages: ImageAttachment[] = [];
   /** The images attached in the composer: a hidden view is destroyed, and its successor gets them back. */
   private _composerImages: readonly ImageAttachment[] = [];
+  /** The same images on disk, for after a window reload. */
+  private readonly _imageDraft: ComposerImageDraft;
   private _pendingChips: CodeChip[] = [];
   private _ready = false;
   /** The Sessions list was asked for before the view was there. */
@@ -36,9 +39,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly _review: FileReview;
   private readonly _sessions: SessionActions;
 
-  constructor(extensionUri: vscode.Uri, controller: PiClient, log: Logger, review: FileReview) {
+  constructor(extensionUri: vscode.Uri, controller: PiClient, log: Logger, review: FileReview, imageDraft: ComposerImageDraft) {
     super();
     this._review = review;
+    this._imageDraft = imageDraft;
+    void imageDraft.load().then((images) => {
+      // Unless the user attached others meanwhile: then those are the draft.
+      if (!images.length || this._composerImages.length || this.isDisposed) return;
+      this._composerImages = images;
+      if (this._ready) this._post({ type: 'restoreInput', texts: [], images });
+    });
     this._extensionUri = extensionUri;
     this._controller = controller;
     this._log = log;
@@ -247,7 +257,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._controller.composerText(msg.text);
       case 'composerImages':
         this._composerImages = msg.images;
-        return;
+        return this._imageDraft.save(msg.images);
       case 'listCommands': {
         const commands = [...BUILTIN_COMMANDS, ...(await this._controller.listCommands())];
         this._post({ type: 'commands', commands });

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
+import { ComposerImageDraft } from './composerImageDraft.ts';
 import { fileChip, pickChip, selectionChip } from './codeContext.ts';
 import { FileReview } from './diffs.ts';
 import { ExtensionSurfaces } from './extensionSurfaces.ts';
@@ -37,7 +38,8 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     },
   );
   const review = new FileReview(controller, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? controller.sessionInfo.cwd);
-  const view = new ChatViewProvider(context.extensionUri, controller, log, review);
+  const imageDraft = new ComposerImageDraft(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'composer-images').fsPath, log);
+  const view = new ChatViewProvider(context.extensionUri, controller, log, review, imageDraft);
   const statusBar = new StatusBar(controller);
 
   const focusChat = async () => {

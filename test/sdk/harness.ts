@@ -11,9 +11,10 @@ import { realScheduler } from '../../src/shared/batcher.ts';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
 import { createPiSession } from '../../src/worker/piSessions.ts';
-import { SessionController, type Logger } from '../../src/worker/sessionController.ts';
+import { SessionController } from '../../src/worker/sessionController.ts';
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
+import { MemoryLog } from '../support/memoryLog.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
 import { pollUntil } from '../support/poll.ts';
 
@@ -28,19 +29,6 @@ export function loadBundledPi(): PiModule {
 
 export function scenarioFile(name: string): Scenario {
   return JSON.parse(readFileSync(join(root, 'test', 'fixtures', 'scenarios', `${name}.json`), 'utf8')) as Scenario;
-}
-
-export class MemoryLog implements Logger {
-  readonly lines: string[] = [];
-  info(m: string) {
-    this.lines.push(`info ${m}`);
-  }
-  warn(m: string) {
-    this.lines.push(`warn ${m}`);
-  }
-  error(m: string) {
-    this.lines.push(`error ${m}`);
-  }
 }
 
 export interface Harness {

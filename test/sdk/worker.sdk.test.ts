@@ -14,7 +14,8 @@ import type { RestoredInput, WorkerConfig } from '../../src/shared/workerProtoco
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
-import { loadBundledPi, MemoryLog } from './harness.ts';
+import { MemoryLog } from '../support/memoryLog.ts';
+import { loadBundledPi } from './harness.ts';
 import { pollUntil } from '../support/poll.ts';
 import { writeSession } from '../support/sessionFile.ts';
 

@@ -13,7 +13,8 @@ import type { WorkerConfig } from '../../src/shared/workerProtocol.ts';
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
-import { loadBundledPi, MemoryLog } from './harness.ts';
+import { MemoryLog } from '../support/memoryLog.ts';
+import { loadBundledPi } from './harness.ts';
 import { pollUntil } from '../support/poll.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

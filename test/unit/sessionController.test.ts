@@ -1,23 +1,11 @@
 import { strict as assert } from 'node:assert';
 import type { WireEvent } from '../../src/shared/protocol.ts';
 import { runPhase } from '../../src/shared/runState.ts';
-import { SessionController, type CreatedSession, type Logger } from '../../src/worker/sessionController.ts';
+import { SessionController, type CreatedSession } from '../../src/worker/sessionController.ts';
 import type { RestoredInput } from '../../src/shared/workerProtocol.ts';
 import { FakeSession } from '../support/fakeSession.ts';
+import { MemoryLog } from '../support/memoryLog.ts';
 import { TestClock } from '../support/testClock.ts';
-
-class MemoryLog implements Logger {
-  readonly lines: string[] = [];
-  info(m: string) {
-    this.lines.push(`info ${m}`);
-  }
-  warn(m: string) {
-    this.lines.push(`warn ${m}`);
-  }
-  error(m: string) {
-    this.lines.push(`error ${m}`);
-  }
-}
 
 function setup(options: { noModel?: boolean; sessions?: FakeSession[] } = {}) {
   const clock = new TestClock();
