@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { DialogView } from '../../src/shared/extensionUi.ts';
 import { toolOf } from '../../src/shared/transcript.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
-import { startClientHarness, type ClientHarness } from './workerHarness.ts';
+import { useClientHarness, type ClientHarness } from './workerHarness.ts';
 
 const bash = (id: string, command: string) => ({ chunks: [{ toolCall: { id, name: 'bash', arguments: { command } } }], finish: 'tool_calls' });
 const done = { chunks: [{ text: 'Done.' }], finish: 'stop' };
@@ -24,22 +24,16 @@ async function answerNext(h: ClientHarness, seen: Set<string>, choice: string | 
 
 describe('approvals on the real worker', function () {
   this.timeout(90_000);
-  let h: ClientHarness | undefined;
-
-  afterEach(async () => {
-    await h?.dispose();
-    h = undefined;
-  });
+  const harnesses = useClientHarness();
 
   it('commands + Deny with a reason: the command does not run and the card errors with the reason', async () => {
-    h = await startClientHarness({ name: 'deny', steps: [bash('call_b', 'touch ran.txt'), done] } as Scenario, [], { approval: 'commands' });
-    const harness = h;
+    const h = await harnesses.start({ name: 'deny', steps: [bash('call_b', 'touch ran.txt'), done] } as Scenario, [], { approval: 'commands' });
     const seen = new Set<string>();
     let asked: DialogView | undefined;
-    await harness.settledAfter(async () => {
-      void harness.client.send('Touch the file.', 'prompt');
-      asked = await answerNext(harness, seen, 'Deny');
-      const reason = await answerNext(harness, seen, 'not in this folder');
+    await h.settledAfter(async () => {
+      void h.client.send('Touch the file.', 'prompt');
+      asked = await answerNext(h, seen, 'Deny');
+      const reason = await answerNext(h, seen, 'not in this folder');
       assert.equal(reason.kind, 'input');
     }, 'the run to settle');
     assert.equal(asked?.kind, 'select');
@@ -52,14 +46,13 @@ describe('approvals on the real worker', function () {
   });
 
   it('commands + Allow for session: the same command prefix runs again without asking', async () => {
-    h = await startClientHarness({ name: 'session', steps: [bash('c1', 'echo one'), bash('c2', 'echo two'), done] } as Scenario, [], {
+    const h = await harnesses.start({ name: 'session', steps: [bash('c1', 'echo one'), bash('c2', 'echo two'), done] } as Scenario, [], {
       approval: 'commands',
     });
-    const harness = h;
     const seen = new Set<string>();
-    await harness.settledAfter(async () => {
-      void harness.client.send('Echo twice.', 'prompt');
-      await answerNext(harness, seen, 'Allow for session');
+    await h.settledAfter(async () => {
+      void h.client.send('Echo twice.', 'prompt');
+      await answerNext(h, seen, 'Allow for session');
     }, 'the run to settle');
     assert.equal(h.emitted.filter((e) => e.type === 'dialogOpen').length, 1, 'asked once');
     assert.equal(toolOf(h.client.state.tools, 'c1')?.status, 'done');
@@ -67,7 +60,7 @@ describe('approvals on the real worker', function () {
   });
 
   it('writes + Cancel while asking: the write is blocked and the run settles', async () => {
-    h = await startClientHarness(
+    const h = await harnesses.start(
       {
         name: 'cancel',
         steps: [{ chunks: [{ toolCall: { id: 'w', name: 'write', arguments: { path: 'out.txt', content: 'x' } } }], finish: 'tool_calls' }, done],
@@ -75,21 +68,19 @@ describe('approvals on the real worker', function () {
       [],
       { approval: 'writes' },
     );
-    const harness = h;
-    await harness.settledAfter(async () => {
-      void harness.client.send('Write it.', 'prompt');
-      await harness.until(() => openDialog(harness) !== undefined, 'the approval card');
-      assert.match(openDialog(harness)!.message ?? '', /^\+ x\n/);
-      await harness.client.cancel();
+    await h.settledAfter(async () => {
+      void h.client.send('Write it.', 'prompt');
+      await h.until(() => openDialog(h) !== undefined, 'the approval card');
+      assert.match(openDialog(h)!.message ?? '', /^\+ x\n/);
+      await h.client.cancel();
     }, 'the cancelled run to settle');
     assert.equal(existsSync(join(h.cwd, 'out.txt')), false);
     assert.equal(h.client.state.ui?.dialogs.length, 0);
   });
 
   it('off: nothing is asked', async () => {
-    h = await startClientHarness({ name: 'off', steps: [bash('c', 'echo hi > f.txt'), done] } as Scenario, [], { approval: 'off' });
-    const harness = h;
-    await harness.settledAfter(() => harness.client.send('Go.', 'prompt'), 'the run to settle');
+    const h = await harnesses.start({ name: 'off', steps: [bash('c', 'echo hi > f.txt'), done] } as Scenario, [], { approval: 'off' });
+    await h.settledAfter(() => h.client.send('Go.', 'prompt'), 'the run to settle');
     assert.equal(h.emitted.filter((e) => e.type === 'dialogOpen').length, 0);
     assert.equal(readFileSync(join(h.cwd, 'f.txt'), 'utf8'), 'hi\n');
   });

@@ -5,7 +5,7 @@ import type { DialogView } from '../../src/shared/extensionUi.ts';
 import { runPhase } from '../../src/shared/runState.ts';
 import { toolOf } from '../../src/shared/transcript.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
-import { startClientHarness, type ClientHarness } from './workerHarness.ts';
+import { useClientHarness, type ClientHarness } from './workerHarness.ts';
 
 const writeThenAnswer: Scenario = {
   name: 'write-then-answer',
@@ -23,26 +23,20 @@ const notices = (h: ClientHarness) => h.client.state.messages.filter((m) => m.ro
 
 describe("Pi's extensions with the panel's UI (real worker, real Pi)", function () {
   this.timeout(90_000);
-  let h: ClientHarness | undefined;
-
-  afterEach(async () => {
-    await h?.dispose();
-    h = undefined;
-  });
+  const harnesses = useClientHarness();
 
   for (const choice of ['Allow', 'Block'] as const) {
     it(`a permission gate asks in the chat and the answer ${choice} decides the write`, async () => {
-      h = await startClientHarness(writeThenAnswer, ['gate.js']);
-      const harness = h;
-      await harness.settledAfter(async () => {
-        void harness.client.send('Write the file.', 'prompt');
-        await harness.until(() => openDialog(harness) !== undefined, 'the gate to ask');
-        const d = openDialog(harness)!;
+      const h = await harnesses.start(writeThenAnswer, ['gate.js']);
+      await h.settledAfter(async () => {
+        void h.client.send('Write the file.', 'prompt');
+        await h.until(() => openDialog(h) !== undefined, 'the gate to ask');
+        const d = openDialog(h)!;
         assert.equal(d.kind, 'select');
         assert.match(d.title, /Allow Pi to write out\.txt\?/);
         assert.deepEqual(d.options, ['Allow', 'Block']);
-        assert.equal(runPhase(harness.client.state.run), 'waiting', 'the run waits for the user');
-        assert.equal(await harness.client.answerDialog(d.id, choice), true);
+        assert.equal(runPhase(h.client.state.run), 'waiting', 'the run waits for the user');
+        assert.equal(await h.client.answerDialog(d.id, choice), true);
       }, 'the run to settle');
       const card = toolOf(h.client.state.tools, 'call_w');
       const file = join(h.cwd, 'out.txt');
@@ -60,12 +54,11 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
   }
 
   it('Cancel while a dialog is open answers it as dismissed and the run settles', async () => {
-    h = await startClientHarness(writeThenAnswer, ['gate.js']);
-    const harness = h;
-    await harness.settledAfter(async () => {
-      void harness.client.send('Write the file.', 'prompt');
-      await harness.until(() => openDialog(harness) !== undefined, 'the gate to ask');
-      await harness.client.cancel();
+    const h = await harnesses.start(writeThenAnswer, ['gate.js']);
+    await h.settledAfter(async () => {
+      void h.client.send('Write the file.', 'prompt');
+      await h.until(() => openDialog(h) !== undefined, 'the gate to ask');
+      await h.client.cancel();
     }, 'the cancelled run to settle');
     assert.ok(h.emitted.some((e) => e.type === 'dialogClose' && e.outcome === 'cancelled'));
     assert.equal(h.client.state.ui?.dialogs.length, 0);
@@ -74,9 +67,8 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
   });
 
   it('a confirm with a timeout answers itself as declined and the run goes on', async () => {
-    h = await startClientHarness(answers(1), ['uiShowcase.js']);
-    const harness = h;
-    await harness.settledAfter(() => harness.client.send('CONFIRM-TIMEOUT please', 'prompt'), 'the run to settle');
+    const h = await harnesses.start(answers(1), ['uiShowcase.js']);
+    await h.settledAfter(() => h.client.send('CONFIRM-TIMEOUT please', 'prompt'), 'the run to settle');
     const opened = h.emitted.find((e) => e.type === 'dialogOpen');
     assert.equal(opened?.type === 'dialogOpen' && opened.dialog.kind, 'confirm');
     assert.equal(opened?.type === 'dialogOpen' && opened.dialog.timeoutMs, 300);
@@ -85,10 +77,9 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
   });
 
   it('status, widget and title set at session start reach their surfaces, as plain text', async () => {
-    h = await startClientHarness(answers(1), ['uiShowcase.js']);
-    const harness = h;
+    const h = await harnesses.start(answers(1), ['uiShowcase.js']);
     assert.equal(await h.client.ensureSession(), true);
-    await harness.until(() => harness.surfaces.some((s) => s.kind === 'title'), 'the title');
+    await h.until(() => h.surfaces.some((s) => s.kind === 'title'), 'the title');
     assert.deepEqual(
       h.surfaces.filter((s) => s.kind === 'status' || s.kind === 'title'),
       [
@@ -104,9 +95,8 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
   });
 
   it('notify becomes a notification; custom() resolves dismissed with a notice naming the extension', async () => {
-    h = await startClientHarness(answers(1), ['uiShowcase.js']);
-    const harness = h;
-    await harness.settledAfter(() => harness.client.send('NOTIFY and CUSTOM', 'prompt'), 'the run to settle');
+    const h = await harnesses.start(answers(1), ['uiShowcase.js']);
+    await h.settledAfter(() => h.client.send('NOTIFY and CUSTOM', 'prompt'), 'the run to settle');
     assert.ok(h.notifications.some((n) => n.level === 'info' && n.message === 'custom resolved undefined'));
     assert.ok(h.notifications.some((n) => n.level === 'warning' && n.message.startsWith('Heads up')));
     assert.ok(
@@ -116,9 +106,8 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
   });
 
   it("an extension's error is logged and shown in the view, naming the extension", async () => {
-    h = await startClientHarness(answers(1), ['uiShowcase.js']);
-    const harness = h;
-    await harness.settledAfter(() => harness.client.send('FAIL now', 'prompt'), 'the run to settle');
+    const h = await harnesses.start(answers(1), ['uiShowcase.js']);
+    await h.settledAfter(() => h.client.send('FAIL now', 'prompt'), 'the run to settle');
     assert.ok(
       notices(h).some((t) => t.includes('"uiShowcase.js" failed (before_agent_start): the showcase failed on purpose')),
       JSON.stringify(notices(h)),
@@ -127,26 +116,20 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
   });
 
   it('setEditorText reaches the composer and getEditorText reads what the user typed', async () => {
-    h = await startClientHarness(answers(1), ['uiShowcase.js']);
-    const harness = h;
+    const h = await harnesses.start(answers(1), ['uiShowcase.js']);
     assert.equal(await h.client.ensureSession(), true);
     h.client.composerText('typed so far');
-    await harness.settledAfter(() => harness.client.send('EDITOR', 'prompt'), 'the run to settle');
+    await h.settledAfter(() => h.client.send('EDITOR', 'prompt'), 'the run to settle');
     assert.ok(h.surfaces.some((s) => s.kind === 'editorText' && s.text === 'draft from the extension (was "typed so far")' && !s.paste));
   });
 });
 
 describe('slash commands on the real worker', function () {
   this.timeout(90_000);
-  let h: ClientHarness | undefined;
-
-  afterEach(async () => {
-    await h?.dispose();
-    h = undefined;
-  });
+  const harnesses = useClientHarness();
 
   it("lists an extension's command as Pi lists it for RPC clients", async () => {
-    h = await startClientHarness(answers(1), ['hello.js']);
+    const h = await harnesses.start(answers(1), ['hello.js']);
     const commands = await h.client.listCommands();
     assert.deepEqual(
       commands.filter((c) => c.source === 'extension'),
@@ -163,14 +146,13 @@ describe('slash commands on the real worker', function () {
       name: 'slow-answer',
       steps: [{ chunks: [{ text: 'A slow answer that streams for a while. '.repeat(3), split: 2, delayMs: 40 }], finish: 'stop' }],
     } as Scenario;
-    h = await startClientHarness(slow, ['hello.js']);
-    const harness = h;
-    await harness.settledAfter(async () => {
-      void harness.client.send('Tell me slowly.', 'prompt');
-      await harness.until(() => harness.emitted.some((e) => e.type === 'delta'), 'the answer to stream');
-      await harness.client.send('/hello panel', 'steer');
-      await harness.until(() => harness.notifications.some((n) => n.message === 'Hello panel!'), 'the command to run');
-      assert.equal(harness.client.isActive, true, 'it ran while the answer was still streaming');
+    const h = await harnesses.start(slow, ['hello.js']);
+    await h.settledAfter(async () => {
+      void h.client.send('Tell me slowly.', 'prompt');
+      await h.until(() => h.emitted.some((e) => e.type === 'delta'), 'the answer to stream');
+      await h.client.send('/hello panel', 'steer');
+      await h.until(() => h.notifications.some((n) => n.message === 'Hello panel!'), 'the command to run');
+      assert.equal(h.client.isActive, true, 'it ran while the answer was still streaming');
     }, 'the run to settle');
     assert.equal(h.model.requests.length, 1, 'the model got no second request');
     assert.equal(JSON.stringify(h.model.requests).includes('/hello'), false);
@@ -179,15 +161,10 @@ describe('slash commands on the real worker', function () {
 
 describe('! shell commands on the real worker', function () {
   this.timeout(90_000);
-  let h: ClientHarness | undefined;
-
-  afterEach(async () => {
-    await h?.dispose();
-    h = undefined;
-  });
+  const harnesses = useClientHarness();
 
   it("runs !command in Pi's shell, streams its output into a shell row, and !! keeps it out of the context", async () => {
-    h = await startClientHarness(answers(1), []);
+    const h = await harnesses.start(answers(1), []);
     assert.equal(await h.client.ensureSession(), true);
     await h.client.bash('echo first; echo second', false);
     await h.client.bash('echo private', true);
@@ -204,18 +181,17 @@ describe('! shell commands on the real worker', function () {
       'output streamed as it came',
     );
     // The next prompt carries the first command's output to the model, not the second's.
-    await h.settledAfter(() => h!.client.send('What did it print?', 'prompt'), 'the prompt to settle');
+    await h.settledAfter(() => h.client.send('What did it print?', 'prompt'), 'the prompt to settle');
     const request = JSON.stringify(h.model.requests[0]);
     assert.ok(request.includes('second'), 'the ! output reached the model');
     assert.equal(request.includes('private'), false, 'the !! output did not');
   });
 
   it('Cancel stops a running ! command and its row says it was cancelled', async () => {
-    h = await startClientHarness(answers(1), []);
-    const harness = h;
+    const h = await harnesses.start(answers(1), []);
     assert.equal(await h.client.ensureSession(), true);
     const running = h.client.bash('echo started; sleep 30', false);
-    await harness.until(() => harness.client.state.ui?.shell?.output.includes('started') === true, 'the command to start');
+    await h.until(() => h.client.state.ui?.shell?.output.includes('started') === true, 'the command to start');
     assert.equal(runPhase(h.client.state.run), 'running');
     await h.client.cancel();
     await running;
@@ -227,17 +203,11 @@ describe('! shell commands on the real worker', function () {
 
 describe("a Pi extension's command that moves in the session (real worker, real Pi)", function () {
   this.timeout(90_000);
-  let h: ClientHarness | undefined;
-
-  afterEach(async () => {
-    await h?.dispose();
-    h = undefined;
-  });
+  const harnesses = useClientHarness();
 
   /** Two exchanges, then the composer's texts as the worker sets them from here on. */
   async function twoExchanges(): Promise<{ harness: ClientHarness; inputs: string[] }> {
-    h = await startClientHarness(answers(2), ['branching.js']);
-    const harness = h;
+    const harness = await harnesses.start(answers(2), ['branching.js']);
     await harness.settledAfter(() => harness.client.send('First question.', 'prompt'), 'the first answer');
     await harness.settledAfter(() => harness.client.send('Second question.', 'prompt'), 'the second answer');
     const inputs: string[] = [];

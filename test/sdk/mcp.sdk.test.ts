@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toolOf } from '../../src/shared/transcript.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
-import { startClientHarness, type ClientHarness } from './workerHarness.ts';
+import { useClientHarness } from './workerHarness.ts';
 
 const stubServer = fileURLToPath(new URL('../fixtures/workspaces/mcp/.pi/stub-mcp-server.mjs', import.meta.url));
 const hostileFixture = fileURLToPath(new URL('../fixtures/workspaces/hostile', import.meta.url));
@@ -36,23 +36,17 @@ const justAnswer: Scenario = { name: 'answer', steps: [{ chunks: [{ text: 'Hello
 
 describe("Pi's built-in MCP support in the panel's worker (stub stdio server, real Pi)", function () {
   this.timeout(90_000);
-  let h: ClientHarness | undefined;
-
-  afterEach(async () => {
-    await h?.dispose();
-    h = undefined;
-  });
+  const harnesses = useClientHarness();
 
   it("reads mcp.json from the panel's agent directory and the model calls a direct MCP tool, shown as an ordinary tool card", async () => {
     let marker = '';
-    h = await startClientHarness(callThenAnswer('mcp__stub__echo', { text: 'hi there' }), [], {
+    const h = await harnesses.start(callThenAnswer('mcp__stub__echo', { text: 'hi there' }), [], {
       prepare: ({ agentDir }) => {
         marker = join(agentDir, 'stub-mcp.log');
         writeMcpJson(join(agentDir, 'mcp.json'), { stub: stubEntry(marker, { exposure: 'direct' }) });
       },
     });
-    const harness = h;
-    await harness.settledAfter(() => harness.client.send('Echo something.', 'prompt'), 'the run to settle');
+    await h.settledAfter(() => h.client.send('Echo something.', 'prompt'), 'the run to settle');
     const card = toolOf(h.client.state.tools, 'call_mcp');
     assert.equal(card?.toolName, 'mcp__stub__echo');
     assert.equal(card?.status, 'done', card?.output);
@@ -72,27 +66,25 @@ describe("Pi's built-in MCP support in the panel's worker (stub stdio server, re
   });
 
   it("/mcp answers with the servers' status as a notification (no terminal UI needed)", async () => {
-    h = await startClientHarness(justAnswer, [], {
+    const h = await harnesses.start(justAnswer, [], {
       prepare: ({ agentDir }) => writeMcpJson(join(agentDir, 'mcp.json'), { stub: stubEntry(join(agentDir, 'stub-mcp.log'), { exposure: 'direct' }) }),
     });
-    const harness = h;
-    await harness.settledAfter(() => harness.client.send('Hello.', 'prompt'), 'the run to settle');
-    await harness.client.send('/mcp', 'prompt');
-    await harness.until(() => harness.notifications.some((n) => /stub/.test(n.message)), 'the status notification');
+    await h.settledAfter(() => h.client.send('Hello.', 'prompt'), 'the run to settle');
+    await h.client.send('/mcp', 'prompt');
+    await h.until(() => h.notifications.some((n) => /stub/.test(n.message)), 'the status notification');
     assert.equal(h.model.requests.length, 1, '/mcp never reached the model');
   });
 
   it("runs a codemode script that calls the server's tool (default exposure), with the MCP call as a card inside the script's card", async () => {
     let marker = '';
     const code = 'const r = await tools.mcp__stub__echo({ text: "from codemode" });\nreturn r.content[0].text;';
-    h = await startClientHarness(callThenAnswer('codemode', { code }), [], {
+    const h = await harnesses.start(callThenAnswer('codemode', { code }), [], {
       prepare: ({ agentDir }) => {
         marker = join(agentDir, 'stub-mcp.log');
         writeMcpJson(join(agentDir, 'mcp.json'), { stub: stubEntry(marker) });
       },
     });
-    const harness = h;
-    await harness.settledAfter(() => harness.client.send('Use codemode.', 'prompt'), 'the run to settle');
+    await h.settledAfter(() => h.client.send('Use codemode.', 'prompt'), 'the run to settle');
     const card = toolOf(h.client.state.tools, 'call_mcp');
     assert.equal(card?.toolName, 'codemode');
     assert.equal(card?.status, 'done', card?.output);
@@ -110,7 +102,7 @@ describe("Pi's built-in MCP support in the panel's worker (stub stdio server, re
   it("starts no MCP server in an untrusted workspace, neither the user's nor the project's", async () => {
     let userMarker = '';
     let projectMarker = '';
-    h = await startClientHarness(justAnswer, [], {
+    const h = await harnesses.start(justAnswer, [], {
       trusted: false,
       prepare: ({ agentDir, cwd }) => {
         userMarker = join(agentDir, 'user-mcp.log');
@@ -119,8 +111,7 @@ describe("Pi's built-in MCP support in the panel's worker (stub stdio server, re
         writeMcpJson(join(cwd, '.pi', 'mcp.json'), { project: stubEntry(projectMarker, { exposure: 'direct' }) });
       },
     });
-    const harness = h;
-    await harness.settledAfter(() => harness.client.send('Hello.', 'prompt'), 'the run to settle');
+    await h.settledAfter(() => h.client.send('Hello.', 'prompt'), 'the run to settle');
     assert.doesNotMatch(JSON.stringify(h.model.requests[0]), /mcp__/);
     assert.deepEqual(markerLines(userMarker), [], 'the user-level server did not start');
     assert.deepEqual(markerLines(projectMarker), [], 'the project-level server did not start');
@@ -128,31 +119,29 @@ describe("Pi's built-in MCP support in the panel's worker (stub stdio server, re
 
   for (const trusted of [false, true]) {
     it(`the hostile repository's .pi/mcp.json server ${trusted ? 'starts when the workspace is trusted (the fixture really is hostile)' : 'never starts untrusted'}`, async () => {
-      h = await startClientHarness(justAnswer, [], { trusted, prepare: ({ cwd }) => cpSync(hostileFixture, cwd, { recursive: true }) });
-      const harness = h;
-      const marker = join(harness.cwd, 'mcp-server-started.txt');
-      await harness.settledAfter(() => harness.client.send('Hello.', 'prompt'), 'the run to settle');
-      if (trusted) await harness.until(() => existsSync(marker), 'the repository server to start');
+      const h = await harnesses.start(justAnswer, [], { trusted, prepare: ({ cwd }) => cpSync(hostileFixture, cwd, { recursive: true }) });
+      const marker = join(h.cwd, 'mcp-server-started.txt');
+      await h.settledAfter(() => h.client.send('Hello.', 'prompt'), 'the run to settle');
+      if (trusted) await h.until(() => existsSync(marker), 'the repository server to start');
       else assert.equal(existsSync(marker), false, 'the repository server did not start');
     });
   }
 
   it('starts the project\'s server in a trusted workspace, and none with "-builtin:mcp" in the extensions setting', async () => {
     let projectMarker = '';
-    h = await startClientHarness(justAnswer, [], {
+    const trusted = await harnesses.start(justAnswer, [], {
       prepare: ({ cwd, agentDir }) => {
         projectMarker = join(agentDir, 'project-mcp.log');
         writeMcpJson(join(cwd, '.pi', 'mcp.json'), { project: stubEntry(projectMarker, { exposure: 'direct' }) });
       },
     });
-    const trusted = h;
     await trusted.settledAfter(() => trusted.client.send('Hello.', 'prompt'), 'the run to settle');
     assert.match(JSON.stringify(trusted.model.requests[0]), /mcp__project__echo/, 'the project server connected before the first request');
     assert.equal(markerLines(projectMarker).filter((l) => l.startsWith('started')).length, 1);
     await trusted.dispose();
 
     let offMarker = '';
-    h = await startClientHarness(justAnswer, [], {
+    const off = await harnesses.start(justAnswer, [], {
       prepare: ({ agentDir }) => {
         offMarker = join(agentDir, 'off-mcp.log');
         writeMcpJson(join(agentDir, 'mcp.json'), { off: stubEntry(offMarker, { exposure: 'direct' }) });
@@ -161,7 +150,6 @@ describe("Pi's built-in MCP support in the panel's worker (stub stdio server, re
         writeFileSync(settingsFile, JSON.stringify({ ...settings, extensions: ['-builtin:mcp'] }));
       },
     });
-    const off = h;
     await off.settledAfter(() => off.client.send('Hello.', 'prompt'), 'the run to settle');
     assert.doesNotMatch(JSON.stringify(off.model.requests[0]), /mcp__/);
     assert.deepEqual(markerLines(offMarker), [], 'the disabled built-in started no server');

@@ -101,3 +101,21 @@ export async function startClientHarness(
     },
   };
 }
+
+/**
+ * For a `describe` block: `start()` gives a harness (as `startClientHarness`), and the one started last is
+ * disposed after each test, also when the test failed.
+ */
+export function useClientHarness(): { start: typeof startClientHarness } {
+  let current: ClientHarness | undefined;
+  afterEach(async () => {
+    await current?.dispose();
+    current = undefined;
+  });
+  return {
+    async start(...args) {
+      current = await startClientHarness(...args);
+      return current;
+    },
+  };
+}
