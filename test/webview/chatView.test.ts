@@ -2,7 +2,6 @@
 
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import type { WireEvent } from '../../src/shared/protocol.ts';
 import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
 import { build, exchange, longTranscript, T0 } from './builders.ts';
 import {
@@ -16,14 +15,11 @@ import {
   startServer,
   type PageWindow,
   type TestServer,
+  batch,
 } from './harness.ts';
 
 async function snapshot(page: Page, state: TranscriptState): Promise<void> {
   await deliver(page, { type: 'snapshot', state, session });
-}
-
-async function batch(page: Page, events: WireEvent[]): Promise<void> {
-  await deliver(page, { type: 'batch', events });
 }
 
 /** Records the transcript's DOM mutations during `action`; returns, per record, its target described. */

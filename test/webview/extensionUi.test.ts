@@ -3,16 +3,11 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { DialogView } from '../../src/shared/extensionUi.ts';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { deliver, posted, useChatPage } from './harness.ts';
+import { deliver, posted, useChatPage, batch } from './harness.ts';
 
 const T0 = 1_700_000_000_000;
 
 const dialog = (over: Partial<DialogView> & Pick<DialogView, 'id' | 'kind'>): DialogView => ({ title: 'Allow Pi to write out.txt?', at: T0, ...over });
-
-async function batch(page: Page, events: WireEvent[]): Promise<void> {
-  await deliver(page, { type: 'batch', events });
-}
 
 const answers = async (page: Page) => (await posted(page)).filter((m) => m.type === 'answerDialog');
 

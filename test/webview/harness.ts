@@ -190,6 +190,11 @@ export async function deliver(page: Page, msg: HostToWebview): Promise<void> {
   );
 }
 
+/** Delivers one batch of wire events, as the host sends them live. */
+export async function batch(page: Page, events: WireEvent[]): Promise<void> {
+  await deliver(page, { type: 'batch', events });
+}
+
 /**
  * Delivers a host message as JSON text parsed inside the page, the way it crosses postMessage from the
  * extension host: an id such as `__proto__` arrives as an own property, not as a prototype.

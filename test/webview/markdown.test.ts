@@ -321,13 +321,7 @@ describe('streaming markdown (headless Chromium)', function () {
       // The chunkings that stream it in many deliveries (so its lines get grouped), not in one.
       for (const [name, chunks] of chunkings(text, random).slice(1, 3)) {
         const r = await streamAndCompare(page, chunks);
-        if (r.streamed !== r.oneShot) {
-          let at = 0;
-          while (r.streamed[at] === r.oneShot[at]) at++;
-          failures.push(
-            `seed ${seed}, document ${doc}, ${name} chunking: ${JSON.stringify(text.slice(0, 200))}…\n--- streamed at ${at}\n${r.streamed.slice(Math.max(0, at - 200), at + 300)}\n--- one-shot\n${r.oneShot.slice(Math.max(0, at - 200), at + 300)}`,
-          );
-        }
+        if (r.streamed !== r.oneShot) failures.push(`seed ${seed}, document ${doc}, ${name} chunking: ${firstDifference(text, r.streamed, r.oneShot)}`);
       }
     }
     assert.deepEqual(failures, []);
@@ -344,13 +338,7 @@ describe('streaming markdown (headless Chromium)', function () {
       for (const [name, chunks] of chunkings(text, random).slice(1, 3)) {
         const r = await streamAndCompare(page, chunks, { end: doc % 2 === 0, keepDuring: true });
         if (r.during.some((html) => html.includes('md-rows'))) chunked++;
-        if (r.streamed !== r.oneShot) {
-          let at = 0;
-          while (r.streamed[at] === r.oneShot[at]) at++;
-          failures.push(
-            `seed ${seed}, document ${doc}, ${name} chunking: ${JSON.stringify(text.slice(0, 200))}…\n--- streamed at ${at}\n${r.streamed.slice(Math.max(0, at - 200), at + 300)}\n--- one-shot\n${r.oneShot.slice(Math.max(0, at - 200), at + 300)}`,
-          );
-        }
+        if (r.streamed !== r.oneShot) failures.push(`seed ${seed}, document ${doc}, ${name} chunking: ${firstDifference(text, r.streamed, r.oneShot)}`);
       }
     }
     assert.deepEqual(failures, []);
@@ -375,3 +363,11 @@ describe('streaming markdown (headless Chromium)', function () {
     assert.deepEqual(failures, []);
   });
 });
+
+/** A long document's start, and both renders around where they first differ (a long DOM in full says nothing). */
+function firstDifference(text: string, streamed: string, oneShot: string): string {
+  let at = 0;
+  while (streamed[at] === oneShot[at]) at++;
+  const around = (html: string) => html.slice(Math.max(0, at - 200), at + 300);
+  return `${JSON.stringify(text.slice(0, 200))}…\n--- streamed at ${at}\n${around(streamed)}\n--- one-shot\n${around(oneShot)}`;
+}

@@ -2,12 +2,7 @@
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { deliver, useChatPage } from './harness.ts';
-
-async function batch(page: Page, events: WireEvent[]): Promise<void> {
-  await deliver(page, { type: 'batch', events });
-}
+import { useChatPage, batch } from './harness.ts';
 
 type G = { document: { querySelector(s: string): { textContent: string | null } | null } };
 
