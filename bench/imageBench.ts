@@ -13,14 +13,10 @@ import { snapshotMessage } from '../src/extension/viewFeed.ts';
 import { project } from '../src/shared/projection.ts';
 import { parseWebviewMessage, type WireEvent } from '../src/shared/protocol.ts';
 import { initialTranscript, reduce } from '../src/shared/transcript.ts';
+import { median, numberArg } from './stats.ts';
 
-const arg = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const MB = arg('mb', 1);
-const ROUNDS = arg('rounds', 20);
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const MB = numberArg('mb', 1);
+const ROUNDS = numberArg('rounds', 20);
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const data = Buffer.concat([pngSignature, Buffer.alloc(Math.round(MB * 1_000_000) - 8, 7)]).toString('base64');

@@ -4,13 +4,13 @@ import { performance } from 'node:perf_hooks';
 import { recentPart } from '../src/shared/transcript.ts';
 import { deliver, launchBrowser, openView, session, startServer } from '../test/webview/harness.ts';
 import { longTranscript } from '../test/webview/builders.ts';
+import { median } from './stats.ts';
 
 const ROUNDS = 3;
 const host = longTranscript(20_000);
 const part = recentPart(host);
 const server = await startServer();
 const browser = await launchBrowser();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Wall time from handing the page the snapshot to its second frame after it (the rows drawn). */
 async function shown(msg: Parameters<typeof deliver>[1]): Promise<number> {

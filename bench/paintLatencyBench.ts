@@ -25,6 +25,7 @@ import type { Scenario } from '../test/scriptedModel/scenario.ts';
 import { startScriptedModel } from '../test/scriptedModel/server.ts';
 import { makePiAgentDir } from '../test/support/piConfig.ts';
 import { EXTENSION_ID, Workbench } from '../test/workbench/browser.ts';
+import { quantile } from './stats.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,10 +43,6 @@ const PARAGRAPH_DELTAS = 40;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const now = (): number => performance.timeOrigin + performance.now();
-const quantile = (xs: readonly number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
 
 /** Deltas sent back to back, then a pause: a timer of 1 ms fires late on a busy machine, one of 4 ms less so. */
 const BURST = 4;

@@ -18,15 +18,10 @@ import { loadBundledPi } from '../test/sdk/harness.ts';
 import { build } from '../test/webview/builders.ts';
 import { assertBundleFresh, deliver, launchBrowser, openView, session, startServer } from '../test/webview/harness.ts';
 import { page as sessionPage, savedSessions } from '../test/webview/sessionBuilders.ts';
+import { median, numberArg } from './stats.ts';
 
-const arg = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const SESSIONS = arg('sessions', 500);
-const ROUNDS = arg('rounds', 5);
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const SESSIONS = numberArg('sessions', 500);
+const ROUNDS = numberArg('rounds', 5);
 
 /** Writes `n` small saved sessions (a prompt and an answer each) through Pi's own SessionManager. */
 function writeSessions(n: number): { cwd: string; dir: string } {

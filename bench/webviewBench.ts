@@ -21,15 +21,12 @@ import type { Page } from 'playwright-core';
 import { initialTranscript, type TranscriptState } from '../src/shared/transcript.ts';
 import { longTranscript, T0 } from '../test/webview/builders.ts';
 import { assertBundleFresh, deliver, launchBrowser, session, startServer } from '../test/webview/harness.ts';
+import { numberArg, quantile } from './stats.ts';
 
-const arg = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const caseFilter = process.argv.includes('--case') ? process.argv[process.argv.indexOf('--case') + 1] : undefined;
-const SECONDS = arg('seconds', 6);
-const ROUNDS = arg('rounds', 2);
+const SECONDS = numberArg('seconds', 6);
+const ROUNDS = numberArg('rounds', 2);
 const DELTAS_PER_SECOND = 2000;
 
 /** Installed before any page script: wraps the callbacks the view uses and samples them per frame. */
@@ -128,11 +125,6 @@ interface Result {
   readonly stylePerFrame: number;
   readonly deltas: number;
 }
-
-const quantile = (xs: number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
 
 async function run(page: Page, state: TranscriptState): Promise<Result> {
   await deliver(page, { type: 'snapshot', state, session });
