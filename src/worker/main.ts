@@ -70,6 +70,15 @@ new ChildProcesses(new ChildProcessTable((workerData as WorkerData).processTable
   log.warn(`Process ${pid} is not tracked (too many running at once): it may outlive a restart of Pi.`),
 ).install(childProcess);
 
+/**
+ * A session switch or move a Pi extension's command asked for, run after that command returns (the session
+ * it runs in is the one being replaced), as the panel's own actions run; the command is told it goes ahead.
+ */
+function afterCommand(action: () => Promise<void>): { cancelled: false } {
+  setTimeout(() => void action(), 0);
+  return { cancelled: false };
+}
+
 let config: WorkerConfig | undefined;
 const options: { settleTimeoutMs: number; noResponseMs: number; collapseThinking: boolean; storageDir?: string } = {
   settleTimeoutMs: 5000,
@@ -113,24 +122,10 @@ const controller = new SessionController(
       extensions: {
         ui: extensionUi,
         actions: {
-          // After the command that asked returns: the session it runs in is the one being replaced.
-          newSession: async (newOptions) => {
-            setTimeout(() => void controller.newSession(newOptions), 0);
-            return { cancelled: false };
-          },
-          switchSession: async (file, switchOptions) => {
-            setTimeout(() => void controller.resumeSession(file, switchOptions), 0);
-            return { cancelled: false };
-          },
-          // As the panel's own Fork from here and tree moves do, after the command returns.
-          fork: async (entryId, forkOptions) => {
-            setTimeout(() => void controller.forkAt(entryId, forkOptions), 0);
-            return { cancelled: false };
-          },
-          navigateTree: async (targetId, treeOptions) => {
-            setTimeout(() => void controller.navigateTree(targetId, treeOptions), 0);
-            return { cancelled: false };
-          },
+          newSession: async (o) => afterCommand(() => controller.newSession(o)),
+          switchSession: async (file, o) => afterCommand(() => controller.resumeSession(file, o)),
+          fork: async (entryId, o) => afterCommand(() => controller.forkAt(entryId, o)),
+          navigateTree: async (targetId, o) => afterCommand(() => controller.navigateTree(targetId, o)),
         },
       },
     });
