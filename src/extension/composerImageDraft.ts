@@ -15,6 +15,8 @@ export class ComposerImageDraft {
   private readonly _dir: string | undefined;
   private readonly _log: Logger;
   private _writes: Promise<void> = Promise.resolve();
+  /** What is on disk (or on its way there): a view that is re-created sends the same images back. */
+  private _kept: readonly ImageAttachment[] = [];
 
   /** `dir`: a folder of its own in the extension's storage; undefined keeps nothing across reloads. */
   constructor(dir: string | undefined, log: Logger) {
@@ -44,6 +46,7 @@ export class ComposerImageDraft {
       );
       const parsed = parseImageAttachments(raw);
       if (!parsed.ok) throw new Error(parsed.reason);
+      this._kept = parsed.images;
       return parsed.images;
     } catch (err) {
       this._log.warn(`The composer's attached images were not restored: ${err instanceof Error ? err.message : String(err)}`);
@@ -51,8 +54,10 @@ export class ComposerImageDraft {
     }
   }
 
-  /** Keeps `images` in place of what was kept; writes run one after another, the last one wins. */
+  /** Keeps `images` in place of what was kept (unless they are the same); writes run one after another, the last one wins. */
   save(images: readonly ImageAttachment[]): Promise<void> {
+    if (sameImages(images, this._kept)) return this._writes;
+    this._kept = images;
     this._writes = this._writes
       .then(() => this._write(images))
       .catch((err: unknown) => this._log.warn(`The composer's attached images could not be kept for a reload: ${String(err)}`));
@@ -69,4 +74,8 @@ export class ComposerImageDraft {
     const index = images.map(({ mimeType, name }) => ({ mimeType, ...(name !== undefined ? { name } : {}) }));
     await fs.writeFile(path.join(dir, INDEX), JSON.stringify(index));
   }
+}
+
+function sameImages(a: readonly ImageAttachment[], b: readonly ImageAttachment[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.data === b[i]!.data && x.mimeType === b[i]!.mimeType && x.name === b[i]!.name);
 }

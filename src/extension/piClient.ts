@@ -448,7 +448,8 @@ export class PiClient extends Disposable {
     on('extensionUi', (n) => this._onDidExtensionUi.fire(n));
     worker.on('error', (err: Error) => this._onFault(live, `it threw: ${err.message}`));
     worker.on('exit', (code: number) => {
-      killProcesses(live.processes.running());
+      // A worker stopped on purpose had its processes killed then (its table closed, nothing started after).
+      if (!live.stopping) killProcesses(live.processes.running());
       this._onFault(live, `it exited with code ${code}`);
     });
     connection.listen();

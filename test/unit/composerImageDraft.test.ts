@@ -33,6 +33,20 @@ describe("the composer's images across a reload", () => {
     assert.deepEqual(log.lines, []);
   });
 
+  it('writes nothing again for the images it keeps (a re-created view, or the view after a reload, sends them back)', async () => {
+    const draft = new ComposerImageDraft(dir, log);
+    await draft.save([red, blue]);
+    writeFileSync(join(dir, 'untouched'), '');
+    await draft.save([{ ...red }, { ...blue }]);
+    const next = new ComposerImageDraft(dir, log);
+    await next.load();
+    await next.save([red, blue]);
+    assert.ok(existsSync(join(dir, 'untouched')), 'the folder was not written again');
+    await next.save([blue]);
+    assert.equal(existsSync(join(dir, 'untouched')), false, 'other images are written');
+    assert.deepEqual(await new ComposerImageDraft(dir, log).load(), [blue]);
+  });
+
   it('keeps nothing once the images are sent or removed', async () => {
     const draft = new ComposerImageDraft(dir, log);
     await draft.save([red]);
