@@ -187,6 +187,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     await wb.waitForWebview();
     const composer = wb.webview().locator('[data-testid="composer"]');
     await composer.fill(options.prompt);
+    await latchBusy(wb);
     const sentAt = Date.now();
     const deadline = sentAt + timeoutMs;
     await wb.webview().locator('[data-testid="send"]').click();
@@ -232,11 +233,10 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   // Pi writes the session file as the run goes; give the last append a moment after the page closed.
   await sleep(200);
   const session = newestSessionFile(agentDir);
+  // Pi creates a session file only once it holds a user or assistant message: a run cancelled before Pi started,
+  // or a lone `!` command, leaves none, and that is a valid result (an empty session.jsonl).
   if (session) fs.copyFileSync(session, path.join(out, 'session.jsonl'));
-  else {
-    fs.writeFileSync(path.join(out, 'session.jsonl'), '');
-    errors.push(`no session file under ${path.join(agentDir, 'sessions')}`);
-  }
+  else fs.writeFileSync(path.join(out, 'session.jsonl'), '');
   fs.rmSync(agentDir, { recursive: true, force: true });
   const result: RunResult = { ok: errors.length === 0 && runState === 'idle', runState, elapsedMs, errors };
   fs.writeFileSync(path.join(out, 'result.json'), JSON.stringify(result, null, 2) + '\n');
@@ -252,8 +252,39 @@ async function runStateOf(wb: Workbench): Promise<string | null> {
 }
 
 /**
- * Waits until the panel is idle after a run: idle after having been busy, or idle with a finished
- * assistant row (a fast scripted reply can finish between two polls). Returns the last run state seen.
+ * Records in the webview's page whether `data-run-state` has left `idle` since the call (a MutationObserver, so
+ * no state is missed between two polls: a Cancel pressed while Pi is still starting goes idle -> starting -> idle
+ * in well under one poll). Answers what it saw so far: true or false, or undefined where the page was replaced
+ * (a reload) and has no latch yet; that call installs one.
+ */
+async function latchBusy(wb: Workbench): Promise<boolean | undefined> {
+  return wb
+    .webview()
+    .locator('body')
+    .evaluate(
+      (body) => {
+        // The tests' tsconfig has no DOM: the page's globals, typed as far as used here.
+        type Observer = new (f: () => void) => { observe(target: unknown, options: object): void };
+        const w = globalThis as unknown as { __e2eBusy?: boolean; MutationObserver: Observer };
+        if (w.__e2eBusy !== undefined) return w.__e2eBusy;
+        const busy = (): boolean => (body.getAttribute('data-run-state') ?? 'idle') !== 'idle';
+        w.__e2eBusy = busy();
+        new w.MutationObserver(() => {
+          if (busy()) w.__e2eBusy = true;
+        }).observe(body, { attributes: true, attributeFilter: ['data-run-state'] });
+        return undefined;
+      },
+      undefined,
+      { timeout: 2_000 },
+    )
+    .catch(() => undefined);
+}
+
+/**
+ * Waits until the panel is idle after a run: idle after having been busy (seen by the page's latch or by a poll),
+ * or idle with a finished assistant row or a notice. A run that ended before Pi wrote anything (Cancel while Pi
+ * starts, a lone `!` command) is over as soon as it is idle again: no timeout is waited out. Returns the last run
+ * state seen.
  */
 async function waitIdle(wb: Workbench, deadline: number): Promise<string | null> {
   let sawBusy = false;
@@ -263,7 +294,10 @@ async function waitIdle(wb: Workbench, deadline: number): Promise<string | null>
     state = await runStateOf(wb);
     if (state !== null && state !== 'idle') sawBusy = true;
     if (state === 'idle') {
-      const finished = sawBusy || (await wb.webview().locator('[data-role="assistant"][data-stop-reason], [data-role="notice"]').count()) > 0;
+      const finished =
+        sawBusy ||
+        (await latchBusy(wb)) === true ||
+        (await wb.webview().locator('[data-role="assistant"][data-stop-reason], [data-role="notice"]').count()) > 0;
       if (finished) {
         // The last batch (stop reason, usage) may trail the idle state by a frame.
         await sleep(300);
