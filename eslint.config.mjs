@@ -46,7 +46,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['../worker/*', '../pi/*'], message: 'The main thread never loads Pi: use src/shared/workerProtocol.ts.', allowTypeImports: false },
+            { group: ['../worker/*', '../pi/*'], message: 'The main thread never loads Pi: use src/shared/wire/workerProtocol.ts.', allowTypeImports: false },
           ],
         },
       ],

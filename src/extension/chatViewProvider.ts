@@ -2,7 +2,7 @@
 
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
-import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
+import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { Disposable } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';

@@ -3,7 +3,7 @@
  * closes another way (answered in the chat, timed out, cancelled). No `vscode` here: the surface is passed in.
  */
 
-import { dialogChoices, type DialogView } from '../shared/extensionUi.ts';
+import { dialogChoices, type DialogView } from '../shared/transcript/dialogsAndWidgets.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 
 /** What the mirror needs of VS Code. */

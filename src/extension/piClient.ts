@@ -10,7 +10,7 @@ import type { Scheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
-import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
+import type { SendMode, SessionInfoView, WireEvent } from '../shared/wire/webviewProtocol.ts';
 import type { SlashCommand } from '../shared/slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../shared/sessions.ts';
 import {
@@ -22,7 +22,7 @@ import {
   reduceOne,
   type EarlierPage,
   type TranscriptState,
-} from '../shared/transcript.ts';
+} from '../shared/transcript/reduce.ts';
 import { killProcesses } from './childProcesses.ts';
 import type {
   FileBefore,
@@ -37,7 +37,7 @@ import type {
   WorkerNotifications,
   WorkerRequestMethod,
   WorkerRequests,
-} from '../shared/workerProtocol.ts';
+} from '../shared/wire/workerProtocol.ts';
 
 export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
 

@@ -2,8 +2,8 @@
 
 import { Batcher, type Scheduler } from '../shared/batcher.ts';
 import { Disposable, type IDisposable } from '../shared/disposable.ts';
-import type { HostToWebview, SessionInfoView, WireEvent } from '../shared/protocol.ts';
-import { recentPart, SNAPSHOT_ROWS, type EarlierPage, type TranscriptState } from '../shared/transcript.ts';
+import type { HostToWebview, SessionInfoView, WireEvent } from '../shared/wire/webviewProtocol.ts';
+import { recentPart, SNAPSHOT_ROWS, type EarlierPage, type TranscriptState } from '../shared/transcript/reduce.ts';
 
 /** More events than this in one frame are a burst, not live streaming (deltas are coalesced per frame). */
 const LARGE_BATCH_EVENTS = 500;

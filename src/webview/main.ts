@@ -4,10 +4,10 @@
  */
 
 import { showBidiControls } from '../shared/bidi.ts';
-import type { HostToWebview, SessionInfoView, ViewMode, WireEvent } from '../shared/protocol.ts';
+import type { HostToWebview, SessionInfoView, ViewMode, WireEvent } from '../shared/wire/webviewProtocol.ts';
 import { statsLine } from '../shared/sessions.ts';
-import { runPhase, summaryRetryText, type RunState } from '../shared/runState.ts';
-import { initialTranscript, prependRows, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
+import { runPhase, summaryRetryText, type RunState } from '../shared/run/runState.ts';
+import { initialTranscript, prependRows, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript/reduce.ts';
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';

@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { readFileSync } from 'node:fs';
 import { imageSrc, imageView, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_VIEW_IMAGE_BYTES, parseImageAttachments } from '../../src/shared/images.ts';
-import { project } from '../../src/shared/projection.ts';
-import { parseWebviewMessage, type WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
+import { project } from '../../src/worker/projection.ts';
+import { parseWebviewMessage, type WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
+import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript/reduce.ts';
 
 const png = readFileSync(new URL('../fixtures/images/red-square.png', import.meta.url)).toString('base64');
 const jpegHead = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]).toString('base64');

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { runPhase } from '../../src/shared/runState.ts';
+import type { WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
 import { SessionController, type CreatedSession } from '../../src/worker/sessionController.ts';
-import type { RestoredInput } from '../../src/shared/workerProtocol.ts';
+import type { RestoredInput } from '../../src/shared/wire/workerProtocol.ts';
 import { FakeSession } from '../support/fakeSession.ts';
 import { MemoryLog } from '../support/memoryLog.ts';
 import { TestClock } from '../support/testClock.ts';

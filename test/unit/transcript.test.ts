@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import { project } from '../../src/shared/projection.ts';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { runPhase } from '../../src/shared/runState.ts';
+import { project } from '../../src/worker/projection.ts';
+import type { WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
 import {
   earlierPage,
   initialTranscript,
@@ -13,7 +13,7 @@ import {
   toolOf,
   type MessageView,
   type TranscriptState,
-} from '../../src/shared/transcript.ts';
+} from '../../src/shared/transcript/reduce.ts';
 import { longTranscript } from '../webview/builders.ts';
 import { finalMessages, loadRecorded, runThrough } from '../support/recorded.ts';
 

@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { initialTranscript, type TranscriptState } from '../../src/shared/transcript.ts';
+import { initialTranscript, type TranscriptState } from '../../src/shared/transcript/reduce.ts';
 import { build, exchange, T0 } from './builders.ts';
 import {
   assertBundleFresh,

@@ -3,10 +3,10 @@
  * answer a re-created view with a snapshot) and in the webview, so both hold the same state.
  */
 
-import type { ImageView } from './images.ts';
-import type { BlockFinal, BlockKind, FileChangeView, NoticeCode, NoticeLevel, StopReason, UsageView, WireEvent } from './protocol.ts';
-import { reduceExtensionUi, reduceShell, type ExtensionUiState } from './extensionUi.ts';
-import { initialRunState, reduceRun, type RunState } from './runState.ts';
+import type { ImageView } from '../images.ts';
+import type { BlockFinal, BlockKind, FileChangeView, NoticeCode, NoticeLevel, StopReason, UsageView, WireEvent } from '../wire/webviewProtocol.ts';
+import { reduceExtensionUi, reduceShell, type ExtensionUiState } from './dialogsAndWidgets.ts';
+import { initialRunState, reduceRun, type RunState } from '../run/runState.ts';
 
 export interface BlockView {
   readonly kind: BlockKind;

@@ -1,6 +1,6 @@
 /** The run-state machine: what the agent is doing now and how the last run ended, from wire events alone. */
 
-import type { CompactionReason, SummarySource, WireEvent } from './protocol.ts';
+import type { CompactionReason, SummarySource, WireEvent } from '../wire/webviewProtocol.ts';
 
 /** What the status bar and the webview's `data-run-state` show. */
 export type RunPhase = 'idle' | 'starting' | 'running' | 'waiting' | 'retrying' | 'compacting' | 'cancelling';

@@ -1,11 +1,11 @@
 /** The wire between the extension host and the chat webview: small events in, user intents out. */
 
-import type { ExtensionUiEvent } from './extensionUi.ts';
-import type { CodeChip } from './chips.ts';
-import { parseImageAttachments, type ImageAttachment, type ImageView } from './images.ts';
-import { isBuiltin, type BuiltinName, type SlashCommand } from './slashCommands.ts';
-import type { SessionPage, SessionStatsView, TreeNodeView } from './sessions.ts';
-import { MAX_PAGE_ROWS, type MessageView, type ToolCardView, type TranscriptState } from './transcript.ts';
+import type { ExtensionUiEvent } from '../transcript/dialogsAndWidgets.ts';
+import type { CodeChip } from '../chips.ts';
+import { parseImageAttachments, type ImageAttachment, type ImageView } from '../images.ts';
+import { isBuiltin, type BuiltinName, type SlashCommand } from '../slashCommands.ts';
+import type { SessionPage, SessionStatsView, TreeNodeView } from '../sessions.ts';
+import { MAX_PAGE_ROWS, type MessageView, type ToolCardView, type TranscriptState } from '../transcript/reduce.ts';
 
 /** What kind of content a block of an assistant message holds. */
 export type BlockKind = 'text' | 'thinking' | 'toolCall';
