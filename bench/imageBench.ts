@@ -11,7 +11,8 @@
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { snapshotMessage } from '../src/extension/viewFeed.ts';
 import { project } from '../src/worker/projection.ts';
-import { parseWebviewMessage, type WireEvent } from '../src/shared/wire/webviewProtocol.ts';
+import { parseWebviewMessage } from '../src/shared/wire/parseWebviewMessage.ts';
+import type { WireEvent } from '../src/shared/wire/events.ts';
 import { initialTranscript, reduce } from '../src/shared/transcript/reduce.ts';
 import { median, numberArg } from './stats.ts';
 

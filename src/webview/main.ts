@@ -4,10 +4,14 @@
  */
 
 import { showBidiControls } from '../shared/bidi.ts';
-import type { HostToWebview, SessionInfoView, ViewMode, WireEvent } from '../shared/wire/webviewProtocol.ts';
+import type { HostToWebview, SessionInfoView, ViewMode } from '../shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../shared/wire/events.ts';
 import { statsLine } from '../shared/sessions.ts';
-import { runPhase, summaryRetryText, type RunState } from '../shared/run/runState.ts';
-import { initialTranscript, prependRows, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript/reduce.ts';
+import { runPhase, type RunState } from '../shared/run/runState.ts';
+import { summaryRetryText } from '../shared/run/runCondition.ts';
+import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
+import { prependRows } from '../shared/transcript/paging.ts';
+import type { MessageView, TranscriptState } from '../shared/transcript/rows.ts';
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';

@@ -5,7 +5,7 @@
  * in the DOM until the user asks for more.
  */
 
-import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript/reduce.ts';
+import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
 import { renderChanges } from './changesRow.ts';
 import { userBody } from './chips.ts';
 import { linkifyPaths } from './pathLinks.ts';

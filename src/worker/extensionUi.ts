@@ -6,8 +6,8 @@
 
 import type { ExtensionError, ExtensionUIContext, ExtensionUIDialogOptions } from '@earendil-works/pi-coding-agent';
 import type { Scheduler } from '../shared/batcher.ts';
-import type { DialogKind, DialogView, ExtensionUiEvent } from '../shared/transcript/dialogsAndWidgets.ts';
-import type { NoticeLevel, WireEvent } from '../shared/wire/webviewProtocol.ts';
+import type { DialogKind, DialogView, ExtensionUiEvent } from '../shared/wire/events.ts';
+import type { NoticeLevel, WireEvent } from '../shared/wire/events.ts';
 import type { ExtensionUiNotice, Logger, UserNotification } from '../shared/wire/workerProtocol.ts';
 import type { ApprovalAsker } from './approvalExtension.ts';
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileChangeView } from '../shared/wire/webviewProtocol.ts';
+import type { FileChangeView } from '../shared/wire/events.ts';
 import type { FileBefore } from '../shared/wire/workerProtocol.ts';
 import { lineCounts } from '../shared/lineDiff.ts';
 

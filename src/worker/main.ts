@@ -12,7 +12,7 @@ import { createMessageConnection, PortMessageReader, PortMessageWriter, Response
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { MAX_TOOL_OUTPUT_CHARS } from './projection.ts';
-import { earlierPage, recentPart } from '../shared/transcript/reduce.ts';
+import { earlierPage, recentPart } from '../shared/transcript/paging.ts';
 import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequests } from '../shared/wire/workerProtocol.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';

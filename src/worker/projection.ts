@@ -6,8 +6,9 @@
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { imageView, type ImageView } from '../shared/images.ts';
-import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from '../shared/wire/webviewProtocol.ts';
-import { openMessage, toolCallBlock, toolCard, type BlockView, type TranscriptState } from '../shared/transcript/reduce.ts';
+import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from '../shared/wire/events.ts';
+import { openMessage, toolCallBlock, toolCard } from '../shared/transcript/rowStore.ts';
+import type { BlockView, TranscriptState } from '../shared/transcript/rows.ts';
 
 /** Tool output beyond this many characters is cut to its tail before it crosses the wire. */
 export const MAX_TOOL_OUTPUT_CHARS = 100_000;

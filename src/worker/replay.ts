@@ -2,8 +2,9 @@
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { project } from './projection.ts';
-import type { WireEvent } from '../shared/wire/webviewProtocol.ts';
-import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript/reduce.ts';
+import type { WireEvent } from '../shared/wire/events.ts';
+import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
+import type { TranscriptState } from '../shared/transcript/rows.ts';
 
 /**
  * `state` with `messages` after it, in one pass: the events a live run would have produced (each message

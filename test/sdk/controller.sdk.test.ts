@@ -4,7 +4,8 @@ import { realpathSync } from 'node:fs';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import { Batcher, realScheduler } from '../../src/shared/batcher.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
-import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript/reduce.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
 
 describe('SessionController on the real Pi SDK', function () {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import { realScheduler } from '../../src/shared/batcher.ts';
-import type { WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import { createPiSession } from '../../src/worker/piSessions.ts';
 import { SessionController } from '../../src/worker/sessionController.ts';

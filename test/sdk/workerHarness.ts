@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PiClient, type ExtensionUiNotice, type UserNotification } from '../../src/extension/piClient.ts';
 import { realScheduler } from '../../src/shared/batcher.ts';
-import type { WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import type { WorkerConfig } from '../../src/shared/wire/workerProtocol.ts';
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';

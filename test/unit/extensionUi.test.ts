@@ -1,7 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { dialogChoices, MAX_WIDGET_LINES, type DialogView } from '../../src/shared/transcript/dialogsAndWidgets.ts';
-import { parseWebviewMessage, type WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
-import { describeStatus, runPhase } from '../../src/shared/run/runState.ts';
+import { dialogChoices, MAX_WIDGET_LINES } from '../../src/shared/transcript/dialogsAndWidgets.ts';
+import type { DialogView } from '../../src/shared/wire/events.ts';
+import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { describeStatus } from '../../src/extension/statusTexts.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 
 const T = 1_000_000;

@@ -3,8 +3,10 @@ import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { readFileSync } from 'node:fs';
 import { imageSrc, imageView, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_VIEW_IMAGE_BYTES, parseImageAttachments } from '../../src/shared/images.ts';
 import { project } from '../../src/worker/projection.ts';
-import { parseWebviewMessage, type WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
-import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript/reduce.ts';
+import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 
 const png = readFileSync(new URL('../fixtures/images/red-square.png', import.meta.url)).toString('base64');
 const jpegHead = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]).toString('base64');

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import { SessionController, type CreatedSession } from '../../src/worker/sessionController.ts';
 import type { RestoredInput } from '../../src/shared/wire/workerProtocol.ts';

@@ -1,19 +1,11 @@
 import { strict as assert } from 'node:assert';
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { project } from '../../src/worker/projection.ts';
-import type { WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
-import {
-  earlierPage,
-  initialTranscript,
-  prependRows,
-  recentPart,
-  reduce,
-  SNAPSHOT_ROWS,
-  toolOf,
-  type MessageView,
-  type TranscriptState,
-} from '../../src/shared/transcript/reduce.ts';
+import { earlierPage, prependRows, recentPart, SNAPSHOT_ROWS } from '../../src/shared/transcript/paging.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import { toolOf, type MessageView, type TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { longTranscript } from '../webview/builders.ts';
 import { finalMessages, loadRecorded, runThrough } from '../support/recorded.ts';
 

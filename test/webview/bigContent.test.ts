@@ -2,7 +2,7 @@
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
 import { deliver, session, useChatPage } from './harness.ts';

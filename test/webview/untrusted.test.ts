@@ -6,7 +6,7 @@
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { WireEvent } from '../../src/shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
 import { deliverJson, session, useChatPage } from './harness.ts';

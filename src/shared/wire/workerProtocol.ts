@@ -4,8 +4,10 @@
  */
 
 import type { ImageAttachment } from '../images.ts';
-import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from './webviewProtocol.ts';
-import type { EarlierPage, TranscriptState } from '../transcript/reduce.ts';
+import type { NoticeCode, NoticeLevel, WireEvent } from './events.ts';
+import type { SendMode, SessionInfoView } from './webviewProtocol.ts';
+import type { EarlierPage } from '../transcript/paging.ts';
+import type { TranscriptState } from '../transcript/rows.ts';
 import type { SlashCommand } from '../slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../sessions.ts';
 
