@@ -8,6 +8,7 @@
 import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
 import { renderChanges } from './changesRow.ts';
 import { userBody } from './chips.ts';
+import type { TextBody, TextBodyFactory } from './textBody.ts';
 import { linkifyPaths } from './pathLinks.ts';
 import { button, scrollRegion, srOnly } from './components.ts';
 import { showBidiControls } from '../shared/bidi.ts';
@@ -30,13 +31,8 @@ export interface ViewUi {
   setOpen(key: string, open: boolean): void;
 }
 
-/** How a text block's content is turned into DOM: plain text, or markdown for the assistant. */
-export interface TextBody {
-  readonly el: HTMLElement;
-  update(text: string, final: boolean): void;
-}
-
-export type TextBodyFactory = () => TextBody;
+// Declared apart so the bodies (chips.ts, markdownStream.ts) need not import the renderer that uses them.
+export type { TextBody, TextBodyFactory } from './textBody.ts';
 
 /** Plain, safe text (user prompts, notices): set as text, appended in place while it grows. */
 export function plainBody(): TextBody {
