@@ -20,6 +20,7 @@ import { MemoryLog } from '../support/memoryLog.ts';
 import { loadBundledPi } from './harness.ts';
 import { pollUntil } from '../support/poll.ts';
 import { writeSession } from '../support/sessionFile.ts';
+import { anyRow } from '../support/anyRow.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const workerFile = join(root, 'dist', 'worker.js');
@@ -184,7 +185,7 @@ describe('Pi in its worker thread', function () {
       h.client.onDidNotify((n) => notified.push(n.code ?? ''));
       await h.run(fault.prompt);
       assert.equal(h.client.state.run.outcome?.kind, 'error', 'the run in progress is marked failed');
-      const notice = h.client.state.messages.at(-1)!;
+      const notice = anyRow(h.client.state.messages.at(-1)!);
       assert.equal(notice.code, 'workerStopped', 'the panel says what happened');
       assert.deepEqual(notified, ['workerStopped']);
       assert.deepEqual(texts(h.client.state.messages, 'assistant'), ['Answer number 1.'], 'the transcript survives');
@@ -310,7 +311,7 @@ describe('Pi in its worker thread', function () {
     void h.client.send('SPIN now', 'prompt');
     await h.until(() => existsSync(join(cwd, 'spin-started')), 'the extension to start spinning');
     await assert.rejects(h.client.listModels(), /did not answer "listModels" within 1 s/);
-    await h.until(() => h!.client.state.messages.some((m) => m.code === 'workerStopped'), 'the silent worker to be reported');
+    await h.until(() => h!.client.state.messages.some((m) => anyRow(m).code === 'workerStopped'), 'the silent worker to be reported');
     // Restart (the notice's button) stops the busy worker at once; the conversation continues in a new one.
     await h.client.forceIdle();
     assert.equal(h.client.state.run.active, false);

@@ -6,6 +6,7 @@ import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { describeStatus } from '../../src/extension/statusTexts.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import { anyRow } from '../support/anyRow.ts';
 
 const T = 1_000_000;
 const d = (id: string): DialogView => ({ id, kind: 'select', title: `Question ${id}`, options: ['Allow', 'Block'], at: T });
@@ -138,7 +139,7 @@ describe('! shell rows', () => {
     );
     const s = reduce(initialTranscript, wire);
     assert.deepEqual(
-      s.messages.map((m) => [m.role, m.command, m.exitCode, m.excluded, m.blocks[0]?.text]),
+      s.messages.map((r) => anyRow(r)).map((m) => [m.role, m.command, m.exitCode, m.excluded, m.blocks[0]?.text]),
       [['bash', 'false', 1, true, 'nope']],
     );
     assert.equal(runPhase(s.run), 'idle');

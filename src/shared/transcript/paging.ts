@@ -17,7 +17,7 @@ function cardsOf(state: TranscriptState, messages: readonly MessageView[]): Reco
     if (card) out[card.toolCallId] = card;
   };
   for (const m of messages) {
-    add(m.toolCallId);
+    if (m.role === 'toolResult') add(m.toolCallId);
     for (const b of m.blocks) add(b?.toolCallId);
   }
   return out;

@@ -6,7 +6,7 @@
 import type { BlockFinal, StopReason, WireEvent } from '../wire/events.ts';
 import { reduceExtensionUi, reduceShell } from './dialogsAndWidgets.ts';
 import { initialRunState, reduceRun } from '../run/runState.ts';
-import type { BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
+import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
 import { emptyTools, fieldsOf, lookup, make, pushed, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
 
 export const initialTranscript: TranscriptState = make(
@@ -141,7 +141,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       const all = s.messages;
       const i = all.findLastIndex((m) => m.role === 'assistant');
       const m = all[i];
-      if (!m || m.stopReason !== 'error' || m.retried) return s;
+      if (m?.role !== 'assistant' || m.stopReason !== 'error' || m.retried) return s;
       // Rare (once per retry): rebuilding the rows from a copy keeps the shared store append-only.
       const messages = all.slice();
       messages[i] = { ...m, retried: true };
@@ -206,7 +206,7 @@ function append(s: TranscriptState, m: MessageView): TranscriptState {
   return make(fields, { ...r, ...pushed(r, m) });
 }
 
-function updateOpen(s: TranscriptState, f: (m: MessageView) => MessageView): TranscriptState {
+function updateOpen(s: TranscriptState, f: (m: AssistantRow) => AssistantRow): TranscriptState {
   const r = rows(s);
   if (!r.open) return s;
   return make(fieldsOf(s), { ...r, open: f(r.open) });
@@ -231,7 +231,7 @@ function closeOpen(s: TranscriptState, stopReason: StopReason, at: number): Tran
   return settle(closed);
 }
 
-function withBlock(m: MessageView, index: number, b: BlockView): MessageView {
+function withBlock(m: AssistantRow, index: number, b: BlockView): AssistantRow {
   const blocks = m.blocks.slice();
   blocks[index] = b;
   return { ...m, blocks };

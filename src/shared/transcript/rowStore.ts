@@ -3,7 +3,7 @@
  * states, with the streaming row kept apart, so a delta costs the same at 50,000 rows as at none.
  */
 
-import type { BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
+import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
 
 /**
  * How a state holds its rows: `store[0..length)` are the rows before the open one (the store is shared
@@ -13,7 +13,8 @@ import type { BlockView, MessageView, ToolCardView, TranscriptState } from './ro
 export interface Rows {
   readonly store: MessageView[];
   readonly length: number;
-  readonly open: MessageView | undefined;
+  /** Only a reply streams. */
+  readonly open: AssistantRow | undefined;
   readonly after: readonly MessageView[];
   readonly tools: ToolTable;
 }
@@ -70,7 +71,8 @@ export function rows(s: TranscriptState): Rows {
   const r = (s as { [ROWS]?: Rows })[ROWS];
   if (r) return r;
   const all = s.messages;
-  const open = s.openIndex >= 0 ? all[s.openIndex] : undefined;
+  const at = s.openIndex >= 0 ? all[s.openIndex] : undefined;
+  const open = at?.role === 'assistant' ? at : undefined;
   const before = open ? all.slice(0, s.openIndex) : all.slice();
   const built: Rows = { store: before, length: before.length, open, after: open ? all.slice(s.openIndex + 1) : [], tools: toolTableOf(s.tools) };
   // A snapshot may be frozen or shared; remembering its rows is only a speed-up.
@@ -189,6 +191,6 @@ export function firstRowId(s: TranscriptState): number | undefined {
 }
 
 /** The open (streaming) assistant message, if any. */
-export function openMessage(s: TranscriptState): MessageView | undefined {
+export function openMessage(s: TranscriptState): AssistantRow | undefined {
   return rows(s).open;
 }

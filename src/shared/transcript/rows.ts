@@ -17,39 +17,75 @@ export interface BlockView {
   readonly endedAt?: number;
 }
 
-export type MessageRole = 'user' | 'assistant' | 'toolResult' | 'notice' | 'changes' | 'bash';
-
-export interface MessageView {
+/** What every row has: its id, its blocks and whether it is finished. */
+interface RowBase {
   /** Assigned in arrival order by the reducer, so host and webview agree without sending ids. */
   readonly id: number;
-  readonly role: MessageRole;
   /** Sparse by `contentIndex` while streaming; a hole is a block that has not started yet. */
   readonly blocks: readonly (BlockView | undefined)[];
   readonly final: boolean;
+}
+
+/** A prompt the user sent (one text block). */
+export interface UserRow extends RowBase {
+  readonly role: 'user';
+  /** How many image blocks the message has. */
+  readonly images?: number;
+  /** Its image blocks, as the webview draws them. */
+  readonly media?: readonly ImageView[];
+}
+
+/** A reply of the model: the only row that streams. */
+export interface AssistantRow extends RowBase {
+  readonly role: 'assistant';
   readonly stopReason?: StopReason;
   readonly errorMessage?: string;
   readonly usage?: UsageView;
-  readonly images?: number;
-  /** The image blocks of a user message or tool result, as the webview draws them. */
-  readonly media?: readonly ImageView[];
-  readonly toolCallId?: string;
-  readonly toolName?: string;
-  readonly isError?: boolean;
   /** An errored attempt Pi retried: shown as a failed attempt, not as the run's outcome. */
   readonly retried?: boolean;
-  readonly level?: NoticeLevel;
-  readonly code?: NoticeCode;
   readonly startedAt?: number;
   readonly endedAt?: number;
-  /** A `changes` row: the run it summarises and its files. */
-  readonly runId?: string;
-  readonly files?: readonly FileChangeView[];
-  /** A `!` shell row: its command, exit code, whether it was cancelled or kept out of the model's context. */
-  readonly command?: string;
-  readonly exitCode?: number;
-  readonly cancelled?: boolean;
-  readonly excluded?: boolean;
 }
+
+/** The result message of a tool call; its card shows the output, the row only what differs from it. */
+export interface ToolResultRow extends RowBase {
+  readonly role: 'toolResult';
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly isError: boolean;
+  /** The result's image blocks. */
+  readonly media?: readonly ImageView[];
+}
+
+/** Something the panel says inline (an error, a warning, a hint); `code` offers an action. */
+export interface NoticeRow extends RowBase {
+  readonly role: 'notice';
+  readonly level: NoticeLevel;
+  readonly code?: NoticeCode;
+}
+
+/** The files a run changed (no blocks). */
+export interface ChangesRow extends RowBase {
+  readonly role: 'changes';
+  readonly runId: string;
+  readonly files: readonly FileChangeView[];
+}
+
+/** A finished `!` command: its output is the one block. */
+export interface ShellRow extends RowBase {
+  readonly role: 'bash';
+  readonly command: string;
+  readonly exitCode?: number;
+  readonly cancelled: boolean;
+  /** `!!`: kept out of the model's context. */
+  readonly excluded: boolean;
+}
+
+/** One row of the transcript, told apart by `role`. */
+export type MessageView = UserRow | AssistantRow | ToolResultRow | NoticeRow | ChangesRow | ShellRow;
+
+/** What kind of row a row is (its `data-role` in the view). */
+export type MessageRole = MessageView['role'];
 
 export type ToolStatus = 'pending' | 'running' | 'done' | 'error';
 
