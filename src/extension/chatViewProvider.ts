@@ -2,7 +2,7 @@
 
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
-import { assertNever } from '../shared/assertNever.ts';
+import { assertNever } from '../shared/exhaustive.ts';
 import { parseWebviewMessage } from '../shared/wire/parseWebviewMessage.ts';
 import type { HostToWebview, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { Disposable } from '../shared/disposable.ts';

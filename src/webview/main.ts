@@ -5,7 +5,7 @@
 
 import { showBidiControls } from '../shared/bidi.ts';
 import type { HostToWebview, SessionInfoView, ViewMode } from '../shared/wire/webviewProtocol.ts';
-import type { WireEvent } from '../shared/wire/events.ts';
+import { isKnownEvent, type WireEvent } from '../shared/wire/events.ts';
 import { statsLine } from '../shared/sessions.ts';
 import { runPhase, type RunState } from '../shared/run/runState.ts';
 import { summaryRetryText } from '../shared/run/runCondition.ts';
@@ -391,8 +391,7 @@ function applyEvents(events: readonly WireEvent[]): void {
   let s = state;
   for (const ev of coalesce(events)) {
     try {
-      const next = reduceOne(s, ev);
-      if (next) s = next;
+      if (isKnownEvent(ev)) s = reduceOne(s, ev);
       else warnOnce(`ignored unknown event ${String((ev as { type?: unknown }).type)}`);
     } catch (err) {
       warnOnce(`failed to apply ${String((ev as { type?: unknown }).type)}: ${String(err)}`);

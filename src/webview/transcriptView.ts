@@ -6,7 +6,7 @@
  */
 
 import { toolOf, type BlockView, type MessageView, type NoticeRow, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
-import { assertNever } from '../shared/assertNever.ts';
+import { assertNever } from '../shared/exhaustive.ts';
 import type { ImageView } from '../shared/images.ts';
 import { renderChanges } from './changesRow.ts';
 import { userBody } from './chips.ts';

@@ -1,6 +1,7 @@
 /** The run-state machine: what the agent is doing now and how the last run ended, from wire events alone. */
 
 import type { CompactionReason, SummarySource, WireEvent } from '../wire/events.ts';
+import { unknownCase } from '../exhaustive.ts';
 
 /** What the status bar and the webview's `data-run-state` show. */
 export type RunPhase = 'idle' | 'starting' | 'running' | 'waiting' | 'retrying' | 'compacting' | 'cancelling';
@@ -87,7 +88,7 @@ export function runPhase(s: RunState): RunPhase {
   return 'idle';
 }
 
-/** Applies one wire event. Only `settled` ends a run; `runEnd` never does (Pi may retry). */
+/** Applies one wire event. Only `settled` ends a run; `runEnd` never does (Pi may retry). An unknown event changes nothing. */
 export function reduceRun(s: RunState, ev: WireEvent): RunState {
   const next = step(s, ev);
   if (next === s) return s;
@@ -207,5 +208,7 @@ function step(s: RunState, ev: WireEvent): RunState {
     case 'sessionInfo':
     case 'changes':
       return live;
+    default:
+      return unknownCase(ev, s);
   }
 }

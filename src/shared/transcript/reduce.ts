@@ -5,6 +5,7 @@
 
 import type { BlockFinal, StopReason, WireEvent } from '../wire/events.ts';
 import { reduceExtensionUi, reduceShell } from './dialogsAndWidgets.ts';
+import { unknownCase } from '../exhaustive.ts';
 import { initialRunState, reduceRun } from '../run/runState.ts';
 import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
 import { emptyTools, fieldsOf, lookup, make, pushed, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
@@ -21,6 +22,7 @@ export function reduce(state: TranscriptState, events: readonly WireEvent[]): Tr
   return s;
 }
 
+/** Applies one wire event; an unknown one (from a newer producer) returns `state` as it is. */
 export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptState {
   const run = reduceRun(state.run, ev);
   const s = run === state.run ? state : withFields(state, { run });
@@ -191,6 +193,8 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'starting':
     case 'stalled':
       return s;
+    default:
+      return unknownCase(ev, state);
   }
 }
 

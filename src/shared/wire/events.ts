@@ -209,3 +209,49 @@ export type ExtensionUiEvent =
   /** No `message` restores the default. */
   | { readonly type: 'workingMessage'; readonly message?: string }
   | { readonly type: 'workingVisible'; readonly visible: boolean };
+
+/** Every event type this build knows: a type added to `WireEvent` and missing here does not compile. */
+const WIRE_EVENT_TYPES: Readonly<Record<WireEvent['type'], true>> = {
+  assistantEnd: true,
+  assistantStart: true,
+  bashEnd: true,
+  bashOutput: true,
+  bashStart: true,
+  blockEnd: true,
+  blockStart: true,
+  cancelRequested: true,
+  changes: true,
+  compactionEnd: true,
+  compactionStart: true,
+  delta: true,
+  dialogClose: true,
+  dialogOpen: true,
+  noticeMessage: true,
+  queue: true,
+  reset: true,
+  retryEnd: true,
+  retryStart: true,
+  runEnd: true,
+  runStart: true,
+  sessionInfo: true,
+  settled: true,
+  stalled: true,
+  starting: true,
+  summaryRetry: true,
+  thinkingLevel: true,
+  toolEnd: true,
+  toolResult: true,
+  toolStart: true,
+  toolUpdate: true,
+  turnEnd: true,
+  turnStart: true,
+  userMessage: true,
+  widget: true,
+  workingMessage: true,
+  workingVisible: true,
+};
+
+/** Whether `ev` is an event this build knows; a newer producer may send types it does not. */
+export function isKnownEvent(ev: { readonly type?: unknown } | null | undefined): boolean {
+  return typeof ev?.type === 'string' && Object.hasOwn(WIRE_EVENT_TYPES, ev.type);
+}
