@@ -1,9 +1,15 @@
 // Lint: typescript-eslint's recommended rules, plus the layer rules that keep the folders honest.
 import tseslint from 'typescript-eslint';
 
+// Pi speaks its own vocabulary inside the worker; the model and the view know only the wire's.
+const noPi = [
+  { group: ['@earendil-works/*'], message: 'Pi is loaded in the worker only: speak the wire (src/shared/wire/events.ts).' },
+  { group: ['**/worker/*', '**/pi/*'], message: "The worker's code stays in the worker: share it through src/shared." },
+];
+
 const noHostOrBrowser = {
   paths: [{ name: 'vscode', message: 'src/shared is plain TypeScript: no vscode.' }],
-  patterns: [{ group: ['node:*'], message: 'src/shared is plain TypeScript: no Node modules.' }],
+  patterns: [{ group: ['node:*'], message: 'src/shared is plain TypeScript: no Node modules.' }, ...noPi],
 };
 
 export default tseslint.config(
@@ -33,7 +39,7 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'vscode', message: 'The webview cannot use the vscode API.' }],
-          patterns: [{ group: ['node:*', '../extension/*'], message: 'The webview is browser code.' }],
+          patterns: [{ group: ['node:*', '../extension/*'], message: 'The webview is browser code.' }, ...noPi],
         },
       ],
     },
@@ -46,7 +52,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['../worker/*', '../pi/*'], message: 'The main thread never loads Pi: use src/shared/workerProtocol.ts.', allowTypeImports: false },
+            { group: ['../worker/*', '../pi/*'], message: 'The main thread never loads Pi: use src/shared/wire/workerProtocol.ts.', allowTypeImports: false },
           ],
         },
       ],

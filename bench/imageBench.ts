@@ -10,9 +10,10 @@
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { snapshotMessage } from '../src/extension/viewFeed.ts';
-import { project } from '../src/shared/projection.ts';
-import { parseWebviewMessage, type WireEvent } from '../src/shared/protocol.ts';
-import { initialTranscript, reduce } from '../src/shared/transcript.ts';
+import { project } from '../src/worker/projection.ts';
+import { parseWebviewMessage } from '../src/shared/wire/parseWebviewMessage.ts';
+import type { WireEvent } from '../src/shared/wire/events.ts';
+import { initialTranscript, reduce } from '../src/shared/transcript/reduce.ts';
 import { median, numberArg } from './stats.ts';
 
 const MB = numberArg('mb', 1);

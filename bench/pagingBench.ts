@@ -1,7 +1,7 @@
 /** The view's side of resuming a 20,000-message session: a snapshot of every row against the newest 200, delivered to the real webview. */
 
 import { performance } from 'node:perf_hooks';
-import { recentPart } from '../src/shared/transcript.ts';
+import { recentPart } from '../src/shared/transcript/paging.ts';
 import { deliver, launchBrowser, openView, session, startServer } from '../test/webview/harness.ts';
 import { longTranscript } from '../test/webview/builders.ts';
 import { median } from './stats.ts';

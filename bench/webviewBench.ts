@@ -18,7 +18,8 @@
  */
 
 import type { Page } from 'playwright-core';
-import { initialTranscript, type TranscriptState } from '../src/shared/transcript.ts';
+import { initialTranscript } from '../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../src/shared/transcript/rows.ts';
 import { longTranscript, T0 } from '../test/webview/builders.ts';
 import { assertBundleFresh, deliver, launchBrowser, session, startServer } from '../test/webview/harness.ts';
 import { numberArg, quantile } from './stats.ts';

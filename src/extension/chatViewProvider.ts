@@ -2,7 +2,9 @@
 
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
-import { assertNever, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../shared/protocol.ts';
+import { assertNever } from '../shared/exhaustive.ts';
+import { parseWebviewMessage } from '../shared/wire/parseWebviewMessage.ts';
+import type { HostToWebview, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { Disposable } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';

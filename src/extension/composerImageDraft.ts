@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseImageAttachments, type ImageAttachment } from '../shared/images.ts';
-import type { Logger } from '../shared/workerProtocol.ts';
+import type { Logger } from '../shared/wire/workerProtocol.ts';
 
 const INDEX = 'index.json';
 

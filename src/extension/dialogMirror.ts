@@ -3,7 +3,8 @@
  * closes another way (answered in the chat, timed out, cancelled). No `vscode` here: the surface is passed in.
  */
 
-import { dialogChoices, type DialogView } from '../shared/extensionUi.ts';
+import { dialogChoices } from '../shared/transcript/dialogsAndWidgets.ts';
+import type { DialogView } from '../shared/wire/events.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 
 /** What the mirror needs of VS Code. */

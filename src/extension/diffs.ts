@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { firstChangedLine } from '../shared/lineDiff.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
-import type { Logger } from '../shared/workerProtocol.ts';
+import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { linkTarget } from './linkTarget.ts';
 import type { PiClient } from './piClient.ts';
 

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { codeForInsert } from '../shared/bidi.ts';
 import { linkTarget } from './linkTarget.ts';
-import type { Logger } from '../shared/workerProtocol.ts';
+import type { Logger } from '../shared/wire/workerProtocol.ts';
 
 export async function openLink(href: string, cwd: string | undefined, log: Logger): Promise<void> {
   const target = linkTarget(href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? cwd);

@@ -10,19 +10,14 @@ import type { Scheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
-import type { SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
+import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../shared/wire/events.ts';
 import type { SlashCommand } from '../shared/slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../shared/sessions.ts';
-import {
-  earlierPage,
-  firstRowId,
-  initialTranscript,
-  MAX_PAGE_ROWS,
-  prependRows,
-  reduceOne,
-  type EarlierPage,
-  type TranscriptState,
-} from '../shared/transcript.ts';
+import { earlierPage, MAX_PAGE_ROWS, prependRows, type EarlierPage } from '../shared/transcript/paging.ts';
+import { firstRowId } from '../shared/transcript/rowStore.ts';
+import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
+import type { TranscriptState } from '../shared/transcript/rows.ts';
 import { killProcesses } from './childProcesses.ts';
 import type {
   FileBefore,
@@ -37,7 +32,7 @@ import type {
   WorkerNotifications,
   WorkerRequestMethod,
   WorkerRequests,
-} from '../shared/workerProtocol.ts';
+} from '../shared/wire/workerProtocol.ts';
 
 export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
 

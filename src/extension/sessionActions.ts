@@ -4,7 +4,7 @@
  */
 
 import * as vscode from 'vscode';
-import type { HostToWebview } from '../shared/protocol.ts';
+import type { HostToWebview } from '../shared/wire/webviewProtocol.ts';
 import { sessionTitle } from '../shared/sessions.ts';
 import { errorText, type Logger, type PiClient } from './piClient.ts';
 

@@ -1,7 +1,8 @@
 /** Status-bar items for the run, retries and compaction, and the context keys that enable commands. */
 
 import * as vscode from 'vscode';
-import { describeStatus, runPhase, TRANSIENT_STATUS_MS, type RunState } from '../shared/runState.ts';
+import { describeStatus, TRANSIENT_STATUS_MS } from './statusTexts.ts';
+import { runPhase, type RunState } from '../shared/run/runState.ts';
 import { Disposable, toDisposable } from '../shared/disposable.ts';
 import type { PiClient } from './piClient.ts';
 

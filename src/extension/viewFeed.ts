@@ -2,8 +2,10 @@
 
 import { Batcher, type Scheduler } from '../shared/batcher.ts';
 import { Disposable, type IDisposable } from '../shared/disposable.ts';
-import type { HostToWebview, SessionInfoView, WireEvent } from '../shared/protocol.ts';
-import { recentPart, SNAPSHOT_ROWS, type EarlierPage, type TranscriptState } from '../shared/transcript.ts';
+import type { HostToWebview, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../shared/wire/events.ts';
+import { recentPart, SNAPSHOT_ROWS, type EarlierPage } from '../shared/transcript/paging.ts';
+import type { TranscriptState } from '../shared/transcript/rows.ts';
 
 /** More events than this in one frame are a burst, not live streaming (deltas are coalesced per frame). */
 const LARGE_BATCH_EVENTS = 500;

@@ -3,7 +3,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WorkerConfig } from '../shared/workerProtocol.ts';
+import type { WorkerConfig } from '../shared/wire/workerProtocol.ts';
 import { readConfig } from './config.ts';
 
 function expandHome(p: string): string {

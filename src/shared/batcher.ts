@@ -3,7 +3,7 @@
  * with adjacent deltas of the same block merged and a tool's older output snapshot replaced by its newest.
  */
 
-import type { WireEvent } from './protocol.ts';
+import type { WireEvent } from './wire/events.ts';
 
 /** ~60 frames a second. */
 export const FRAME_MS = 16;

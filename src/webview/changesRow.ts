@@ -1,6 +1,6 @@
 /** The "Changes" row after a run that changed files: per file +/− lines, Open Diff and Undo; Undo all. */
 
-import type { FileChangeView } from '../shared/protocol.ts';
+import type { FileChangeView } from '../shared/wire/events.ts';
 import { button } from './components.ts';
 import { h } from './dom.ts';
 

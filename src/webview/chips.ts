@@ -4,7 +4,7 @@ import { chipRef, splitChips, type CodeChip } from '../shared/chips.ts';
 import { showBidiControls } from '../shared/bidi.ts';
 import { iconButton } from './components.ts';
 import { h, setHidden } from './dom.ts';
-import type { TextBody } from './transcriptView.ts';
+import type { TextBody } from './textBody.ts';
 
 const KIND_LABEL: Record<CodeChip['kind'], string> = { selection: 'Selection', file: 'File', problems: 'Problems' };
 

@@ -7,7 +7,7 @@
 
 import { expandChips, type CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';
-import { MAX_PROMPT_CHARS, type SendMode } from '../shared/protocol.ts';
+import { MAX_PROMPT_CHARS, type SendMode } from '../shared/wire/webviewProtocol.ts';
 import { isBuiltin, parseSlash, type BuiltinName } from '../shared/slashCommands.ts';
 import { ChipStrip } from './chips.ts';
 import { button } from './components.ts';

@@ -4,7 +4,8 @@
  * so a render touches only what changed.
  */
 
-import { dialogChoices, type DialogView, type ExtensionUiState, type ShellView, type WidgetView } from '../shared/extensionUi.ts';
+import { dialogChoices, type ExtensionUiState, type ShellView, type WidgetView } from '../shared/transcript/dialogsAndWidgets.ts';
+import type { DialogView } from '../shared/wire/events.ts';
 import { showBidiControls } from '../shared/bidi.ts';
 import { button } from './components.ts';
 import { h, setHidden, setText } from './dom.ts';

@@ -1,6 +1,6 @@
 /** The file actions of an `edit` or `write` card: its path as a link to the first changed line, and Open Diff. */
 
-import type { ToolCardView } from '../shared/transcript.ts';
+import type { ToolCardView } from '../shared/transcript/rows.ts';
 import { button } from './components.ts';
 import { setAttr, setHidden } from './dom.ts';
 import { parseArgs } from './format.ts';

@@ -4,10 +4,14 @@
  */
 
 import { showBidiControls } from '../shared/bidi.ts';
-import type { HostToWebview, SessionInfoView, ViewMode, WireEvent } from '../shared/protocol.ts';
+import type { HostToWebview, SessionInfoView, ViewMode } from '../shared/wire/webviewProtocol.ts';
+import { isKnownEvent, type WireEvent } from '../shared/wire/events.ts';
 import { statsLine } from '../shared/sessions.ts';
-import { runPhase, summaryRetryText, type RunState } from '../shared/runState.ts';
-import { initialTranscript, prependRows, reduceOne, type MessageView, type TranscriptState } from '../shared/transcript.ts';
+import { runPhase, type RunState } from '../shared/run/runState.ts';
+import { summaryRetryText } from '../shared/run/runCondition.ts';
+import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
+import { prependRows } from '../shared/transcript/paging.ts';
+import type { MessageView, TranscriptState, UserRow } from '../shared/transcript/rows.ts';
 import { Announcer, markFocus, restoreFocus, spokenText } from './a11y.ts';
 import { isCodeChip } from '../shared/chips.ts';
 import { Composer, QueueStrip } from './composer.ts';
@@ -323,9 +327,9 @@ document.addEventListener('keydown', (e) => {
 });
 
 /** The user row an action sits in, named as the host expects: how many user rows follow it, and its text (and images). */
-function userRow(el: Element): { fromEnd: number; text: string; media?: MessageView['media'] } | undefined {
+function userRow(el: Element): { fromEnd: number; text: string; media?: UserRow['media'] } | undefined {
   const id = Number(el.closest('[data-msg-id]')?.getAttribute('data-msg-id'));
-  const users = state.messages.filter((m) => m.role === 'user');
+  const users = state.messages.filter((m): m is UserRow => m.role === 'user');
   const i = users.findIndex((m) => m.id === id);
   if (i < 0) return undefined;
   return { fromEnd: users.length - 1 - i, text: users[i]!.blocks.map((b) => b?.text ?? '').join(''), media: users[i]!.media };
@@ -335,7 +339,7 @@ function userRow(el: Element): { fromEnd: number; text: string; media?: MessageV
 let editing: { text: string; images: ImageAttachment[] } | undefined;
 
 /** The images of a row the composer can attach again (those the view has the bytes of). */
-function attachmentsOf(media: MessageView['media']): ImageAttachment[] {
+function attachmentsOf(media: UserRow['media']): ImageAttachment[] {
   const out: ImageAttachment[] = [];
   for (const v of media ?? []) if (v.data && isImageMimeType(v.mimeType)) out.push({ mimeType: v.mimeType, data: v.data });
   return out;
@@ -387,8 +391,7 @@ function applyEvents(events: readonly WireEvent[]): void {
   let s = state;
   for (const ev of coalesce(events)) {
     try {
-      const next = reduceOne(s, ev);
-      if (next) s = next;
+      if (isKnownEvent(ev)) s = reduceOne(s, ev);
       else warnOnce(`ignored unknown event ${String((ev as { type?: unknown }).type)}`);
     } catch (err) {
       warnOnce(`failed to apply ${String((ev as { type?: unknown }).type)}: ${String(err)}`);

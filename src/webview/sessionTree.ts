@@ -3,7 +3,7 @@
  * assistant entry a button that moves the session there (`navigateTree`). Nothing is removed by moving.
  */
 
-import type { WebviewToHost } from '../shared/protocol.ts';
+import type { WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
 import { h, setText } from './dom.ts';
 

@@ -3,7 +3,7 @@
  * Open, Rename (inline) and Delete (the host asks first). Only the rows of the pages shown are in the DOM.
  */
 
-import type { WebviewToHost } from '../shared/protocol.ts';
+import type { WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { sessionTitle, shortStats, statsLine, type SessionPage, type SessionSummary } from '../shared/sessions.ts';
 import { h, setHidden, setText } from './dom.ts';
 

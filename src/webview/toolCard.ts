@@ -6,7 +6,7 @@
  */
 
 import { showBidiControls } from '../shared/bidi.ts';
-import type { BlockView, ToolCardView, ToolStatus } from '../shared/transcript.ts';
+import type { BlockView, ToolCardView, ToolStatus } from '../shared/transcript/rows.ts';
 import { ClipView, headOf, piecesOf, prettyJson, type ClipContent } from './clip.ts';
 import { scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';

@@ -5,9 +5,12 @@
  * in the DOM until the user asks for more.
  */
 
-import { toolOf, type BlockView, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript.ts';
+import { toolOf, type BlockView, type MessageView, type NoticeRow, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
+import { assertNever } from '../shared/exhaustive.ts';
+import type { ImageView } from '../shared/images.ts';
 import { renderChanges } from './changesRow.ts';
 import { userBody } from './chips.ts';
+import type { TextBody, TextBodyFactory } from './textBody.ts';
 import { linkifyPaths } from './pathLinks.ts';
 import { button, scrollRegion, srOnly } from './components.ts';
 import { showBidiControls } from '../shared/bidi.ts';
@@ -30,13 +33,8 @@ export interface ViewUi {
   setOpen(key: string, open: boolean): void;
 }
 
-/** How a text block's content is turned into DOM: plain text, or markdown for the assistant. */
-export interface TextBody {
-  readonly el: HTMLElement;
-  update(text: string, final: boolean): void;
-}
-
-export type TextBodyFactory = () => TextBody;
+// Declared apart so the bodies (chips.ts, markdownStream.ts) need not import the renderer that uses them.
+export type { TextBody, TextBodyFactory } from './textBody.ts';
 
 /** Plain, safe text (user prompts, notices): set as text, appended in place while it grows. */
 export function plainBody(): TextBody {
@@ -232,6 +230,11 @@ export function shellHeader(command: string, excluded: boolean): HTMLElement {
   );
 }
 
+/** The images a row shows (a user message's, a tool result's). */
+function mediaOf(m: MessageView | undefined): readonly ImageView[] | undefined {
+  return m?.role === 'user' || m?.role === 'toolResult' ? m.media : undefined;
+}
+
 class MessageRow {
   readonly el: HTMLElement;
   readonly role: MessageView['role'];
@@ -251,13 +254,26 @@ class MessageRow {
     this.message = m;
     this._blocksEl = h('div', { class: 'blocks' });
     this.el = h('div', { class: `row row-${m.role}`, 'data-role': m.role, 'data-msg-id': m.id }, srOnly(`${ROLE_LABEL[m.role]}: `), this._blocksEl);
-    if (m.role === 'notice' && m.level) this.el.classList.add(`notice-${m.level}`);
-    if (m.role === 'changes') {
-      this.el.setAttribute('data-testid', 'changes');
-      if (m.runId) this.el.setAttribute('data-run-id', m.runId);
+    switch (m.role) {
+      case 'notice':
+        if (m.level) this.el.classList.add(`notice-${m.level}`);
+        break;
+      case 'changes':
+        this.el.setAttribute('data-testid', 'changes');
+        if (m.runId) this.el.setAttribute('data-run-id', m.runId);
+        break;
+      case 'bash':
+        this.el.insertBefore(shellHeader(m.command, m.excluded), this._blocksEl);
+        break;
+      case 'user':
+        this.el.append(userActions());
+        break;
+      case 'assistant':
+      case 'toolResult':
+        break;
+      default:
+        assertNever(m, 'row');
     }
-    if (m.role === 'bash') this.el.insertBefore(shellHeader(m.command ?? '', m.excluded === true), this._blocksEl);
-    if (m.role === 'user') this.el.append(userActions());
     this._render(m, undefined);
   }
 
@@ -284,26 +300,34 @@ class MessageRow {
   }
 
   private _render(m: MessageView, prev: MessageView | undefined): void {
-    if (m.role === 'assistant') setAttr(this.el, 'data-stop-reason', m.final ? (m.stopReason ?? 'stop') : undefined);
-    if (m.role === 'toolResult') {
-      // The card shows the output; a result row only shows text (or images) that differ from it.
-      setClass(this.el, 'folded', m.blocks.length === 0 && !m.media?.length);
-      // Not `data-tool-call-id`: that names the card, and selectors for it must match one element.
-      setAttr(this.el, 'data-result-for', m.toolCallId);
-      setClass(this.el, 'is-error', m.isError === true);
-    }
-    if (m.role === 'changes') {
-      if (prev?.files !== m.files) renderChanges(this._blocksEl, m.files ?? []);
-      return;
-    }
-    if (m.role === 'bash') {
-      setAttr(this.el, 'data-status', m.cancelled || (m.exitCode ?? 0) !== 0 ? 'error' : 'done');
-      setAttr(this.el, 'data-excluded', m.excluded ? 'true' : undefined);
-      setAttr(this.el, 'data-exit-code', m.exitCode);
+    switch (m.role) {
+      case 'assistant':
+        setAttr(this.el, 'data-stop-reason', m.final ? (m.stopReason ?? 'stop') : undefined);
+        break;
+      case 'toolResult':
+        // The card shows the output; a result row only shows text (or images) that differ from it.
+        setClass(this.el, 'folded', m.blocks.length === 0 && !m.media?.length);
+        // Not `data-tool-call-id`: that names the card, and selectors for it must match one element.
+        setAttr(this.el, 'data-result-for', m.toolCallId);
+        setClass(this.el, 'is-error', m.isError === true);
+        break;
+      case 'changes':
+        if (prev?.role !== 'changes' || prev.files !== m.files) renderChanges(this._blocksEl, m.files);
+        return;
+      case 'bash':
+        setAttr(this.el, 'data-status', m.cancelled || (m.exitCode ?? 0) !== 0 ? 'error' : 'done');
+        setAttr(this.el, 'data-excluded', m.excluded ? 'true' : undefined);
+        setAttr(this.el, 'data-exit-code', m.exitCode);
+        break;
+      case 'user':
+      case 'notice':
+        break;
+      default:
+        assertNever(m, 'row');
     }
     if (!prev || prev.blocks !== m.blocks) this._renderBlocks(m);
     else if (m.role === 'assistant' && prev.final !== m.final) this._renderBlocks(m);
-    if (prev?.media !== m.media) this._renderMedia(m);
+    if (mediaOf(prev) !== mediaOf(m)) this._renderMedia(m);
     this._renderFooter(m);
     if (m.role === 'notice') this._renderNoticeActions(m);
   }
@@ -356,7 +380,8 @@ class MessageRow {
   /** A user message's or tool result's images, below its text. */
   private _renderMedia(m: MessageView): void {
     this._gallery?.remove();
-    this._gallery = m.media?.length ? imageGallery(m.media, m.role === 'user' ? 'Your' : 'Tool result') : undefined;
+    const media = mediaOf(m);
+    this._gallery = media?.length ? imageGallery(media, m.role === 'user' ? 'Your' : 'Tool result') : undefined;
     if (this._gallery) this._blocksEl.after(this._gallery);
   }
 
@@ -401,7 +426,7 @@ class MessageRow {
     setHidden(this._footer, nodes.length === 0);
   }
 
-  private _renderNoticeActions(m: MessageView): void {
+  private _renderNoticeActions(m: NoticeRow): void {
     const key = m.code ?? '';
     if (key === this._actionsKey) return;
     this._actionsKey = key;
@@ -444,7 +469,7 @@ class ResultPart implements BlockPart {
   private readonly _clip: ClipView;
   private _block: BlockView | undefined;
   private _key = '';
-  private _id = 0;
+  private _row: MessageView | undefined;
 
   constructor(view: TranscriptView) {
     this._view = view;
@@ -454,7 +479,7 @@ class ResultPart implements BlockPart {
 
   update(b: BlockView, m: MessageView): void {
     this._block = b;
-    this._id = m.id;
+    this._row = m;
     const all = this._view.ui.isOpen(`result:${m.id}`) === true;
     const key = `${all}\u0000${b.text}`;
     if (key === this._key) return;
@@ -463,9 +488,9 @@ class ResultPart implements BlockPart {
   }
 
   refresh(): void {
-    if (this._block) {
+    if (this._block && this._row) {
       this._key = '';
-      this.update(this._block, { id: this._id } as MessageView);
+      this.update(this._block, this._row);
     }
   }
 

@@ -1,6 +1,6 @@
 /** The webview's one line to the extension host: `post()` funnel and UI-state persistence. */
 
-import type { WebviewToHost } from '../shared/protocol.ts';
+import type { WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;

@@ -6,9 +6,9 @@
 
 import type { ExtensionError, ExtensionUIContext, ExtensionUIDialogOptions } from '@earendil-works/pi-coding-agent';
 import type { Scheduler } from '../shared/batcher.ts';
-import type { DialogKind, DialogView, ExtensionUiEvent } from '../shared/extensionUi.ts';
-import type { NoticeLevel, WireEvent } from '../shared/protocol.ts';
-import type { ExtensionUiNotice, Logger, UserNotification } from '../shared/workerProtocol.ts';
+import type { DialogKind, DialogView, ExtensionUiEvent } from '../shared/wire/events.ts';
+import type { NoticeLevel, WireEvent } from '../shared/wire/events.ts';
+import type { ExtensionUiNotice, Logger, UserNotification } from '../shared/wire/workerProtocol.ts';
 import type { ApprovalAsker } from './approvalExtension.ts';
 
 /** Where the UI context's effects go; the worker wires these to the session controller and the channel. */

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileChangeView } from '../shared/protocol.ts';
-import type { FileBefore } from '../shared/workerProtocol.ts';
+import type { FileChangeView } from '../shared/wire/events.ts';
+import type { FileBefore } from '../shared/wire/workerProtocol.ts';
 import { lineCounts } from '../shared/lineDiff.ts';
 
 /** Files larger than this are not kept (no diff, no undo): a run's record stays small. */

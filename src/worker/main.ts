@@ -1,6 +1,6 @@
 /**
  * Entry of the Pi worker thread (`dist/worker.js`): loads Pi, owns the session, projects and batches its
- * events, and answers the main thread's requests (src/shared/workerProtocol.ts). Nothing here can block or
+ * events, and answers the main thread's requests (src/shared/wire/workerProtocol.ts). Nothing here can block or
  * crash the extension host's main thread: a fault ends this thread only.
  */
 
@@ -11,9 +11,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
-import { MAX_TOOL_OUTPUT_CHARS } from '../shared/projection.ts';
-import { earlierPage, recentPart } from '../shared/transcript.ts';
-import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
+import { MAX_TOOL_OUTPUT_CHARS } from './projection.ts';
+import { earlierPage, recentPart } from '../shared/transcript/paging.ts';
+import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequests } from '../shared/wire/workerProtocol.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';
 import { ExtensionUi } from './extensionUi.ts';

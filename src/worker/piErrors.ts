@@ -1,6 +1,6 @@
 /** Turns errors from loading Pi or starting a prompt into messages that say what to do next. */
 
-import type { NoticeCode } from '../shared/protocol.ts';
+import type { NoticeCode } from '../shared/wire/events.ts';
 
 export interface DescribedError {
   readonly message: string;

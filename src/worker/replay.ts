@@ -1,9 +1,10 @@
 /** Rebuilds a session's transcript from its stored messages, so a resumed conversation shows its history. */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import { project } from '../shared/projection.ts';
-import type { WireEvent } from '../shared/protocol.ts';
-import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
+import { project } from './projection.ts';
+import type { WireEvent } from '../shared/wire/events.ts';
+import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
+import type { TranscriptState } from '../shared/transcript/rows.ts';
 
 /**
  * `state` with `messages` after it, in one pass: the events a live run would have produced (each message

@@ -6,11 +6,13 @@
 
 import type { AgentSession, AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import type { Scheduler } from '../shared/batcher.ts';
-import { project } from '../shared/projection.ts';
-import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from '../shared/protocol.ts';
-import { initialTranscript, reduceOne, type TranscriptState } from '../shared/transcript.ts';
+import { project } from './projection.ts';
+import type { NoticeCode, NoticeLevel, WireEvent } from '../shared/wire/events.ts';
+import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
+import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
+import type { TranscriptState } from '../shared/transcript/rows.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
-import type { Logger, RestoredInput, UserNotification } from '../shared/workerProtocol.ts';
+import type { Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
 import { describeSessionError } from './piErrors.ts';

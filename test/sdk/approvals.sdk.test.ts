@@ -3,8 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DialogView } from '../../src/shared/extensionUi.ts';
-import { toolOf } from '../../src/shared/transcript.ts';
+import type { DialogView } from '../../src/shared/wire/events.ts';
+import { toolOf } from '../../src/shared/transcript/rows.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { useClientHarness, type ClientHarness } from './workerHarness.ts';
 

@@ -3,9 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import { Batcher, realScheduler } from '../../src/shared/batcher.ts';
-import { runPhase } from '../../src/shared/runState.ts';
-import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
+import { anyRow } from '../support/anyRow.ts';
 
 describe('SessionController on the real Pi SDK', function () {
   this.timeout(60_000);
@@ -80,7 +82,7 @@ describe('SessionController on the real Pi SDK', function () {
     await h.controller.cancel();
     await h.settled(5000);
     await run;
-    const last = h.controller.state.messages.at(-1)!;
+    const last = anyRow(h.controller.state.messages.at(-1)!);
     assert.equal(last.stopReason, 'aborted');
     assert.ok(last.blocks[0]!.text.length > 40, 'partial text kept');
     assert.deepEqual(h.restored, [['Then summarise.']]);
@@ -223,7 +225,7 @@ describe('SessionController on the real Pi SDK', function () {
     await h.until(() => (h!.controller.state.messages.at(-1)?.blocks[0]?.text.length ?? 0) > 20, 20_000, 'thinking to stream');
     await h.controller.cancel();
     await h.settled(5000);
-    const last = h.controller.state.messages.at(-1)!;
+    const last = anyRow(h.controller.state.messages.at(-1)!);
     assert.equal(last.blocks[0]!.kind, 'thinking');
     assert.equal(last.stopReason, 'aborted');
     assert.ok(!last.blocks.some((b) => b?.kind === 'text' && b.text === 'Answer.'));
@@ -265,7 +267,7 @@ describe('SessionController on the real Pi SDK', function () {
   it('says plainly when there is nothing to compact', async () => {
     h = await startHarness(pi, scenarioFile('plain-text'));
     await h.controller.compact();
-    const last = h.controller.state.messages.at(-1)!;
+    const last = anyRow(h.controller.state.messages.at(-1)!);
     assert.equal(last.role, 'notice');
     assert.match(last.blocks[0]!.text, /^Compaction did not run: /);
     assert.ok(!/\n\s+at /.test(last.blocks[0]!.text), 'no stack trace');

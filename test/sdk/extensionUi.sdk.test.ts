@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { DialogView } from '../../src/shared/extensionUi.ts';
-import { runPhase } from '../../src/shared/runState.ts';
-import { toolOf } from '../../src/shared/transcript.ts';
+import type { DialogView } from '../../src/shared/wire/events.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
+import { toolOf } from '../../src/shared/transcript/rows.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { useClientHarness, type ClientHarness } from './workerHarness.ts';
 

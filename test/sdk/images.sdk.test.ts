@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import type { ImageAttachment } from '../../src/shared/images.ts';
-import type { RestoredInput } from '../../src/shared/workerProtocol.ts';
+import type { RestoredInput } from '../../src/shared/wire/workerProtocol.ts';
 import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
 
 const pngBytes = readFileSync(new URL('../fixtures/images/red-square.png', import.meta.url));

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toolOf } from '../../src/shared/transcript.ts';
+import { toolOf } from '../../src/shared/transcript/rows.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { useClientHarness } from './workerHarness.ts';
 

@@ -7,10 +7,12 @@ import { Worker } from 'node:worker_threads';
 import { PiClient } from '../../src/extension/piClient.ts';
 import { ViewFeed } from '../../src/extension/viewFeed.ts';
 import { realScheduler } from '../../src/shared/batcher.ts';
-import type { HostToWebview, WireEvent } from '../../src/shared/protocol.ts';
-import { runPhase } from '../../src/shared/runState.ts';
-import { SNAPSHOT_ROWS, type MessageView } from '../../src/shared/transcript.ts';
-import type { RestoredInput, WorkerConfig } from '../../src/shared/workerProtocol.ts';
+import type { HostToWebview } from '../../src/shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
+import { SNAPSHOT_ROWS } from '../../src/shared/transcript/paging.ts';
+import type { MessageView } from '../../src/shared/transcript/rows.ts';
+import type { RestoredInput, WorkerConfig } from '../../src/shared/wire/workerProtocol.ts';
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
@@ -18,6 +20,7 @@ import { MemoryLog } from '../support/memoryLog.ts';
 import { loadBundledPi } from './harness.ts';
 import { pollUntil } from '../support/poll.ts';
 import { writeSession } from '../support/sessionFile.ts';
+import { anyRow } from '../support/anyRow.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const workerFile = join(root, 'dist', 'worker.js');
@@ -182,7 +185,7 @@ describe('Pi in its worker thread', function () {
       h.client.onDidNotify((n) => notified.push(n.code ?? ''));
       await h.run(fault.prompt);
       assert.equal(h.client.state.run.outcome?.kind, 'error', 'the run in progress is marked failed');
-      const notice = h.client.state.messages.at(-1)!;
+      const notice = anyRow(h.client.state.messages.at(-1)!);
       assert.equal(notice.code, 'workerStopped', 'the panel says what happened');
       assert.deepEqual(notified, ['workerStopped']);
       assert.deepEqual(texts(h.client.state.messages, 'assistant'), ['Answer number 1.'], 'the transcript survives');
@@ -308,7 +311,7 @@ describe('Pi in its worker thread', function () {
     void h.client.send('SPIN now', 'prompt');
     await h.until(() => existsSync(join(cwd, 'spin-started')), 'the extension to start spinning');
     await assert.rejects(h.client.listModels(), /did not answer "listModels" within 1 s/);
-    await h.until(() => h!.client.state.messages.some((m) => m.code === 'workerStopped'), 'the silent worker to be reported');
+    await h.until(() => h!.client.state.messages.some((m) => anyRow(m).code === 'workerStopped'), 'the silent worker to be reported');
     // Restart (the notice's button) stops the busy worker at once; the conversation continues in a new one.
     await h.client.forceIdle();
     assert.equal(h.client.state.run.active, false);

@@ -1,6 +1,6 @@
 /** A `Logger` that keeps its lines, for tests that check what was logged. */
 
-import type { Logger } from '../../src/shared/workerProtocol.ts';
+import type { Logger } from '../../src/shared/wire/workerProtocol.ts';
 
 export class MemoryLog implements Logger {
   readonly lines: string[] = [];

@@ -3,9 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import { project } from '../../src/shared/projection.ts';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript, reduceOne, type TranscriptState } from '../../src/shared/transcript.ts';
+import { project } from '../../src/worker/projection.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript, reduceOne } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 
 export function loadRecorded(name: string): AgentSessionEvent[] {
   const file = fileURLToPath(new URL(`../fixtures/events/${name}.json`, import.meta.url));

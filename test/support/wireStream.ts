@@ -2,9 +2,11 @@
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { Batcher } from '../../src/shared/batcher.ts';
-import { project } from '../../src/shared/projection.ts';
-import type { HostToWebview, WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript, reduce, reduceOne, type TranscriptState } from '../../src/shared/transcript.ts';
+import { project } from '../../src/worker/projection.ts';
+import type { HostToWebview } from '../../src/shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript, reduce, reduceOne } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { TestClock } from './testClock.ts';
 
 /**

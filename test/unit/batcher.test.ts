@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Batcher, FRAME_MS } from '../../src/shared/batcher.ts';
-import type { WireEvent } from '../../src/shared/protocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { TestClock } from '../support/testClock.ts';
 
 function setup() {

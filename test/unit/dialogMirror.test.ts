@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { DialogMirror, type MirrorSurface } from '../../src/extension/dialogMirror.ts';
-import type { DialogView } from '../../src/shared/extensionUi.ts';
+import type { DialogView } from '../../src/shared/wire/events.ts';
 
 /** A notification surface the test clicks: each `show` waits until the test picks a button (or closes it). */
 class FakeSurface implements MirrorSurface {

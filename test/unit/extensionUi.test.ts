@@ -1,8 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { dialogChoices, MAX_WIDGET_LINES, type DialogView } from '../../src/shared/extensionUi.ts';
-import { parseWebviewMessage, type WireEvent } from '../../src/shared/protocol.ts';
-import { describeStatus, runPhase } from '../../src/shared/runState.ts';
-import { initialTranscript, reduce } from '../../src/shared/transcript.ts';
+import { dialogChoices, MAX_WIDGET_LINES } from '../../src/shared/transcript/dialogsAndWidgets.ts';
+import type { DialogView } from '../../src/shared/wire/events.ts';
+import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { describeStatus } from '../../src/extension/statusTexts.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import { anyRow } from '../support/anyRow.ts';
 
 const T = 1_000_000;
 const d = (id: string): DialogView => ({ id, kind: 'select', title: `Question ${id}`, options: ['Allow', 'Block'], at: T });
@@ -79,7 +83,7 @@ describe('extension UI state', () => {
 
 describe('session events the panel used to drop', () => {
   it('shows a scheduled summarization retry as a warning notice', async () => {
-    const { project } = await import('../../src/shared/projection.ts');
+    const { project } = await import('../../src/worker/projection.ts');
     const wire = project({ type: 'summarization_retry_scheduled', attempt: 2, maxAttempts: 3, delayMs: 4000, errorMessage: 'overloaded' } as never, {
       state: initialTranscript,
       now: T,
@@ -91,7 +95,7 @@ describe('session events the panel used to drop', () => {
   });
 
   it("projects a summary retry's attempt and end, and nothing for entry_appended", async () => {
-    const { project } = await import('../../src/shared/projection.ts');
+    const { project } = await import('../../src/worker/projection.ts');
     const ctx = { state: initialTranscript, now: T };
     assert.deepEqual(project({ type: 'summarization_retry_attempt_start', source: 'compaction', reason: 'threshold' } as never, ctx), [
       { type: 'summaryRetry', phase: 'attempt', source: 'compaction', at: T },
@@ -135,7 +139,7 @@ describe('! shell rows', () => {
     );
     const s = reduce(initialTranscript, wire);
     assert.deepEqual(
-      s.messages.map((m) => [m.role, m.command, m.exitCode, m.excluded, m.blocks[0]?.text]),
+      s.messages.map((r) => anyRow(r)).map((m) => [m.role, m.command, m.exitCode, m.excluded, m.blocks[0]?.text]),
       [['bash', 'false', 1, true, 'nope']],
     );
     assert.equal(runPhase(s.run), 'idle');

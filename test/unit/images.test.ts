@@ -2,9 +2,12 @@ import { strict as assert } from 'node:assert';
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { readFileSync } from 'node:fs';
 import { imageSrc, imageView, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_VIEW_IMAGE_BYTES, parseImageAttachments } from '../../src/shared/images.ts';
-import { project } from '../../src/shared/projection.ts';
-import { parseWebviewMessage, type WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
+import { project } from '../../src/worker/projection.ts';
+import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
+import { anyRow } from '../support/anyRow.ts';
 
 const png = readFileSync(new URL('../fixtures/images/red-square.png', import.meta.url)).toString('base64');
 const jpegHead = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]).toString('base64');
@@ -108,7 +111,7 @@ describe('images', () => {
       };
       const { wire, state } = run([{ type: 'message_start', message }]);
       assert.deepEqual(wire, [{ type: 'userMessage', text: 'What is this?', images: 1, media: [{ mimeType: 'image/png', bytes: 79, data: png }] }]);
-      assert.deepEqual(state.messages[0]!.media, [{ mimeType: 'image/png', bytes: 79, data: png }]);
+      assert.deepEqual(anyRow(state.messages[0]!).media, [{ mimeType: 'image/png', bytes: 79, data: png }]);
     });
 
     it("puts a tool result's images on its card once, and does not send them again with the result message", () => {
@@ -133,7 +136,7 @@ describe('images', () => {
     it('sends the images with a result message whose card never got them', () => {
       const content = [{ type: 'image', data: png, mimeType: 'image/png' }];
       const { state } = run([{ type: 'message_end', message: { role: 'toolResult', toolCallId: 'x', toolName: 'shot', content, isError: false } }]);
-      assert.deepEqual(state.messages[0]!.media, [{ mimeType: 'image/png', bytes: 79, data: png }]);
+      assert.deepEqual(anyRow(state.messages[0]!).media, [{ mimeType: 'image/png', bytes: 79, data: png }]);
     });
 
     it('keeps counting images in live partial output, where no thumbnail is drawn', () => {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { MAX_PROMPT_CHARS, parseWebviewMessage } from '../../src/shared/protocol.ts';
+import { MAX_PROMPT_CHARS } from '../../src/shared/wire/webviewProtocol.ts';
+import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
 
 describe('messages from the webview', () => {
   const good: unknown[] = [

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { describeStatus, initialRunState, reduceRun, runPhase, summaryRetryText, type RunState } from '../../src/shared/runState.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { describeStatus } from '../../src/extension/statusTexts.ts';
+import { initialRunState, reduceRun, runPhase, type RunState } from '../../src/shared/run/runState.ts';
+import { summaryRetryText } from '../../src/shared/run/runCondition.ts';
 import { loadRecorded, runThrough } from '../support/recorded.ts';
 
 /** Feeds events one by one and records what the user sees after each: phase and status texts. */

@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { runPhase } from '../../src/shared/runState.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
 import { SessionController, type CreatedSession } from '../../src/worker/sessionController.ts';
-import type { RestoredInput } from '../../src/shared/workerProtocol.ts';
+import type { RestoredInput } from '../../src/shared/wire/workerProtocol.ts';
 import { FakeSession } from '../support/fakeSession.ts';
 import { MemoryLog } from '../support/memoryLog.ts';
 import { TestClock } from '../support/testClock.ts';
+import { anyRow } from '../support/anyRow.ts';
 
 function setup(options: { noModel?: boolean; sessions?: FakeSession[] } = {}) {
   const clock = new TestClock();
@@ -127,7 +128,7 @@ describe('SessionController', () => {
       fake.settle(true);
     };
     await controller.cancel();
-    const last = controller.state.messages.at(-1)!;
+    const last = anyRow(controller.state.messages.at(-1)!);
     assert.equal(last.stopReason, 'aborted');
     assert.equal(last.blocks[0]!.text, 'partial');
     assert.equal(controller.state.run.outcome?.kind, 'cancelled');
@@ -143,9 +144,9 @@ describe('SessionController', () => {
     };
     await controller.cancel();
     clock.advance(4999);
-    assert.ok(!controller.state.messages.some((m) => m.code === 'settleTimeout'));
+    assert.ok(!controller.state.messages.some((m) => anyRow(m).code === 'settleTimeout'));
     clock.advance(1);
-    assert.ok(controller.state.messages.some((m) => m.code === 'settleTimeout'));
+    assert.ok(controller.state.messages.some((m) => anyRow(m).code === 'settleTimeout'));
     await controller.forceIdle();
     assert.equal(runPhase(controller.state.run), 'idle');
     assert.equal(fake.disposed, true);
@@ -175,7 +176,7 @@ describe('SessionController', () => {
     fake.promptError = new Error('No API key found for the selected model.');
     await controller.send('hello', 'prompt');
     assert.deepEqual(restored, [['hello']]);
-    const notice = controller.state.messages.at(-1)!;
+    const notice = anyRow(controller.state.messages.at(-1)!);
     assert.equal(notice.role, 'notice');
     assert.equal(notice.code, 'noKey');
     assert.match(notice.blocks[0]!.text, /\/login/);
@@ -185,7 +186,7 @@ describe('SessionController', () => {
   it('explains a missing model up front and keeps the prompt in the composer', async () => {
     const { controller, restored, sessions } = setup({ noModel: true });
     await controller.ensureSession();
-    assert.equal(controller.state.messages.at(-1)!.code, 'noModel');
+    assert.equal(anyRow(controller.state.messages.at(-1)!).code, 'noModel');
     await controller.send('hello', 'prompt');
     assert.deepEqual(restored, [['hello']]);
     assert.ok(!sessions[0]!.calls.some((c) => c.startsWith('prompt')));
@@ -272,7 +273,7 @@ describe('SessionController', () => {
     fake.emit({ type: 'message_start', message: { role: 'assistant', content: [] } });
     fake.emit({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: '401 invalid api key' } });
     fake.settle();
-    const notice = controller.state.messages.at(-1)!;
+    const notice = anyRow(controller.state.messages.at(-1)!);
     assert.equal(notice.code, 'providerError');
     assert.match(notice.blocks[0]!.text, /\/login/);
     assert.match(notice.blocks[0]!.text, /Retry/);
@@ -283,7 +284,7 @@ describe('SessionController', () => {
     void controller.send('go', 'prompt');
     await tick();
     fake.settle(true);
-    assert.ok(!controller.state.messages.some((m) => m.code === 'providerError'));
+    assert.ok(!controller.state.messages.some((m) => anyRow(m).code === 'providerError'));
   });
 
   it('cancels a stalled run before retrying it', async () => {
@@ -327,7 +328,7 @@ describe('SessionController', () => {
     assert.deepEqual(made, [{ fresh: false }, { fresh: false, open: '/sessions/current.jsonl' }]);
     assert.equal(sessions[0]!.disposed, true);
     assert.equal(controller.session, sessions[1]!.asSession());
-    const last = controller.state.messages.at(-1)!;
+    const last = anyRow(controller.state.messages.at(-1)!);
     assert.equal(last.role, 'notice');
     assert.equal(last.blocks[0]!.text, 'The workspace is trusted now.');
   });

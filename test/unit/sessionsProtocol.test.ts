@@ -1,7 +1,8 @@
 /** Validation of the Sessions mode's and the tree's messages from the webview, and the list's pure helpers. */
 
 import { strict as assert } from 'node:assert';
-import { MAX_SESSION_NAME, parseWebviewMessage } from '../../src/shared/protocol.ts';
+import { MAX_SESSION_NAME } from '../../src/shared/wire/webviewProtocol.ts';
+import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
 import { matchesQuery, sessionTitle, statsLine } from '../../src/shared/sessions.ts';
 
 describe('sessions messages from the webview', () => {

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import { project } from '../../src/shared/projection.ts';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript, reduce } from '../../src/shared/transcript.ts';
+import { project } from '../../src/worker/projection.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 
 const ev = (e: unknown) => e as AgentSessionEvent;
 

@@ -1,21 +1,14 @@
 import { strict as assert } from 'node:assert';
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import { project } from '../../src/shared/projection.ts';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { runPhase } from '../../src/shared/runState.ts';
-import {
-  earlierPage,
-  initialTranscript,
-  prependRows,
-  recentPart,
-  reduce,
-  SNAPSHOT_ROWS,
-  toolOf,
-  type MessageView,
-  type TranscriptState,
-} from '../../src/shared/transcript.ts';
+import { project } from '../../src/worker/projection.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
+import { earlierPage, prependRows, recentPart, SNAPSHOT_ROWS } from '../../src/shared/transcript/paging.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import { toolOf, type MessageView, type TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { longTranscript } from '../webview/builders.ts';
 import { finalMessages, loadRecorded, runThrough } from '../support/recorded.ts';
+import { anyRow } from '../support/anyRow.ts';
 
 const RECORDED = [
   'plain-text',
@@ -44,7 +37,7 @@ function piBlocks(m: Record<string, unknown>): { kind: string; text: string }[] 
   );
 }
 
-function viewBlocks(m: MessageView): { kind: string; text: string }[] {
+function viewBlocks(m: Pick<MessageView, 'blocks'>): { kind: string; text: string }[] {
   return m.blocks.map((b) => ({ kind: b!.kind, text: b!.kind === 'toolCall' ? JSON.stringify(JSON.parse(b!.text)) : b!.text }));
 }
 
@@ -103,7 +96,7 @@ describe('transcript reducer with real Pi event streams', () => {
   it('keeps partial text and marks the message aborted when a run is cancelled mid-stream', () => {
     const events = loadRecorded('long-stream-cancel');
     const { state } = runThrough(events);
-    const last = state.messages.at(-1)!;
+    const last = anyRow(state.messages.at(-1)!);
     assert.equal(last.stopReason, 'aborted');
     assert.ok(last.blocks[0]!.text.length > 0, 'partial text kept');
     assert.equal(state.run.outcome?.kind, 'cancelled');
@@ -180,7 +173,7 @@ describe('transcript reducer rules', () => {
       usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, cost: { total: 0.5 } },
     };
     state = reduce(state, project(ev({ type: 'message_end', message: final }), { state, now: 3 }));
-    const m = state.messages[0]!;
+    const m = anyRow(state.messages[0]!);
     assert.deepEqual(viewBlocks(m), [{ kind: 'text', text: 'final' }]);
     assert.equal(m.stopReason, 'length');
     assert.equal(m.usage?.cost, 0.5);
@@ -191,8 +184,8 @@ describe('transcript reducer rules', () => {
     let state = reduce(initialTranscript, start);
     const final = { role: 'assistant', content: [], stopReason: 'error', errorMessage: '401 bad key' };
     state = reduce(state, project(ev({ type: 'message_end', message: final }), { state, now: 3 }));
-    assert.equal(state.messages[0]!.errorMessage, '401 bad key');
-    assert.equal(state.messages[0]!.stopReason, 'error');
+    assert.equal(anyRow(state.messages[0]!).errorMessage, '401 bad key');
+    assert.equal(anyRow(state.messages[0]!).stopReason, 'error');
   });
 
   it('reads events in the callback: later mutation by Pi changes nothing', () => {
@@ -269,7 +262,7 @@ describe('transcript reducer rules', () => {
       { type: 'settled', aborted: true, at: 5 },
     ]);
     assert.equal(state.messages[0]!.final, true);
-    assert.equal(state.messages[0]!.stopReason, 'aborted');
+    assert.equal(anyRow(state.messages[0]!).stopReason, 'aborted');
     assert.equal(state.messages[0]!.blocks[0]!.text, 'half');
   });
 });
@@ -493,10 +486,10 @@ describe('the Changes row', () => {
     s = reduce(s, [{ type: 'changes', runId: 'r1', files: [{ ...files[0]!, undone: true }] }]);
     assert.equal(s.messages.length, 2);
     assert.equal(s.messages[1]!.id, id);
-    assert.equal(s.messages[1]!.files?.[0]?.undone, true);
+    assert.equal(anyRow(s.messages[1]!).files?.[0]?.undone, true);
     s = reduce(s, [{ type: 'changes', runId: 'r2', files }]);
     assert.deepEqual(
-      s.messages.map((m) => m.runId),
+      s.messages.map((m) => anyRow(m).runId),
       [undefined, 'r1', 'r2'],
     );
   });
@@ -524,7 +517,7 @@ describe('snapshot paging', () => {
     assert.equal(part.state.messages.length, SNAPSHOT_ROWS);
     assert.equal(part.earlier, host.messages.length - SNAPSHOT_ROWS);
     assert.deepEqual(part.state.messages, host.messages.slice(-SNAPSHOT_ROWS));
-    const shown = new Set(part.state.messages.flatMap((m) => [m.toolCallId, ...m.blocks.map((b) => b?.toolCallId)]).filter((id) => id !== undefined));
+    const shown = new Set(part.state.messages.flatMap((m) => [anyRow(m).toolCallId, ...m.blocks.map((b) => b?.toolCallId)]).filter((id) => id !== undefined));
     assert.deepEqual(new Set(Object.keys(part.state.tools)), shown);
     assert.equal(part.state.nextId, host.nextId);
     assert.equal(recentPart(longTranscript(40)).earlier, 0);

@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { frameMessage, snapshotMessage, ViewFeed, type FeedSource } from '../../src/extension/viewFeed.ts';
 import { Emitter } from '../../src/shared/disposable.ts';
-import type { HostToWebview, SessionInfoView, WireEvent } from '../../src/shared/protocol.ts';
-import { earlierPage, initialTranscript, recentPart, reduce, SNAPSHOT_ROWS, type EarlierPage, type TranscriptState } from '../../src/shared/transcript.ts';
+import type { HostToWebview, SessionInfoView } from '../../src/shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { earlierPage, recentPart, SNAPSHOT_ROWS, type EarlierPage } from '../../src/shared/transcript/paging.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { TestClock } from '../support/testClock.ts';
 import { exchange, longTranscript } from '../webview/builders.ts';
 

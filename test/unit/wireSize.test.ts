@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { lorem, piReply, streamThroughWire } from '../support/wireStream.ts';
+import { anyRow } from '../support/anyRow.ts';
 
 describe('wire size', () => {
   it('puts fewer than 1.2 bytes on the wire per reply character for a 100,000-character reply in 10-character deltas', () => {
@@ -9,7 +10,7 @@ describe('wire size', () => {
     const { bytes, webview } = streamThroughWire(reply, 10, 5000);
     const ratio = bytes / reply.length;
     assert.ok(ratio < 1.2, `wire bytes per reply character: ${ratio.toFixed(3)}`);
-    const last = webview.messages.at(-1)!;
+    const last = anyRow(webview.messages.at(-1)!);
     assert.equal(last.blocks[0]!.text, reply, 'the webview converges to the final text');
     assert.equal(last.stopReason, 'stop');
   });

@@ -9,7 +9,8 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { initialTranscript, type TranscriptState } from '../../src/shared/transcript.ts';
+import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { build, exchange, T0 } from './builders.ts';
 import {
   assertBundleFresh,

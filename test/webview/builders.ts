@@ -1,7 +1,8 @@
 /** Wire-event builders for webview tests and the bench: realistic states without a Pi session. */
 
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 
 export const T0 = 1_700_000_000_000;
 

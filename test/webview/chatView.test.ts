@@ -2,7 +2,8 @@
 
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { initialTranscript, reduce, type TranscriptState } from '../../src/shared/transcript.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { build, exchange, longTranscript, T0 } from './builders.ts';
 import {
   assertBundleFresh,

@@ -2,7 +2,7 @@
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { DialogView } from '../../src/shared/extensionUi.ts';
+import type { DialogView } from '../../src/shared/wire/events.ts';
 import { deliver, posted, useChatPage, batch } from './harness.ts';
 
 const T0 = 1_700_000_000_000;

@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript, reduce } from '../../src/shared/transcript.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { deliver, posted, root, session, useChatPage } from './harness.ts';
 
 const pngPath = join(root, 'test', 'fixtures', 'images', 'red-square.png');

@@ -2,8 +2,10 @@
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { earlierPage, recentPart, reduce, SNAPSHOT_ROWS, type TranscriptState } from '../../src/shared/transcript.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { earlierPage, recentPart, SNAPSHOT_ROWS } from '../../src/shared/transcript/paging.ts';
+import { reduce } from '../../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { longTranscript, T0 } from './builders.ts';
 import { deliver, posted, session, useChatPage } from './harness.ts';
 

@@ -2,8 +2,8 @@
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript } from '../../src/shared/transcript.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
 import { deliver, posted, session, useChatPage } from './harness.ts';
 

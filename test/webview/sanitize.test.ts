@@ -8,8 +8,8 @@
 
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript, reduce } from '../../src/shared/transcript.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
 import { assertBundleFresh, deliver, deliverJson, launchBrowser, openView, posted, session, startServer, type PageWindow, type TestServer } from './harness.ts';
 import { HOSTILE, PROTOTYPE_IDS } from './hostile.ts';

@@ -6,8 +6,8 @@
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { WireEvent } from '../../src/shared/protocol.ts';
-import { initialTranscript, reduce } from '../../src/shared/transcript.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
 import { deliverJson, session, useChatPage } from './harness.ts';
 import { BIDI, PROTOTYPE_IDS } from './hostile.ts';

@@ -1,6 +1,7 @@
 /** The run-state machine: what the agent is doing now and how the last run ended, from wire events alone. */
 
-import type { CompactionReason, SummarySource, WireEvent } from './protocol.ts';
+import type { CompactionReason, SummarySource, WireEvent } from '../wire/events.ts';
+import { unknownCase } from '../exhaustive.ts';
 
 /** What the status bar and the webview's `data-run-state` show. */
 export type RunPhase = 'idle' | 'starting' | 'running' | 'waiting' | 'retrying' | 'compacting' | 'cancelling';
@@ -87,7 +88,7 @@ export function runPhase(s: RunState): RunPhase {
   return 'idle';
 }
 
-/** Applies one wire event. Only `settled` ends a run; `runEnd` never does (Pi may retry). */
+/** Applies one wire event. Only `settled` ends a run; `runEnd` never does (Pi may retry). An unknown event changes nothing. */
 export function reduceRun(s: RunState, ev: WireEvent): RunState {
   const next = step(s, ev);
   if (next === s) return s;
@@ -207,99 +208,7 @@ function step(s: RunState, ev: WireEvent): RunState {
     case 'sessionInfo':
     case 'changes':
       return live;
+    default:
+      return unknownCase(ev, s);
   }
-}
-
-/** What one status-bar item says. */
-export interface StatusItemText {
-  readonly text: string;
-  readonly tooltip: string;
-}
-
-export interface StatusTexts {
-  readonly run: StatusItemText;
-  readonly retry?: StatusItemText;
-  readonly compaction?: StatusItemText;
-}
-
-/** How long a retry failure or a compaction result stays in the status bar. */
-export const TRANSIENT_STATUS_MS = 8000;
-
-const clock = (ms: number): string => new Date(ms).toLocaleTimeString();
-
-/** The status-bar texts a user sees for a run state at time `now` (codicon syntax: `$(name)`). */
-export function describeStatus(s: RunState, now: number): StatusTexts {
-  const phase = runPhase(s);
-  let run: StatusItemText;
-  if (s.stalled && s.active && phase !== 'cancelling') {
-    const secs = Math.round((now - (s.stalledSince ?? s.since)) / 1000);
-    run = { text: `$(warning) Pi: no response for ${secs} s`, tooltip: 'Pi has sent nothing for a while. Click to cancel the run.' };
-  } else if (phase === 'waiting') {
-    run = { text: '$(bell) Pi is waiting for you', tooltip: 'A Pi extension asks you something in the chat. Click to open it.' };
-  } else if (phase === 'starting') {
-    run = { text: '$(loading~spin) Pi: starting', tooltip: 'Loading Pi: your prompt is sent as soon as the session is open. Click to cancel it.' };
-  } else if (phase === 'running') {
-    run = { text: '$(sync~spin) Pi: running', tooltip: `Running since ${clock(s.since)}. Click to cancel.` };
-  } else if (phase === 'retrying') {
-    run = { text: '$(sync~spin) Pi: retrying', tooltip: 'Waiting to retry after a provider error. Click to cancel.' };
-  } else if (phase === 'compacting') {
-    run = { text: '$(sync~spin) Pi: compacting', tooltip: 'Compacting the conversation. Click to cancel.' };
-  } else if (phase === 'cancelling') {
-    run = { text: '$(loading~spin) Pi: cancelling', tooltip: 'Cancelling: waiting for Pi to stop.' };
-  } else if (s.outcome?.kind === 'cancelled') {
-    run = { text: '$(circle-slash) Pi: cancelled', tooltip: `Run cancelled at ${clock(s.outcome.at)}. Click to open the chat.` };
-  } else if (s.outcome?.kind === 'error') {
-    run = { text: '$(error) Pi: error', tooltip: `Run failed at ${clock(s.outcome.at)}: ${s.outcome.message ?? 'unknown error'}. Click to open the chat.` };
-  } else {
-    run = {
-      text: '$(check) Pi: idle',
-      tooltip: s.outcome ? `Last run completed at ${clock(s.outcome.at)}. Click to open the chat.` : 'Pi is ready. Click to open the chat.',
-    };
-  }
-
-  let retry: StatusItemText | undefined;
-  if (s.retry) {
-    const wait = Math.max(0, Math.ceil((s.retry.nextAt - now) / 1000));
-    const label = `Retry ${s.retry.attempt}/${s.retry.maxAttempts}`;
-    retry = {
-      text: s.retry.waiting ? `$(history) ${label} in ${wait} s` : `$(history) ${label}`,
-      tooltip: `Provider error: ${s.retry.errorMessage}`,
-    };
-  } else if (s.retryFailure && now - s.retryFailure.at < TRANSIENT_STATUS_MS) {
-    retry = { text: '$(error) Retries failed', tooltip: s.retryFailure.message };
-  }
-
-  if (!retry && s.summaryRetry)
-    retry = { text: `$(history) ${summaryRetryText(s.summaryRetry, now, true)}`, tooltip: `Summarizing failed: ${s.summaryRetry.errorMessage}` };
-
-  let compaction: StatusItemText | undefined;
-  if (s.compaction) {
-    compaction = { text: `$(fold) Compacting (${s.compaction.reason})`, tooltip: `Compaction started at ${clock(s.compaction.since)}` };
-  } else if (s.lastCompaction && now - s.lastCompaction.at < TRANSIENT_STATUS_MS) {
-    const c = s.lastCompaction;
-    if (c.ok) {
-      const n = (v: number) => v.toLocaleString('en-US');
-      const sizes =
-        c.tokensBefore !== undefined && c.tokensAfter !== undefined
-          ? ` ${n(c.tokensBefore)} → ${n(c.tokensAfter)} tokens`
-          : c.tokensBefore !== undefined
-            ? ` from ${n(c.tokensBefore)} tokens`
-            : '';
-      compaction = { text: `$(fold) Compacted${sizes}`, tooltip: `Compaction (${c.reason}) finished at ${clock(c.at)}` };
-    } else {
-      compaction = { text: c.aborted ? '$(fold) Compaction cancelled' : '$(error) Compaction failed', tooltip: c.errorMessage ?? 'Compaction did not finish' };
-    }
-  }
-  return { run, retry, compaction };
-}
-
-/** What a summary retry looks like now: the countdown while waiting, then the attempt (`short`: for the status bar). */
-export function summaryRetryText(r: SummaryRetryView, now: number, short = false): string {
-  const n = `${r.attempt}/${r.maxAttempts}`;
-  const what = r.source === 'branchSummary' ? 'the branch summary' : 'the summary';
-  if (r.waiting) {
-    const wait = Math.max(0, Math.ceil((r.nextAt - now) / 1000));
-    return short ? `Summary retry ${n} in ${wait} s` : `Summarizing failed: ${r.errorMessage} — retry ${n} in ${wait} s`;
-  }
-  return short ? `Summary retry ${n}` : `Writing ${what} again (attempt ${n})…`;
 }

@@ -5,9 +5,10 @@
  */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import { imageView, type ImageView } from './images.ts';
-import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from './protocol.ts';
-import { openMessage, toolCallBlock, toolCard, type BlockView, type TranscriptState } from './transcript.ts';
+import { imageView, type ImageView } from '../shared/images.ts';
+import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from '../shared/wire/events.ts';
+import { openMessage, toolCallBlock, toolCard } from '../shared/transcript/rowStore.ts';
+import type { BlockView, TranscriptState } from '../shared/transcript/rows.ts';
 
 /** Tool output beyond this many characters is cut to its tail before it crosses the wire. */
 export const MAX_TOOL_OUTPUT_CHARS = 100_000;

@@ -1,26 +1,6 @@
-/** What Pi's extensions show through the panel (dialogs, widgets, the working message): wire types and a pure reducer. */
+/** What shows around the rows: Pi's extensions' dialogs, widgets and working message, and the running `!` command (a pure reducer). */
 
-/** The dialog kinds Pi's `ExtensionUIContext` offers; each is an inline card in the chat. */
-export type DialogKind = 'select' | 'confirm' | 'input' | 'editor';
-
-/** An open extension dialog, as the webview and the notification mirror show it. */
-export interface DialogView {
-  /** Chosen by the worker; the answer names it. */
-  readonly id: string;
-  readonly kind: DialogKind;
-  readonly title: string;
-  /** confirm: the question under the title. */
-  readonly message?: string;
-  /** select: the choices; confirm: `Yes` / `No`. */
-  readonly options?: readonly string[];
-  /** input: a hint; editor: the prefilled text. */
-  readonly placeholder?: string;
-  readonly prefill?: string;
-  /** The dialog answers itself as dismissed after this long (Pi's `timeout` option). */
-  readonly timeoutMs?: number;
-  /** Epoch ms it opened (the countdown is derived from it). */
-  readonly at: number;
-}
+import type { DialogView, ExtensionUiEvent } from '../wire/events.ts';
 
 /** A block of text lines an extension keeps above the composer (`setWidget` with string lines). */
 export interface WidgetView {
@@ -71,15 +51,6 @@ export function reduceShell(s: ExtensionUiState | undefined, ev: ShellEvent): Ex
       return ui.shell && ui.shell.id === ev.id ? { ...ui, shell: undefined } : ui;
   }
 }
-
-export type ExtensionUiEvent =
-  | { readonly type: 'dialogOpen'; readonly dialog: DialogView }
-  /** The dialog is answered, dismissed, timed out or aborted; `outcome` says which, for the log and tests. */
-  | { readonly type: 'dialogClose'; readonly id: string; readonly outcome: string }
-  | { readonly type: 'widget'; readonly key: string; readonly lines?: readonly string[] }
-  /** No `message` restores the default. */
-  | { readonly type: 'workingMessage'; readonly message?: string }
-  | { readonly type: 'workingVisible'; readonly visible: boolean };
 
 export const initialExtensionUi: ExtensionUiState = { dialogs: [], widgets: [] };
 

@@ -3,11 +3,13 @@
  * way, notifications both ways, declared once and imported by both sides. Only plain data crosses.
  */
 
-import type { ImageAttachment } from './images.ts';
-import type { NoticeCode, NoticeLevel, SendMode, SessionInfoView, WireEvent } from './protocol.ts';
-import type { EarlierPage, TranscriptState } from './transcript.ts';
-import type { SlashCommand } from './slashCommands.ts';
-import type { SessionPage, TreeNodeView } from './sessions.ts';
+import type { ImageAttachment } from '../images.ts';
+import type { NoticeCode, NoticeLevel, WireEvent } from './events.ts';
+import type { SendMode, SessionInfoView } from './webviewProtocol.ts';
+import type { EarlierPage } from '../transcript/paging.ts';
+import type { TranscriptState } from '../transcript/rows.ts';
+import type { SlashCommand } from '../slashCommands.ts';
+import type { SessionPage, TreeNodeView } from '../sessions.ts';
 
 /** What the worker is started with (`workerData`): memory shared with the main thread, not messages. */
 export interface WorkerData {

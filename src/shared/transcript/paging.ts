@@ -1,0 +1,90 @@
+/** Paging the transcript: the newest rows a snapshot carries, the pages before them, and putting a page back. */
+
+import type { MessageView, ToolCardView, TranscriptState } from './rows.ts';
+import { lookup, make, fieldsOf, rows, setTool, toolTableOf } from './rowStore.ts';
+
+/** Rows a snapshot carries at most; the view asks for older ones a page at a time (`loadEarlier`). */
+export const SNAPSHOT_ROWS = 200;
+/** Most rows one `loadEarlier` may ask for. */
+export const MAX_PAGE_ROWS = 1000;
+
+/** The tool cards `messages` show (their tool calls and results), as a null-prototype record. */
+function cardsOf(state: TranscriptState, messages: readonly MessageView[]): Record<string, ToolCardView> {
+  const t = rows(state).tools;
+  const out = Object.create(null) as Record<string, ToolCardView>;
+  const add = (id: string | undefined) => {
+    const card = id === undefined ? undefined : lookup(t, id);
+    if (card) out[card.toolCallId] = card;
+  };
+  for (const m of messages) {
+    if (m.role === 'toolResult') add(m.toolCallId);
+    for (const b of m.blocks) add(b?.toolCallId);
+  }
+  return out;
+}
+
+/**
+ * The newest `count` rows of `state` (the streaming one and those after it always included) with the tool
+ * cards they show and every running card, and how many rows come before them: what a snapshot carries, so a
+ * 20,000-message session reaches the view as 200 rows. The result reduces further events like `state`.
+ */
+export function recentPart(state: TranscriptState, count = SNAPSHOT_ROWS): { state: TranscriptState; earlier: number } {
+  const r = rows(state);
+  const total = r.length + (r.open ? 1 + r.after.length : 0);
+  const start = Math.min(Math.max(0, total - count), r.open ? r.length : total);
+  if (start === 0) return { state, earlier: 0 };
+  const kept = r.store.slice(start, r.length);
+  const cards = cardsOf(state, r.open ? [...kept, r.open, ...r.after] : kept);
+  for (const [id, card] of r.tools.live) cards[id] = card;
+  return { state: make(fieldsOf(state), { store: kept, length: kept.length, open: r.open, after: r.after, tools: toolTableOf(cards) }), earlier: start };
+}
+
+/** Index of the row with id `id` in `messages` (ids ascend in row order), or -1. */
+function indexOfId(messages: readonly MessageView[], id: number): number {
+  let lo = 0;
+  let hi = messages.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = messages[mid]!.id;
+    if (at === id) return mid;
+    if (at < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Rows just before a given row, the tool cards they show, and how many rows remain before them. */
+export interface EarlierPage {
+  readonly messages: readonly MessageView[];
+  readonly tools: Readonly<Record<string, ToolCardView>>;
+  readonly earlier: number;
+}
+
+/**
+ * Up to `count` rows just before the row with id `before`, the tool cards they show, and how many rows
+ * remain before them; undefined when `state` has no such row (a reset since the view asked).
+ */
+export function earlierPage(state: TranscriptState, before: number, count: number): EarlierPage | undefined {
+  const all = state.messages;
+  const end = indexOfId(all, before);
+  if (end < 0) return undefined;
+  const start = Math.max(0, end - count);
+  const messages = all.slice(start, end);
+  return { messages, tools: cardsOf(state, messages), earlier: start };
+}
+
+/**
+ * Puts `messages` (an `earlierPage` reply) before the rows of `state`, and their tool cards beside its own;
+ * a card `state` already holds is newer and stays. Rows that do not all precede `state`'s first are refused
+ * (`state` is returned as it is): the reply belongs to a transcript that has since been replaced.
+ */
+export function prependRows(state: TranscriptState, messages: readonly MessageView[], tools: Readonly<Record<string, ToolCardView>>): TranscriptState {
+  const r = rows(state);
+  const first = (r.length ? r.store[0] : r.open)?.id;
+  if (!messages.length || first === undefined) return state;
+  for (let i = 0; i < messages.length; i++) if (messages[i]!.id >= (i + 1 < messages.length ? messages[i + 1]!.id : first)) return state;
+  let table = r.tools;
+  for (const id of Object.keys(tools)) if (!lookup(table, id)) table = setTool(table, tools[id]!);
+  const store = [...messages, ...r.store.slice(0, r.length)];
+  return make(fieldsOf(state), { store, length: store.length, open: r.open, after: r.after, tools: table });
+}

@@ -1,0 +1,254 @@
+/**
+ * The transcript reducer: wire events in, the state both sides render from out. It runs in the host (to
+ * answer a re-created view with a snapshot) and in the webview, so both hold the same state.
+ */
+
+import type { BlockFinal, StopReason, WireEvent } from '../wire/events.ts';
+import { reduceExtensionUi, reduceShell } from './dialogsAndWidgets.ts';
+import { unknownCase } from '../exhaustive.ts';
+import { initialRunState, reduceRun } from '../run/runState.ts';
+import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
+import { emptyTools, fieldsOf, lookup, make, pushed, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
+
+export const initialTranscript: TranscriptState = make(
+  { run: initialRunState, queue: { steering: [], followUp: [] }, nextId: 1 },
+  { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },
+);
+
+/** Applies a batch of wire events in order. */
+export function reduce(state: TranscriptState, events: readonly WireEvent[]): TranscriptState {
+  let s = state;
+  for (const ev of events) s = reduceOne(s, ev);
+  return s;
+}
+
+/** Applies one wire event; an unknown one (from a newer producer) returns `state` as it is. */
+export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptState {
+  const run = reduceRun(state.run, ev);
+  const s = run === state.run ? state : withFields(state, { run });
+  switch (ev.type) {
+    case 'userMessage':
+      return append(s, {
+        id: s.nextId,
+        role: 'user',
+        blocks: [textBlock(ev.text)],
+        final: true,
+        images: ev.images || undefined,
+        ...(ev.media?.length ? { media: ev.media } : {}),
+      });
+    case 'noticeMessage':
+      return append(s, { id: s.nextId, role: 'notice', blocks: [textBlock(ev.text)], final: true, level: ev.level, code: ev.code });
+    case 'assistantStart': {
+      // A duplicated start or a lost end must not leave the previous row streaming forever.
+      const closed = closeOpen(s, 'error', ev.at);
+      const r = rows(closed);
+      return make(
+        { ...fieldsOf(closed), nextId: closed.nextId + 1 },
+        { ...r, open: { id: closed.nextId, role: 'assistant', blocks: [], final: false, startedAt: ev.at } },
+      );
+    }
+    case 'blockStart':
+      return updateOpen(s, (m) =>
+        withBlock(m, ev.index, {
+          kind: ev.kind,
+          index: ev.index,
+          text: '',
+          final: false,
+          toolCallId: ev.toolCallId,
+          toolName: ev.toolName,
+          startedAt: ev.at,
+        }),
+      );
+    case 'delta':
+      return updateOpen(s, (m) => {
+        const b = m.blocks[ev.index] ?? { kind: 'text' as const, index: ev.index, text: '', final: false };
+        return withBlock(m, ev.index, { ...b, text: b.text + ev.text });
+      });
+    case 'blockEnd':
+      return updateOpen(s, (m) => {
+        const b = m.blocks[ev.index];
+        const base = ev.final ? applyFinal(b, ev.final) : b;
+        return base ? withBlock(m, ev.index, { ...base, final: true, endedAt: ev.at }) : m;
+      });
+    case 'assistantEnd': {
+      const ended = updateOpen(s, (m) => {
+        let blocks = m.blocks.slice();
+        for (const f of ev.blocks ?? []) blocks[f.index] = { ...applyFinal(blocks[f.index], f), final: true };
+        if (ev.blockCount !== undefined) blocks = blocks.slice(0, ev.blockCount);
+        blocks = blocks.map((b) => (b && !b.final ? { ...b, final: true, endedAt: b.endedAt ?? ev.at } : b));
+        return { ...m, blocks, final: true, stopReason: ev.stopReason, errorMessage: ev.errorMessage, usage: ev.usage, endedAt: ev.at };
+      });
+      return settle(ended);
+    }
+    case 'toolStart': {
+      const prev = lookup(rows(s).tools, ev.toolCallId);
+      const card: ToolCardView = {
+        toolCallId: ev.toolCallId,
+        toolName: ev.toolName,
+        args: ev.args ?? toolCallBlock(s, ev.toolCallId)?.text ?? '',
+        status: 'running',
+        output: prev?.output ?? '',
+        startedAt: ev.at,
+        ...(ev.parentToolCallId ? { parentToolCallId: ev.parentToolCallId } : {}),
+        ...(prev?.children ? { children: prev.children } : {}),
+      };
+      const next = withTool(s, card);
+      const parent = ev.parentToolCallId !== undefined ? lookup(rows(next).tools, ev.parentToolCallId) : undefined;
+      if (!parent || parent.children?.includes(ev.toolCallId)) return next;
+      return withTool(next, { ...parent, children: [...(parent.children ?? []), ev.toolCallId] });
+    }
+    case 'toolUpdate': {
+      const card = lookup(rows(s).tools, ev.toolCallId);
+      if (!card || card.status !== 'running') return s;
+      return withTool(s, { ...card, output: ev.output });
+    }
+    case 'toolEnd': {
+      const card = lookup(rows(s).tools, ev.toolCallId) ?? { toolCallId: ev.toolCallId, toolName: '', args: '', status: 'running' as const, output: '' };
+      const done: ToolCardView = {
+        ...card,
+        status: ev.isError ? 'error' : 'done',
+        output: ev.output,
+        durationMs: ev.durationMs,
+        ...(ev.media?.length ? { media: ev.media } : {}),
+      };
+      return withTool(s, done);
+    }
+    case 'toolResult':
+      return append(s, {
+        id: s.nextId,
+        role: 'toolResult',
+        blocks: ev.text === undefined ? [] : [textBlock(ev.text)],
+        final: true,
+        toolCallId: ev.toolCallId,
+        toolName: ev.toolName,
+        isError: ev.isError,
+        ...(ev.media?.length ? { media: ev.media } : {}),
+      });
+    case 'queue':
+      return withFields(s, { queue: { steering: ev.steering, followUp: ev.followUp } });
+    case 'settled':
+      // A run that ends without its assistant message closing (a crash, a lost event) must not leave a
+      // row streaming forever.
+      return closeOpen(s, ev.aborted ? 'aborted' : 'error', ev.at);
+    case 'thinkingLevel':
+      return withFields(s, { thinkingLevel: ev.level });
+    case 'sessionInfo':
+      return withFields(s, { sessionName: ev.name });
+    case 'reset':
+      return make(
+        { run: initialTranscript.run, queue: initialTranscript.queue, nextId: 1, thinkingLevel: s.thinkingLevel },
+        { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },
+      );
+    case 'retryStart': {
+      const all = s.messages;
+      const i = all.findLastIndex((m) => m.role === 'assistant');
+      const m = all[i];
+      if (m?.role !== 'assistant' || m.stopReason !== 'error' || m.retried) return s;
+      // Rare (once per retry): rebuilding the rows from a copy keeps the shared store append-only.
+      const messages = all.slice();
+      messages[i] = { ...m, retried: true };
+      return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [], tools: rows(s).tools });
+    }
+    case 'changes': {
+      const all = s.messages;
+      const i = all.findLastIndex((m) => m.role === 'changes' && m.runId === ev.runId);
+      const row: MessageView = { id: s.nextId, role: 'changes', blocks: [], final: true, runId: ev.runId, files: ev.files };
+      if (i < 0 || s.openIndex >= 0) return append(s, row);
+      // An Undo updates its row (rare): rebuilding the rows from a copy keeps the shared store append-only.
+      const messages = all.slice();
+      messages[i] = { ...row, id: all[i]!.id };
+      return make(fieldsOf(s), { store: messages, length: messages.length, open: undefined, after: [], tools: rows(s).tools });
+    }
+    case 'bashEnd': {
+      const ended = ev.id !== undefined ? withFields(s, { ui: reduceShell(s.ui, ev) }) : s;
+      return append(ended, {
+        id: ended.nextId,
+        role: 'bash',
+        blocks: [textBlock(ev.output)],
+        final: true,
+        command: ev.command,
+        exitCode: ev.exitCode,
+        cancelled: ev.cancelled,
+        excluded: ev.excluded,
+      });
+    }
+    case 'bashStart':
+    case 'bashOutput':
+      return withFields(s, { ui: reduceShell(s.ui, ev) });
+    case 'dialogOpen':
+    case 'dialogClose':
+    case 'widget':
+    case 'workingMessage':
+    case 'workingVisible':
+      return withFields(s, { ui: reduceExtensionUi(s.ui, ev) });
+    case 'runStart':
+    case 'turnStart':
+    case 'turnEnd':
+    case 'runEnd':
+    case 'retryEnd':
+    case 'compactionStart':
+    case 'compactionEnd':
+    case 'summaryRetry':
+    case 'cancelRequested':
+    case 'starting':
+    case 'stalled':
+      return s;
+    default:
+      return unknownCase(ev, state);
+  }
+}
+
+function textBlock(text: string): BlockView {
+  return { kind: 'text', index: 0, text, final: true };
+}
+
+function append(s: TranscriptState, m: MessageView): TranscriptState {
+  const r = rows(s);
+  const fields = { ...fieldsOf(s), nextId: s.nextId + 1 };
+  // While a row streams, new rows queue after it (a notice, a result); they join the store when it ends.
+  if (r.open) return make(fields, { ...r, after: [...r.after, m] });
+  return make(fields, { ...r, ...pushed(r, m) });
+}
+
+function updateOpen(s: TranscriptState, f: (m: AssistantRow) => AssistantRow): TranscriptState {
+  const r = rows(s);
+  if (!r.open) return s;
+  return make(fieldsOf(s), { ...r, open: f(r.open) });
+}
+
+/** Moves the open row (ended) and the rows that queued behind it into the store. */
+function settle(s: TranscriptState): TranscriptState {
+  const r = rows(s);
+  if (!r.open) return s;
+  return make(fieldsOf(s), { ...pushed(r, r.open, ...r.after), open: undefined, after: [], tools: r.tools });
+}
+
+/** Ends the open row, if any, as `stopReason` unless it has one, with every block final. */
+function closeOpen(s: TranscriptState, stopReason: StopReason, at: number): TranscriptState {
+  const closed = updateOpen(s, (m) => ({
+    ...m,
+    final: true,
+    stopReason: m.stopReason ?? stopReason,
+    endedAt: at,
+    blocks: m.blocks.map((b) => (b && !b.final ? { ...b, final: true } : b)),
+  }));
+  return settle(closed);
+}
+
+function withBlock(m: AssistantRow, index: number, b: BlockView): AssistantRow {
+  const blocks = m.blocks.slice();
+  blocks[index] = b;
+  return { ...m, blocks };
+}
+
+function applyFinal(b: BlockView | undefined, f: BlockFinal): BlockView {
+  return {
+    ...(b ?? { index: f.index, final: true }),
+    kind: f.kind,
+    index: f.index,
+    text: f.text,
+    final: true,
+    toolCallId: f.toolCallId ?? b?.toolCallId,
+    toolName: f.toolName ?? b?.toolName,
+  };
+}

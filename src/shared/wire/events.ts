@@ -1,0 +1,257 @@
+/** The wire's event vocabulary: what happened in the session, as the worker projects it and both reducers read it. */
+
+import type { ImageView } from '../images.ts';
+
+/** What kind of content a block of an assistant message holds. */
+export type BlockKind = 'text' | 'thinking' | 'toolCall';
+
+/** Why an assistant message stopped, as Pi reports it. */
+export type StopReason = 'stop' | 'length' | 'toolUse' | 'aborted' | 'error' | 'deferred' | 'pending';
+
+export type CompactionReason = 'manual' | 'threshold' | 'overflow';
+
+/** What a summary Pi writes is for: compacting the conversation, or the branch left by a tree navigation. */
+export type SummarySource = 'compaction' | 'branchSummary';
+
+/** Token and cost figures of one assistant message, flattened from Pi's `Usage`. */
+export interface UsageView {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  readonly cost: number;
+}
+
+/** A block's final content, sent at `blockEnd` / `assistantEnd` only where it differs from what streamed. */
+export interface BlockFinal {
+  readonly index: number;
+  readonly kind: BlockKind;
+  readonly text: string;
+  readonly toolCallId?: string;
+  readonly toolName?: string;
+}
+
+/**
+ * One thing that happened in the session, in the wire's own vocabulary. Deltas carry only the new
+ * characters; `*End` events carry only what differs from what the receiver already reduced.
+ */
+export type WireEvent =
+  | { readonly type: 'runStart' }
+  | { readonly type: 'turnStart' }
+  /** `images` counts the message's image blocks; `media` shows them (absent when there are none). */
+  | { readonly type: 'userMessage'; readonly text: string; readonly images: number; readonly media?: readonly ImageView[] }
+  | { readonly type: 'noticeMessage'; readonly level: NoticeLevel; readonly text: string; readonly code?: NoticeCode }
+  | { readonly type: 'assistantStart'; readonly at: number }
+  | {
+      readonly type: 'blockStart';
+      readonly index: number;
+      readonly kind: BlockKind;
+      readonly at: number;
+      readonly toolCallId?: string;
+      readonly toolName?: string;
+    }
+  | { readonly type: 'delta'; readonly index: number; readonly text: string }
+  | { readonly type: 'blockEnd'; readonly index: number; readonly at: number; readonly final?: BlockFinal }
+  | {
+      readonly type: 'assistantEnd';
+      readonly stopReason: StopReason;
+      readonly errorMessage?: string;
+      readonly usage?: UsageView;
+      /** Blocks whose final content differs from the streamed one. */
+      readonly blocks?: readonly BlockFinal[];
+      /** Number of blocks in the final message, when it differs from what streamed. */
+      readonly blockCount?: number;
+      readonly at: number;
+    }
+  /** `text` and `media` are left out when the tool's card already shows the same. */
+  | {
+      readonly type: 'toolResult';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly isError: boolean;
+      readonly text?: string;
+      readonly media?: readonly ImageView[];
+    }
+  /**
+   * `args` is left out when it equals the arguments the model's call streamed (the reducer takes them from that
+   * block). `parentToolCallId` names the call that made this one (a codemode script calling an MCP tool).
+   */
+  | {
+      readonly type: 'toolStart';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly args?: string;
+      readonly parentToolCallId?: string;
+      readonly at: number;
+    }
+  | { readonly type: 'toolUpdate'; readonly toolCallId: string; readonly output: string }
+  | {
+      readonly type: 'toolEnd';
+      readonly toolCallId: string;
+      readonly isError: boolean;
+      readonly output: string;
+      readonly durationMs?: number;
+      /** The result's image blocks (a screenshot, an image file read). */
+      readonly media?: readonly ImageView[];
+    }
+  | { readonly type: 'turnEnd' }
+  | { readonly type: 'runEnd'; readonly willRetry: boolean }
+  /** The run is over; `error` says why it failed when Pi could not say so itself (its worker stopped). */
+  | { readonly type: 'settled'; readonly aborted: boolean; readonly at: number; readonly error?: string }
+  | { readonly type: 'queue'; readonly steering: readonly string[]; readonly followUp: readonly string[] }
+  | {
+      readonly type: 'retryStart';
+      readonly attempt: number;
+      readonly maxAttempts: number;
+      readonly delayMs: number;
+      readonly errorMessage: string;
+      readonly at: number;
+    }
+  | { readonly type: 'retryEnd'; readonly success: boolean; readonly attempt: number; readonly finalError?: string; readonly at: number }
+  | { readonly type: 'compactionStart'; readonly reason: CompactionReason; readonly at: number }
+  | {
+      readonly type: 'compactionEnd';
+      readonly reason: CompactionReason;
+      readonly aborted: boolean;
+      readonly willRetry: boolean;
+      readonly errorMessage?: string;
+      readonly tokensBefore?: number;
+      readonly tokensAfter?: number;
+      readonly at: number;
+    }
+  /**
+   * Pi retries a summary that failed (a compaction's or a branch summary's): `scheduled` waits `delayMs`
+   * before attempt `attempt`, `attempt` starts it, `finished` ends the retries, whatever their result.
+   */
+  | {
+      readonly type: 'summaryRetry';
+      readonly phase: 'scheduled';
+      readonly attempt: number;
+      readonly maxAttempts: number;
+      readonly delayMs: number;
+      readonly errorMessage: string;
+      readonly at: number;
+    }
+  | { readonly type: 'summaryRetry'; readonly phase: 'attempt'; readonly source: SummarySource; readonly at: number }
+  | { readonly type: 'summaryRetry'; readonly phase: 'finished'; readonly at: number }
+  | { readonly type: 'thinkingLevel'; readonly level: string }
+  | { readonly type: 'sessionInfo'; readonly name?: string }
+  | { readonly type: 'cancelRequested'; readonly at: number }
+  /** A prompt waits for Pi to load and the session to open (`on`), or no longer does. */
+  | { readonly type: 'starting'; readonly on: boolean; readonly at: number }
+  /** Nothing from Pi since `since` (epoch ms) while a run is active. */
+  | { readonly type: 'stalled'; readonly at: number; readonly since: number }
+  | { readonly type: 'reset' }
+  /** The files a run changed (sent when it settles, again after an Undo, and after a reload for the last run). */
+  | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[] }
+  /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */
+  | ExtensionUiEvent
+  /** `!command` / `!!command` from the composer (`excluded`: kept out of the model's context). */
+  | { readonly type: 'bashStart'; readonly id: string; readonly command: string; readonly excluded: boolean; readonly at: number }
+  | { readonly type: 'bashOutput'; readonly id: string; readonly delta: string }
+  /** A shell command ended (live, with its `id`) or was restored from the session file (no `id`): a finished row. */
+  | {
+      readonly type: 'bashEnd';
+      readonly id?: string;
+      readonly command: string;
+      readonly output: string;
+      readonly exitCode?: number;
+      readonly cancelled: boolean;
+      readonly excluded: boolean;
+    };
+
+/** One file a run changed, as the Changes row shows it. */
+export interface FileChangeView {
+  /** Workspace-relative, '/'-separated (absolute when outside the workspace). */
+  readonly path: string;
+  readonly added: number;
+  readonly removed: number;
+  /** Pi created it: Undo deletes it. */
+  readonly created: boolean;
+  readonly undone?: boolean;
+  /** Why there is no diff or undo for it (binary, too large). */
+  readonly note?: string;
+}
+
+export type NoticeLevel = 'info' | 'warning' | 'error';
+
+/** Notices the webview offers an action for. */
+export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed' | 'providerError' | 'workerStopped';
+
+/** The dialog kinds Pi's `ExtensionUIContext` offers; each is an inline card in the chat. */
+export type DialogKind = 'select' | 'confirm' | 'input' | 'editor';
+
+/** An open extension dialog, as the webview and the notification mirror show it. */
+export interface DialogView {
+  /** Chosen by the worker; the answer names it. */
+  readonly id: string;
+  readonly kind: DialogKind;
+  readonly title: string;
+  /** confirm: the question under the title. */
+  readonly message?: string;
+  /** select: the choices; confirm: `Yes` / `No`. */
+  readonly options?: readonly string[];
+  /** input: a hint; editor: the prefilled text. */
+  readonly placeholder?: string;
+  readonly prefill?: string;
+  /** The dialog answers itself as dismissed after this long (Pi's `timeout` option). */
+  readonly timeoutMs?: number;
+  /** Epoch ms it opened (the countdown is derived from it). */
+  readonly at: number;
+}
+
+/** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */
+export type ExtensionUiEvent =
+  | { readonly type: 'dialogOpen'; readonly dialog: DialogView }
+  /** The dialog is answered, dismissed, timed out or aborted; `outcome` says which, for the log and tests. */
+  | { readonly type: 'dialogClose'; readonly id: string; readonly outcome: string }
+  | { readonly type: 'widget'; readonly key: string; readonly lines?: readonly string[] }
+  /** No `message` restores the default. */
+  | { readonly type: 'workingMessage'; readonly message?: string }
+  | { readonly type: 'workingVisible'; readonly visible: boolean };
+
+/** Every event type this build knows: a type added to `WireEvent` and missing here does not compile. */
+const WIRE_EVENT_TYPES: Readonly<Record<WireEvent['type'], true>> = {
+  assistantEnd: true,
+  assistantStart: true,
+  bashEnd: true,
+  bashOutput: true,
+  bashStart: true,
+  blockEnd: true,
+  blockStart: true,
+  cancelRequested: true,
+  changes: true,
+  compactionEnd: true,
+  compactionStart: true,
+  delta: true,
+  dialogClose: true,
+  dialogOpen: true,
+  noticeMessage: true,
+  queue: true,
+  reset: true,
+  retryEnd: true,
+  retryStart: true,
+  runEnd: true,
+  runStart: true,
+  sessionInfo: true,
+  settled: true,
+  stalled: true,
+  starting: true,
+  summaryRetry: true,
+  thinkingLevel: true,
+  toolEnd: true,
+  toolResult: true,
+  toolStart: true,
+  toolUpdate: true,
+  turnEnd: true,
+  turnStart: true,
+  userMessage: true,
+  widget: true,
+  workingMessage: true,
+  workingVisible: true,
+};
+
+/** Whether `ev` is an event this build knows; a newer producer may send types it does not. */
+export function isKnownEvent(ev: { readonly type?: unknown } | null | undefined): boolean {
+  return typeof ev?.type === 'string' && Object.hasOwn(WIRE_EVENT_TYPES, ev.type);
+}

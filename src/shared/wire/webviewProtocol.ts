@@ -1,0 +1,131 @@
+/** The wire between the extension host and the chat webview: event batches and snapshots in, user intents out. */
+
+import type { CodeChip } from '../chips.ts';
+import type { ImageAttachment } from '../images.ts';
+import type { BuiltinName, SlashCommand } from '../slashCommands.ts';
+import type { SessionPage, SessionStatsView, TreeNodeView } from '../sessions.ts';
+import type { MessageView, ToolCardView, TranscriptState } from '../transcript/rows.ts';
+import type { WireEvent } from './events.ts';
+
+/** Facts about the session the webview shows around the transcript. */
+export interface SessionInfoView {
+  /** What to call the model: its display name, or provider/id. */
+  readonly model?: string;
+  /** provider/id of the model. */
+  readonly modelId?: string;
+  readonly thinkingLevel?: string;
+  readonly cwd?: string;
+  readonly ready: boolean;
+  /** Fold a thinking block once the answer starts (setting `piPanel.collapseThinking`). */
+  readonly collapseThinking?: boolean;
+  /** How full the model's context window is, 0–100, when Pi knows. */
+  readonly contextPercent?: number;
+  /** The session's name (`/name`), when it has one. */
+  readonly name?: string;
+  /** The session's token and cost totals. */
+  readonly stats?: SessionStatsView;
+}
+
+/** Palette commands the view may ask for (each is `piPanel.<name>`). */
+export const VIEW_COMMANDS = [
+  'selectModel',
+  'setThinkingLevel',
+  'compact',
+  'resumeSession',
+  'exportTranscript',
+  'exportJsonl',
+  'importSession',
+  'copyLastAnswer',
+  'renameSession',
+] as const;
+export type ViewCommand = (typeof VIEW_COMMANDS)[number];
+
+export type HostToWebview =
+  /** `state` holds the newest rows; `earlier` rows precede them on the host (`loadEarlier` pages them in). */
+  | { readonly type: 'snapshot'; readonly state: TranscriptState; readonly session: SessionInfoView; readonly earlier?: number }
+  /** The reply to `loadEarlier`: the rows just before the row `before`, and how many rows remain before those. */
+  | {
+      readonly type: 'earlier';
+      readonly before: number;
+      readonly messages: readonly MessageView[];
+      readonly tools: Readonly<Record<string, ToolCardView>>;
+      readonly earlier: number;
+    }
+  | { readonly type: 'batch'; readonly events: readonly WireEvent[] }
+  | { readonly type: 'session'; readonly session: SessionInfoView }
+  /** Texts (and their images) taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
+  | { readonly type: 'restoreInput'; readonly texts: readonly string[]; readonly images?: readonly ImageAttachment[] }
+  | { readonly type: 'focusComposer' }
+  /** Code the user handed Pi (Add Selection / Add File / the `@` picker): a chip in the composer. */
+  | { readonly type: 'addChip'; readonly chip: CodeChip }
+  /** An extension sets the composer's text (`setEditorText`) or pastes into it at the cursor (`pasteToEditor`). */
+  | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean }
+  /** Whether to report the composer's text (`composerText`): only while an extension could read it. */
+  | { readonly type: 'trackComposer'; readonly on: boolean }
+  /** The commands the slash menu offers: the panel's built-ins, then Pi's (extensions, prompt templates, skills). */
+  | { readonly type: 'commands'; readonly commands: readonly SlashCommand[] }
+  /** The composer's text becomes `text` ("Edit and resend"). */
+  | { readonly type: 'setInput'; readonly text: string }
+  /** Switches what the view shows: the chat, the Sessions list or the session's tree. */
+  | { readonly type: 'showMode'; readonly mode: ViewMode }
+  | { readonly type: 'sessions'; readonly page: SessionPage }
+  | { readonly type: 'sessionTree'; readonly nodes: readonly TreeNodeView[] };
+
+/** What the view shows. */
+export type ViewMode = 'chat' | 'sessions' | 'tree';
+
+export type SendMode = 'prompt' | 'steer' | 'followUp';
+
+export type WebviewToHost =
+  | { readonly type: 'ready' }
+  /** `images` go with the text (Pi's `ImageContent`); with images the text may be empty. */
+  | { readonly type: 'send'; readonly text: string; readonly mode: SendMode; readonly images?: readonly ImageAttachment[] }
+  | { readonly type: 'cancel' }
+  | { readonly type: 'newSession' }
+  | { readonly type: 'forceIdle' }
+  | { readonly type: 'openLink'; readonly href: string }
+  /** A code block's text, to insert at the cursor of the active editor. */
+  | { readonly type: 'insertCode'; readonly text: string }
+  | { readonly type: 'showLog' }
+  /** Sends the last prompt again (after a provider error or a stalled run). */
+  | { readonly type: 'retryLast' }
+  /** Runs one of the allow-listed palette commands (the header's model and thinking pickers). */
+  | { readonly type: 'runCommand'; readonly command: ViewCommand }
+  /** Opens a workspace file; `line` (1-based) or, with `firstChange`, the first line the last run changed. */
+  | { readonly type: 'openFile'; readonly path: string; readonly line?: number; readonly firstChange?: boolean }
+  /** Opens the diff editor: the file before the run's first change to it ↔ now. */
+  | { readonly type: 'openDiff'; readonly path: string }
+  /** Undoes the last run's change to one file, or (no path) to all its files. */
+  | { readonly type: 'undo'; readonly path?: string; readonly runId?: string }
+  /** `@` in the composer: open the workspace file picker. */
+  | { readonly type: 'pickFile' }
+  /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
+  | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
+  /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
+  | { readonly type: 'composerText'; readonly text: string }
+  /** The images attached in the composer, whenever they change: the host keeps them for a re-created view. */
+  | { readonly type: 'composerImages'; readonly images: readonly ImageAttachment[] }
+  /** The slash menu opened: the host answers with `commands`. */
+  | { readonly type: 'listCommands' }
+  /** `!command` (or `!!command`, `excluded` from the model's context) run by Pi's shell. */
+  | { readonly type: 'bash'; readonly command: string; readonly excluded: boolean }
+  /** One of the panel's built-in slash commands, with what followed its name. */
+  | { readonly type: 'slash'; readonly name: BuiltinName; readonly args: string }
+  /** A page of the Sessions list (`offset` 0 starts over, for a new search). */
+  | { readonly type: 'listSessions'; readonly query: string; readonly offset: number }
+  | { readonly type: 'openSession'; readonly file: string }
+  | { readonly type: 'renameSession'; readonly file: string; readonly name: string }
+  | { readonly type: 'deleteSession'; readonly file: string }
+  /** A user row, named by how many user rows follow it and by its text. */
+  | { readonly type: 'editResend'; readonly fromEnd: number; readonly text: string }
+  | { readonly type: 'forkHere'; readonly fromEnd: number; readonly text: string }
+  | { readonly type: 'showTree' }
+  | { readonly type: 'navigateTree'; readonly entryId: string }
+  /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */
+  | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number };
+
+/** Longest session name the host accepts. */
+export const MAX_SESSION_NAME = 200;
+
+/** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
+export const MAX_PROMPT_CHARS = 1_000_000;
