@@ -1,0 +1,99 @@
+/**
+ * The one table of how each request to the Pi worker is sent: when (whether it starts a worker, waits for
+ * the session), how long its answer may take, and who hears of a failure. Plus the timed send itself.
+ */
+
+import type { MessageConnection } from 'vscode-jsonrpc/node.js';
+import type { Scheduler } from '../shared/batcher.ts';
+import type { WorkerRequestMethod, WorkerRequests } from '../shared/workerProtocol.ts';
+
+/** When a request is sent. */
+export type SendWhen =
+  /** Only to a worker running now; none is started for it, and without one it is not sent. */
+  | 'running'
+  /** At once, starting a worker if none runs: the worker itself waits for its session where it needs one. */
+  | 'now'
+  /** Once the session has opened or failed to (starting a worker if need be): it replaces the session anyway. */
+  | 'opened'
+  /** Only once the session is open; not sent when it could not open. */
+  | 'ready';
+
+export interface RequestRule {
+  readonly when: SendWhen;
+  /** `short`: given up after the client's request timeout. `none`: as long as it takes (a run, Pi loading, a file written). */
+  readonly timeout: 'short' | 'none';
+  /** `report`: a failure becomes a notice in the transcript and the caller gets nothing. `throw`: the caller handles it. */
+  readonly failure: 'report' | 'throw';
+}
+
+/** Every request of the protocol, with its rule: a request left out is a compile error. */
+export const REQUEST_RULES = {
+  // Sent by the supervisor to the worker it just started, and by the client to the running one.
+  configure: { when: 'running', timeout: 'none', failure: 'throw' },
+  ensureSession: { when: 'running', timeout: 'none', failure: 'throw' },
+  ping: { when: 'running', timeout: 'none', failure: 'throw' },
+  earlierRows: { when: 'running', timeout: 'short', failure: 'throw' },
+  // Runs and what happens in one: they take as long as Pi does.
+  send: { when: 'now', timeout: 'none', failure: 'report' },
+  retryLast: { when: 'ready', timeout: 'none', failure: 'report' },
+  compact: { when: 'ready', timeout: 'none', failure: 'report' },
+  compactWith: { when: 'ready', timeout: 'none', failure: 'report' },
+  bash: { when: 'ready', timeout: 'none', failure: 'report' },
+  reload: { when: 'running', timeout: 'none', failure: 'report' },
+  cancel: { when: 'running', timeout: 'short', failure: 'report' },
+  forceIdle: { when: 'running', timeout: 'short', failure: 'throw' },
+  answerDialog: { when: 'running', timeout: 'short', failure: 'report' },
+  composerText: { when: 'running', timeout: 'short', failure: 'report' },
+  listCommands: { when: 'ready', timeout: 'short', failure: 'report' },
+  setSessionName: { when: 'ready', timeout: 'short', failure: 'report' },
+  // Session replacements: sent once the session attempt is over, whatever its outcome.
+  newSession: { when: 'opened', timeout: 'none', failure: 'report' },
+  resumeSession: { when: 'opened', timeout: 'none', failure: 'report' },
+  importSession: { when: 'opened', timeout: 'none', failure: 'report' },
+  forkHere: { when: 'opened', timeout: 'none', failure: 'report' },
+  editResend: { when: 'opened', timeout: 'none', failure: 'report' },
+  navigateTree: { when: 'opened', timeout: 'none', failure: 'report' },
+  // Questions a picker or a command asks; it shows the failure itself.
+  listModels: { when: 'ready', timeout: 'short', failure: 'throw' },
+  thinkingLevels: { when: 'ready', timeout: 'short', failure: 'throw' },
+  fileBefore: { when: 'ready', timeout: 'short', failure: 'throw' },
+  undo: { when: 'ready', timeout: 'short', failure: 'throw' },
+  setModel: { when: 'now', timeout: 'short', failure: 'throw' },
+  setThinkingLevel: { when: 'now', timeout: 'short', failure: 'throw' },
+  listSessions: { when: 'now', timeout: 'short', failure: 'throw' },
+  sessionPage: { when: 'now', timeout: 'short', failure: 'throw' },
+  renameSession: { when: 'now', timeout: 'short', failure: 'throw' },
+  lastAnswer: { when: 'now', timeout: 'short', failure: 'throw' },
+  sessionTree: { when: 'now', timeout: 'none', failure: 'throw' },
+  exportHtml: { when: 'now', timeout: 'none', failure: 'throw' },
+  exportJsonl: { when: 'now', timeout: 'none', failure: 'throw' },
+} as const satisfies { readonly [M in WorkerRequestMethod]: RequestRule };
+
+/** Sends one request; with `timeoutMs` > 0 it is given up (rejected) after that long without an answer. */
+export function timedRequest<M extends WorkerRequestMethod>(
+  connection: MessageConnection,
+  method: M,
+  params: WorkerRequests[M]['params'],
+  timeoutMs: number,
+  clock: Scheduler,
+): Promise<WorkerRequests[M]['result']> {
+  const sent: Promise<WorkerRequests[M]['result']> = params === null ? connection.sendRequest(method) : connection.sendRequest(method, params);
+  if (!timeoutMs) return sent;
+  return new Promise((resolve, reject) => {
+    const cancel = clock.setTimer(() => reject(new Error(`the Pi worker did not answer "${method}" within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    sent.then(
+      (v) => {
+        cancel();
+        resolve(v);
+      },
+      (err: unknown) => {
+        cancel();
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
