@@ -2,20 +2,31 @@
 
 import type { Logger, WorkerRequestMethod, WorkerRequests } from '../shared/workerProtocol.ts';
 import { errorText, REQUEST_RULES } from './workerRequests.ts';
-import type { WorkerSupervisor } from './workerSupervisor.ts';
+import type { RunningWorker } from './workerSupervisor.ts';
 
 type Rules = typeof REQUEST_RULES;
 
 /** Requests that always go out (a worker is started for them) and whose failure the caller handles: they answer or throw. */
 export type AskMethod = { [M in WorkerRequestMethod]: Rules[M] extends { when: 'now'; failure: 'throw' } ? M : never }[WorkerRequestMethod];
 
+/** What the client needs of a worker: its session's readiness and a request with its rule's timeout. */
+export type WorkerLink = Pick<RunningWorker, 'ready' | 'stopping' | 'request'>;
+
+/** Where the client's worker comes from (`WorkerSupervisor`). */
+export interface WorkerSource {
+  /** The worker running now, if any. */
+  readonly current: WorkerLink | undefined;
+  /** The running worker, or a new one. */
+  start(): WorkerLink;
+}
+
 export class WorkerRpc {
-  private readonly _supervisor: WorkerSupervisor;
+  private readonly _supervisor: WorkerSource;
   private readonly _log: Logger;
   private readonly _report: (text: string) => void;
 
   /** `report` shows a failed request of rule `failure: 'report'` in the transcript. */
-  constructor(supervisor: WorkerSupervisor, log: Logger, report: (text: string) => void) {
+  constructor(supervisor: WorkerSource, log: Logger, report: (text: string) => void) {
     this._supervisor = supervisor;
     this._log = log;
     this._report = report;
