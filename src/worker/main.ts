@@ -67,7 +67,8 @@ const log: Logger = {
 };
 
 // Before Pi loads: every process it starts is recorded where the main thread reads it, so none outlives this worker.
-new ChildProcesses(new ChildProcessTable((workerData as WorkerData).processTable), (pid) =>
+const started: WorkerData = workerData;
+new ChildProcesses(new ChildProcessTable(started.processTable), (pid) =>
   log.warn(`Process ${pid} is not tracked (too many running at once): it may outlive a restart of Pi.`),
 ).install(childProcess);
 
