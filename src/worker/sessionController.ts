@@ -25,10 +25,6 @@ import { sessionInfoView } from './sessionInfo.ts';
 import { SessionNotices } from './sessionNotices.ts';
 import type { ForkOptions, NewSessionOptions, SessionRuntimeLike, SwitchSessionOptions } from './sessionRuntime.ts';
 
-export type { AgentSessionLike, ControllerOptions, CreatedSession, NavigateTreeOptions, SessionFactory } from './agentSession.ts';
-export type { Logger, UserNotification };
-export { errorText };
-
 export class SessionController extends Disposable {
   private _state: TranscriptState = initialTranscript;
   private _session: AgentSessionLike | undefined;
