@@ -15,7 +15,7 @@ import type { PiModule } from '../pi/piEntry.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';
-import { ExtensionUi } from './extensionUi.ts';
+import { ExtensionUi } from './dialogBridge.ts';
 import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
