@@ -32,6 +32,7 @@ import { WorkerSupervisor, type WorkerSupervisorOptions } from './workerSupervis
 export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
 export { errorText };
 
+/** Timings of the worker's supervision and of requests with a short timeout. */
 export type PiClientOptions = WorkerSupervisorOptions;
 
 /** A prompt sent before the session existed. */
@@ -41,6 +42,7 @@ interface WaitingPrompt {
   readonly images?: readonly ImageAttachment[];
 }
 
+/** One chat's client of its Pi worker; `activate` makes one, the parallel chats will make one each. */
 export class PiClient extends Disposable {
   private _info: SessionInfoView = { ready: false };
   /** The session file to reopen in the next worker after a fault, so the conversation continues. */

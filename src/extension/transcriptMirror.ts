@@ -38,6 +38,7 @@ export interface WorkerGone {
   readonly sending: number;
 }
 
+/** One chat's transcript on the main thread, reduced with the worker's own reducer. */
 export class TranscriptMirror extends Disposable {
   private _state: TranscriptState = initialTranscript;
   /**

@@ -18,6 +18,7 @@ export type SendWhen =
   /** Only once the session is open; not sent when it could not open. */
   | 'ready';
 
+/** How one request is sent. */
 export interface RequestRule {
   readonly when: SendWhen;
   /** `short`: given up after the client's request timeout. `none`: as long as it takes (a run, Pi loading, a file written). */
@@ -94,6 +95,7 @@ export function timedRequest<M extends WorkerRequestMethod>(
   });
 }
 
+/** An error's message, for logs and notices. */
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

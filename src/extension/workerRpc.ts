@@ -20,6 +20,7 @@ export interface WorkerSource {
   start(): WorkerLink;
 }
 
+/** Requests to one chat's worker, as the rules say; it owns no worker (`WorkerSupervisor` does). */
 export class WorkerRpc {
   private readonly _supervisor: WorkerSource;
   private readonly _log: Logger;

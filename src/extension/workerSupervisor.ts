@@ -20,6 +20,7 @@ import type {
 import { killProcesses } from './childProcesses.ts';
 import { REQUEST_RULES, timedRequest } from './workerRequests.ts';
 
+/** How the supervisor times requests and watches the worker's liveness. */
 export interface WorkerSupervisorOptions {
   /** How long a request with a short timeout (cancel, model list, …) may go unanswered before it is given up. */
   readonly requestTimeoutMs: number;
@@ -72,6 +73,7 @@ export class RunningWorker {
   }
 }
 
+/** The worker thread of one chat: one supervisor per `PiClient`, no module state. */
 export class WorkerSupervisor extends Disposable {
   private _current: RunningWorker | undefined;
   private readonly _spawn: (data: WorkerData) => Worker;

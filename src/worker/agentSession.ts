@@ -41,6 +41,7 @@ export type ShellOps = Pick<AgentSession, 'executeBash' | 'abortBash' | 'isBashR
 /** Pi's thinking levels (`off` … `max`). */
 export type ThinkingLevel = Parameters<AgentSession['setThinkingLevel']>[0];
 
+/** A session a `SessionFactory` made, with what the controller needs to know about it. */
 export interface CreatedSession {
   readonly session: AgentSessionLike;
   /** Pi's runtime that owns `session`: new, resume, fork and import replace the session through it. */
@@ -60,6 +61,7 @@ export interface CreatedSession {
  */
 export type SessionFactory = (options: { fresh: boolean; open?: string }) => Promise<CreatedSession>;
 
+/** The controller's timings and view options; read at each use, so a reconfigured worker's apply at once. */
 export interface ControllerOptions {
   /** How long to wait for `agent_settled` after a cancel before offering "Force idle". */
   readonly settleTimeoutMs: number;
@@ -70,6 +72,7 @@ export interface ControllerOptions {
   readonly storageDir?: string;
 }
 
+/** An error's message, for logs and notices. */
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

@@ -43,6 +43,7 @@ export interface BranchTarget {
   sessionChanged(): void;
 }
 
+/** Session replacements and tree moves of one session owner (`SessionController`). */
 export class Branching {
   private readonly _target: BranchTarget;
   private readonly _notices: SessionNotices;

@@ -35,6 +35,7 @@ interface QueuedImages {
   readonly images: readonly ImageAttachment[];
 }
 
+/** Prompts, cancel and compaction of one session owner (`SessionController`). */
 export class Prompting {
   private _lastPrompt: { text: string; images?: readonly ImageAttachment[] } | undefined;
   /**

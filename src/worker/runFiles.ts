@@ -5,6 +5,7 @@ import type { Logger } from '../shared/workerProtocol.ts';
 import { errorText, type ControllerOptions } from './agentSession.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
 
+/** The file changes of the open session's runs (`FileChanges`), shown as Changes rows; bookkeeping never breaks the event stream. */
 export class RunFiles {
   private _files: FileChanges | undefined;
   private readonly _apply: (events: readonly WireEvent[]) => void;

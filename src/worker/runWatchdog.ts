@@ -11,6 +11,7 @@ export interface WatchedRun {
   apply(events: readonly WireEvent[]): void;
 }
 
+/** Watches one session's runs; its timers run on the given clock (a `TestClock` in unit tests). */
 export class RunWatchdog {
   private _cancelSettleTimer: (() => void) | undefined;
   private _cancelSilenceTimer: (() => void) | undefined;

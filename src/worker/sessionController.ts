@@ -25,6 +25,7 @@ import { sessionInfoView } from './sessionInfo.ts';
 import { SessionNotices } from './sessionNotices.ts';
 import type { ForkOptions, NewSessionOptions, SessionRuntimeLike, SwitchSessionOptions } from './sessionRuntime.ts';
 
+/** One Pi session and its transcript in the worker; `main.ts` maps the main thread's requests onto it. */
 export class SessionController extends Disposable {
   private _state: TranscriptState = initialTranscript;
   private _session: AgentSessionLike | undefined;

@@ -4,6 +4,7 @@ import type { SessionInfoView } from '../shared/protocol.ts';
 import type { AgentSessionLike } from './agentSession.ts';
 import { statsView } from './sessionRuntime.ts';
 
+/** What the header shows of `s` (nothing but `ready: false` without a session). */
 export function sessionInfoView(
   s: AgentSessionLike | undefined,
   context: { readonly noModel: boolean; readonly cwd: string | undefined; readonly collapseThinking: boolean },

@@ -20,6 +20,7 @@ const NO_MODEL =
   'environment variable such as ANTHROPIC_API_KEY, or edit auth.json / models.json in the Pi agent directory), ' +
   'then try again.';
 
+/** The notices and notifications of one session, each worded once. */
 export class SessionNotices {
   private readonly _sink: NoticeSink;
   private readonly _log: Logger;

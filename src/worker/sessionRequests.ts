@@ -17,6 +17,7 @@ export async function listModels(s: AgentSessionLike): Promise<{ models: ModelCh
   return { models, current: s.model ? `${s.model.provider}/${s.model.id}` : undefined };
 }
 
+/** Switches the session to a model with credentials; throws when there is none such. */
 export async function setModel(s: AgentSessionLike, provider: string, id: string): Promise<void> {
   const model = (await s.modelRuntime.getAvailable()).find((m) => m.provider === provider && m.id === id);
   if (!model) throw new Error(`no model ${provider}/${id} with credentials`);

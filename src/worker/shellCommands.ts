@@ -4,6 +4,7 @@ import { MAX_TOOL_OUTPUT_CHARS } from '../shared/projection.ts';
 import type { WireEvent } from '../shared/protocol.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 
+/** The `!` commands of the worker's session, numbered so their rows and Pi's output events match. */
 export class ShellCommands {
   private _runs = 0;
   private readonly _emit: (events: readonly WireEvent[]) => void;
