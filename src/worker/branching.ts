@@ -5,7 +5,6 @@
  */
 
 import type { TreeNodeView } from '../shared/sessions.ts';
-import type { Logger } from '../shared/workerProtocol.ts';
 import { errorText, type AgentSessionLike, type NavigateTreeOptions } from './agentSession.ts';
 import type { SessionNotices } from './sessionNotices.ts';
 import {
@@ -47,12 +46,10 @@ export interface BranchTarget {
 export class Branching {
   private readonly _target: BranchTarget;
   private readonly _notices: SessionNotices;
-  private readonly _log: Logger;
 
-  constructor(target: BranchTarget, notices: SessionNotices, log: Logger) {
+  constructor(target: BranchTarget, notices: SessionNotices) {
     this._target = target;
     this._notices = notices;
-    this._log = log;
   }
 
   /**
@@ -176,8 +173,7 @@ export class Branching {
       // A Pi extension vetoed it (session_before_switch / _fork): the old session is still the one.
       if (result.cancelled && runtime.session === before && before) target.bind(before);
     } catch (err) {
-      this._log.error(`Could not ${what}: ${errorText(err)}`);
-      this._notices.notice('error', `Could not ${what}: ${errorText(err)}`);
+      this._notices.replaceFailed(what, err);
       if (target.runtime() !== runtime) return;
       // The runtime may have torn the old session down before failing: open its file again from disk.
       await target.reopenFrom(file);

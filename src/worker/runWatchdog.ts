@@ -13,8 +13,8 @@ export interface WatchedRun {
 
 /** Watches one session's runs; its timers run on the given clock (a `TestClock` in unit tests). */
 export class RunWatchdog {
-  private _cancelSettleTimer: (() => void) | undefined;
-  private _cancelSilenceTimer: (() => void) | undefined;
+  private readonly _settle: PendingTimer;
+  private readonly _silence: PendingTimer;
   private _lastEventAt = 0;
   private readonly _run: WatchedRun;
   private readonly _clock: Scheduler;
@@ -24,6 +24,8 @@ export class RunWatchdog {
     this._run = run;
     this._clock = clock;
     this._options = options;
+    this._settle = new PendingTimer(clock);
+    this._silence = new PendingTimer(clock);
   }
 
   /** Notes that Pi was heard from now, and returns that time. */
@@ -34,9 +36,7 @@ export class RunWatchdog {
 
   /** After a cancel: says so when `agent_settled` has not come within the settle timeout. */
   armSettle(): void {
-    this.clearSettle();
-    this._cancelSettleTimer = this._clock.setTimer(() => {
-      this._cancelSettleTimer = undefined;
+    this._settle.set(() => {
       const run = this._run.state().run;
       if (!run.active && !run.compaction) return;
       const secs = Math.round(this._options.settleTimeoutMs / 1000);
@@ -52,16 +52,14 @@ export class RunWatchdog {
   }
 
   clearSettle(): void {
-    this._cancelSettleTimer?.();
-    this._cancelSettleTimer = undefined;
+    this._settle.clear();
   }
 
   /** (Re)starts the no-response timer while a run is active; reports a stall when it runs out. */
   armSilence(): void {
-    this.clearSilence();
+    this._silence.clear();
     if (!this._options.noResponseMs || !this._run.state().run.active) return;
-    this._cancelSilenceTimer = this._clock.setTimer(() => {
-      this._cancelSilenceTimer = undefined;
+    this._silence.set(() => {
       const state = this._run.state();
       if (!state.run.active) return;
       // A tool may legitimately run quietly for a long time (a build, `sleep 60`), and a dialog waits for the
@@ -71,14 +69,32 @@ export class RunWatchdog {
     }, this._options.noResponseMs);
   }
 
-  clearSilence(): void {
-    this._cancelSilenceTimer?.();
-    this._cancelSilenceTimer = undefined;
-  }
-
   /** Both timers off: the session they watched is going or being shown afresh. */
   clear(): void {
-    this.clearSettle();
-    this.clearSilence();
+    this._settle.clear();
+    this._silence.clear();
+  }
+}
+
+/** One timer at most: setting it again replaces the pending one. */
+class PendingTimer {
+  private _cancel: (() => void) | undefined;
+  private readonly _clock: Scheduler;
+
+  constructor(clock: Scheduler) {
+    this._clock = clock;
+  }
+
+  set(fn: () => void, ms: number): void {
+    this.clear();
+    this._cancel = this._clock.setTimer(() => {
+      this._cancel = undefined;
+      fn();
+    }, ms);
+  }
+
+  clear(): void {
+    this._cancel?.();
+    this._cancel = undefined;
   }
 }

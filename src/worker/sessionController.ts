@@ -129,7 +129,6 @@ export class SessionController extends Disposable {
         sessionChanged: () => this.refreshSessionInfo(),
       },
       this._notices,
-      log,
     );
   }
 

@@ -78,6 +78,12 @@ export class SessionNotices {
     this._sink.notify({ level: 'error', message: described.message, code: described.code });
   }
 
+  /** Replacing the session (`what`: "start a new session", "fork the session", …) failed. */
+  replaceFailed(what: string, err: unknown): void {
+    this._log.error(`Could not ${what}: ${errorText(err)}`);
+    this.notice('error', `Could not ${what}: ${errorText(err)}`);
+  }
+
   /** An action that needs Pi's session runtime, asked for when there is none. */
   unsupported(what: string): void {
     this.notice('warning', `${what} is not available: no Pi session is open.`);
