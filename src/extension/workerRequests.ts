@@ -29,36 +29,39 @@ export interface RequestRule {
 
 /** Every request of the protocol, with its rule: a request left out is a compile error. */
 export const REQUEST_RULES = {
-  // Sent by the supervisor to the worker it just started, and by the client to the running one.
+  // To the worker running now only. The supervisor configures the worker it starts, opens its session and
+  // pings it; the mirror asks the worker that sent a snapshot for the rows before it. Without a worker there
+  // is nothing to cancel, answer, tell or reload.
   configure: { when: 'running', timeout: 'none', failure: 'throw' },
   ensureSession: { when: 'running', timeout: 'none', failure: 'throw' },
   ping: { when: 'running', timeout: 'none', failure: 'throw' },
   earlierRows: { when: 'running', timeout: 'short', failure: 'throw' },
-  // Runs and what happens in one: they take as long as Pi does.
-  send: { when: 'now', timeout: 'none', failure: 'report' },
-  retryLast: { when: 'ready', timeout: 'none', failure: 'report' },
-  compact: { when: 'ready', timeout: 'none', failure: 'report' },
-  compactWith: { when: 'ready', timeout: 'none', failure: 'report' },
-  bash: { when: 'ready', timeout: 'none', failure: 'report' },
-  reload: { when: 'running', timeout: 'none', failure: 'report' },
   cancel: { when: 'running', timeout: 'short', failure: 'report' },
   forceIdle: { when: 'running', timeout: 'short', failure: 'throw' },
   answerDialog: { when: 'running', timeout: 'short', failure: 'report' },
   composerText: { when: 'running', timeout: 'short', failure: 'report' },
+  reload: { when: 'running', timeout: 'none', failure: 'report' },
+  // Need the open session. A run (retry, compaction, a `!` command) takes as long as Pi does.
+  retryLast: { when: 'ready', timeout: 'none', failure: 'report' },
+  compact: { when: 'ready', timeout: 'none', failure: 'report' },
+  compactWith: { when: 'ready', timeout: 'none', failure: 'report' },
+  bash: { when: 'ready', timeout: 'none', failure: 'report' },
   listCommands: { when: 'ready', timeout: 'short', failure: 'report' },
   setSessionName: { when: 'ready', timeout: 'short', failure: 'report' },
-  // Session replacements: sent once the session attempt is over, whatever its outcome.
+  listModels: { when: 'ready', timeout: 'short', failure: 'throw' },
+  thinkingLevels: { when: 'ready', timeout: 'short', failure: 'throw' },
+  fileBefore: { when: 'ready', timeout: 'short', failure: 'throw' },
+  undo: { when: 'ready', timeout: 'short', failure: 'throw' },
+  // Replace the session: sent once the session attempt is over, whatever its outcome.
   newSession: { when: 'opened', timeout: 'none', failure: 'report' },
   resumeSession: { when: 'opened', timeout: 'none', failure: 'report' },
   importSession: { when: 'opened', timeout: 'none', failure: 'report' },
   forkHere: { when: 'opened', timeout: 'none', failure: 'report' },
   editResend: { when: 'opened', timeout: 'none', failure: 'report' },
   navigateTree: { when: 'opened', timeout: 'none', failure: 'report' },
-  // Questions a picker or a command asks; it shows the failure itself.
-  listModels: { when: 'ready', timeout: 'short', failure: 'throw' },
-  thinkingLevels: { when: 'ready', timeout: 'short', failure: 'throw' },
-  fileBefore: { when: 'ready', timeout: 'short', failure: 'throw' },
-  undo: { when: 'ready', timeout: 'short', failure: 'throw' },
+  // At once: a prompt (the client holds it until the session opens), and what a picker or a command asks,
+  // the worker waiting for its session where it needs one. Exports and the tree take what they take.
+  send: { when: 'now', timeout: 'none', failure: 'report' },
   setModel: { when: 'now', timeout: 'short', failure: 'throw' },
   setThinkingLevel: { when: 'now', timeout: 'short', failure: 'throw' },
   listSessions: { when: 'now', timeout: 'short', failure: 'throw' },
