@@ -36,12 +36,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** The Sessions list was asked for before the view was there. */
   private _pendingSessions = false;
   private readonly _extensionUri: vscode.Uri;
-  private readonly _controller: PiClient;
+  private readonly _client: PiClient;
   private readonly _log: Logger;
   private readonly _review: FileReview;
   private readonly _sessions: SessionActions;
 
-  constructor(extensionUri: vscode.Uri, controller: PiClient, log: Logger, review: FileReview, imageDraft: ComposerImageDraft) {
+  constructor(extensionUri: vscode.Uri, client: PiClient, log: Logger, review: FileReview, imageDraft: ComposerImageDraft) {
     super();
     this._review = review;
     this._imageDraft = imageDraft;
@@ -52,11 +52,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       if (this._ready) this._post({ type: 'restoreInput', texts: [], images });
     });
     this._extensionUri = extensionUri;
-    this._controller = controller;
+    this._client = client;
     this._log = log;
-    this._feed = this._register(new ViewFeed(controller, (msg) => this._post(msg), realScheduler));
+    this._feed = this._register(new ViewFeed(client, (msg) => this._post(msg), realScheduler));
     this._register(
-      controller.onDidRestoreInput(({ texts, images }) => {
+      client.onDidRestoreInput(({ texts, images }) => {
         if (this._ready) this._post({ type: 'restoreInput', texts, ...(images?.length ? { images } : {}) });
         else {
           this._pendingRestore.push(...texts);
@@ -64,11 +64,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         }
       }),
     );
-    this._register(controller.onDidChangeSession((session) => this._post({ type: 'session', session })));
-    this._register(controller.onDidSetInput((text) => this._post({ type: 'setInput', text })));
-    this._sessions = new SessionActions(controller, (msg) => this._post(msg), log);
+    this._register(client.onDidChangeSession((session) => this._post({ type: 'session', session })));
+    this._register(client.onDidSetInput((text) => this._post({ type: 'setInput', text })));
+    this._sessions = new SessionActions(client, (msg) => this._post(msg), log);
     this._register(
-      controller.onDidExtensionUi((n) => {
+      client.onDidExtensionUi((n) => {
         if (n.kind === 'title') this._setTitle(n.title);
         else if (n.kind === 'editorText') this._post({ type: 'editorText', text: n.text, paste: n.paste });
         else if (n.kind === 'bound') {
@@ -81,7 +81,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /** The panel's built-in slash commands: each is one of its actions. */
   private async _slash(name: BuiltinName, args: string): Promise<void> {
-    const c = this._controller;
+    const c = this._client;
     switch (name) {
       case 'new':
         return c.newSession();
@@ -220,24 +220,24 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           this._pendingRestoreImages = [];
         }
         // Opening the view may load Pi, so history shows without waiting for a prompt.
-        setTimeout(() => void this._controller.ensureSession(), 0);
+        setTimeout(() => void this._client.ensureSession(), 0);
         return;
       }
       case 'send':
-        return this._controller.send(msg.text, msg.mode, msg.images);
+        return this._client.send(msg.text, msg.mode, msg.images);
       case 'cancel':
-        return this._controller.cancel();
+        return this._client.cancel();
       case 'newSession':
-        return this._controller.newSession();
+        return this._client.newSession();
       case 'forceIdle':
-        return this._controller.forceIdle();
+        return this._client.forceIdle();
       case 'openLink':
-        return openLink(msg.href, this._controller.sessionInfo.cwd, this._log);
+        return openLink(msg.href, this._client.sessionInfo.cwd, this._log);
       case 'showLog':
         await vscode.commands.executeCommand('piPanel.showLog');
         return;
       case 'retryLast':
-        return this._controller.retryLast();
+        return this._client.retryLast();
       case 'runCommand':
         await vscode.commands.executeCommand(`piPanel.${msg.command}`);
         return;
@@ -253,22 +253,22 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         await vscode.commands.executeCommand('piPanel.addFile');
         return;
       case 'answerDialog':
-        await this._controller.answerDialog(msg.id, msg.value);
+        await this._client.answerDialog(msg.id, msg.value);
         return;
       case 'composerText':
-        return this._controller.composerText(msg.text);
+        return this._client.composerText(msg.text);
       case 'composerImages':
         this._composerImages = msg.images;
         return this._imageDraft.save(msg.images);
       case 'listCommands': {
-        const commands = [...BUILTIN_COMMANDS, ...(await this._controller.listCommands())];
+        const commands = [...BUILTIN_COMMANDS, ...(await this._client.listCommands())];
         this._post({ type: 'commands', commands });
         return;
       }
       case 'slash':
         return this._slash(msg.name, msg.args);
       case 'bash':
-        return this._controller.bash(msg.command, msg.excluded);
+        return this._client.bash(msg.command, msg.excluded);
       case 'listSessions':
         return this._sessions.list(msg.query, msg.offset);
       case 'openSession':
@@ -280,13 +280,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         if (await this._sessions.delete(msg.file)) await this._sessions.refresh();
         return;
       case 'editResend':
-        return this._controller.editResend(msg.fromEnd, msg.text);
+        return this._client.editResend(msg.fromEnd, msg.text);
       case 'forkHere':
-        return this._controller.forkHere(msg.fromEnd, msg.text);
+        return this._client.forkHere(msg.fromEnd, msg.text);
       case 'showTree':
         return this._sessions.showTree();
       case 'navigateTree':
-        await this._controller.navigateTree(msg.entryId);
+        await this._client.navigateTree(msg.entryId);
         return this._sessions.showTree();
       case 'loadEarlier':
         return this._feed.loadEarlier(msg.before, msg.count);

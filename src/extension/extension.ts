@@ -18,7 +18,7 @@ import { workerConfig } from './workerConfig.ts';
 
 /** What `activate` returns: the worker's client, for the integration tests. */
 export interface PiPanelApi {
-  readonly controller: PiClient;
+  readonly client: PiClient;
 }
 
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
@@ -26,7 +26,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const distDir = vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath;
   // Pi runs in a worker thread started when the view first opens: loading it, its tools and its extensions
   // never block or take down the extension host that every extension shares.
-  const controller = new PiClient(
+  const client = new PiClient(
     (workerData) => new Worker(path.join(distDir, 'worker.js'), { name: 'Pi', workerData }),
     () => workerConfig(context.storageUri?.fsPath),
     log,
@@ -37,33 +37,33 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       hangMs: 10_000,
     },
   );
-  const review = new FileReview(controller, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? controller.sessionInfo.cwd);
+  const review = new FileReview(client, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? client.sessionInfo.cwd);
   const imageDraft = new ComposerImageDraft(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'composer-images').fsPath, log);
-  const view = new ChatViewProvider(context.extensionUri, controller, log, review, imageDraft);
-  const statusBar = new StatusBar(controller);
+  const view = new ChatViewProvider(context.extensionUri, client, log, review, imageDraft);
+  const statusBar = new StatusBar(client);
 
   const focusChat = async () => {
     await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
     view.focusComposer();
   };
 
-  const surfaces = new ExtensionSurfaces(controller, () => view.isVisible, focusChat);
+  const surfaces = new ExtensionSurfaces(client, () => view.isVisible, focusChat);
 
   context.subscriptions.push(
     log,
-    controller,
+    client,
     view,
     statusBar,
     review.register(),
     surfaces,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, view, { webviewOptions: { retainContextWhenHidden: false } }),
-    controller.onDidNotify((n) => {
+    client.onDidNotify((n) => {
       const show =
         n.level === 'error' ? vscode.window.showErrorMessage : n.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
       const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
       // The message may carry a provider's or tool's text: never let it become a link.
       void show(plainNotificationText(n.message), ...actions).then((choice) => {
-        if (choice === 'Restart') controller.restart();
+        if (choice === 'Restart') client.restart();
         if (choice === 'Open Chat') void focusChat();
         if (choice === 'Show Log') log.show();
       });
@@ -80,27 +80,27 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       await focusChat();
       view.addChip(chip);
     }),
-    vscode.commands.registerCommand('piPanel.cancel', () => controller.cancel()),
-    vscode.commands.registerCommand('piPanel.newSession', () => controller.newSession()),
+    vscode.commands.registerCommand('piPanel.cancel', () => client.cancel()),
+    vscode.commands.registerCommand('piPanel.newSession', () => client.newSession()),
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
-    vscode.commands.registerCommand('piPanel.compact', () => controller.compact()),
+    vscode.commands.registerCommand('piPanel.compact', () => client.compact()),
     // While Pi waits for an answer the click shows the question instead of cancelling.
-    vscode.commands.registerCommand('piPanel.statusClick', () => (controller.isActive && !controller.state.run.dialogs ? controller.cancel() : focusChat())),
-    ...registerSessionCommands(controller),
-    ...registerSessionFileCommands(controller, async () => {
+    vscode.commands.registerCommand('piPanel.statusClick', () => (client.isActive && !client.state.run.dialogs ? client.cancel() : focusChat())),
+    ...registerSessionCommands(client),
+    ...registerSessionFileCommands(client, async () => {
       await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
       view.showSessions();
     }),
     // Trust granted or Pi settings changed: reopen the session so its tools and directory follow.
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void controller.reload()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void client.reload()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir')) void controller.reload();
-      else if (e.affectsConfiguration('piPanel.approval')) controller.configure();
+      if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir')) void client.reload();
+      else if (e.affectsConfiguration('piPanel.approval')) client.configure();
     }),
   );
   log.info(`Pi Agent Panel activated (extension host Node ${process.versions.node}).`);
-  return { controller };
+  return { client };
 }
 
 export function deactivate(): void {

@@ -13,11 +13,11 @@ export class StatusBar extends Disposable {
   private _ticker: ReturnType<typeof setInterval> | undefined;
   private _lastRunning: boolean | undefined;
   private _lastRun: RunState | undefined;
-  private readonly _controller: PiClient;
+  private readonly _client: PiClient;
 
-  constructor(controller: PiClient) {
+  constructor(client: PiClient) {
     super();
-    this._controller = controller;
+    this._client = client;
     this._run = this._register(vscode.window.createStatusBarItem('piPanel.runState', vscode.StatusBarAlignment.Left, 100));
     this._run.name = 'Pi Run State';
     this._run.command = 'piPanel.statusClick';
@@ -27,14 +27,14 @@ export class StatusBar extends Disposable {
     this._compaction = this._register(vscode.window.createStatusBarItem('piPanel.compaction', vscode.StatusBarAlignment.Left, 98));
     this._compaction.name = 'Pi Compaction';
     this._compaction.command = 'piPanel.focusChat';
-    this._register(controller.onDidEmit(() => this._update()));
-    this._register(controller.onDidReplace(() => this._update()));
+    this._register(client.onDidEmit(() => this._update()));
+    this._register(client.onDidReplace(() => this._update()));
     this._register(toDisposable(() => this._stopTicker()));
     this._update();
   }
 
   private _update(): void {
-    const run = this._controller.state.run;
+    const run = this._client.state.run;
     const now = Date.now();
     const texts = describeStatus(run, now);
     if (run !== this._lastRun || this._ticker) {

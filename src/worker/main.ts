@@ -1,27 +1,28 @@
 /**
  * Entry of the Pi worker thread (`dist/worker.js`): loads Pi, owns the session, projects and batches its
- * events, and answers the main thread's requests (src/shared/wire/workerProtocol.ts). Nothing here can block or
+ * events, and answers the main thread's requests (src/shared/workerProtocol.ts). Nothing here can block or
  * crash the extension host's main thread: a fault ends this thread only.
  */
 
 import childProcess from 'node:child_process';
-import * as path from 'node:path';
-import type { AgentSession } from '@earendil-works/pi-coding-agent';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
-import { MAX_TOOL_OUTPUT_CHARS } from './projection.ts';
 import { earlierPage, recentPart } from '../shared/transcript/paging.ts';
-import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequests } from '../shared/wire/workerProtocol.ts';
+import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
+import type { PiModule } from '../pi/piEntry.ts';
+import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';
-import { ExtensionUi } from './extensionUi.ts';
+import { ExtensionUi } from './dialogBridge.ts';
 import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
 import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
-import { errorText, SessionController } from './sessionController.ts';
+import { SessionController } from './sessionController.ts';
+import { exportHtml, exportJsonl, lastAnswer, listModels, setModel, setSessionName, setThinkingLevel, thinkingLevels } from './sessionRequests.ts';
+import { ShellCommands } from './shellCommands.ts';
 
 if (!parentPort) throw new Error('dist/worker.js runs only as a worker thread.');
 const port = parentPort;
@@ -34,7 +35,7 @@ function notify<M extends keyof WorkerNotifications>(method: M, params: WorkerNo
   void connection.sendNotification(method, params);
 }
 
-function handle<M extends keyof WorkerRequests>(method: M, fn: (params: WorkerRequests[M]['params']) => Promise<WorkerRequests[M]['result']>): void {
+function handle<M extends WorkerRequestMethod>(method: M, fn: (params: WorkerRequests[M]['params']) => Promise<WorkerRequests[M]['result']>): void {
   connection.onRequest(method, async (params: WorkerRequests[M]['params']) => {
     try {
       const result = await fn(params);
@@ -66,7 +67,8 @@ const log: Logger = {
 };
 
 // Before Pi loads: every process it starts is recorded where the main thread reads it, so none outlives this worker.
-new ChildProcesses(new ChildProcessTable((workerData as WorkerData).processTable), (pid) =>
+const started: WorkerData = workerData;
+new ChildProcesses(new ChildProcessTable(started.processTable), (pid) =>
   log.warn(`Process ${pid} is not tracked (too many running at once): it may outlive a restart of Pi.`),
 ).install(childProcess);
 
@@ -106,7 +108,7 @@ const extensionUi = new ExtensionUi({
 // Reads the setting at each tool call: changing `piPanel.approval` applies to the next call, no reload.
 const approvals = new Approvals(() => config?.approval ?? 'off', extensionUi.approvals);
 
-const controller = new SessionController(
+const controller: SessionController = new SessionController(
   ({ fresh, open }) => {
     const c = currentConfig();
     const pi = loadPi(distDir);
@@ -144,10 +146,10 @@ controller.onDidReplay(() => {
 });
 controller.onDidRestoreInput((input) => notify('restoreInput', input));
 controller.onDidNotify((n) => notify('notify', n));
+const shell = new ShellCommands((events) => controller.emitExternal(events));
 controller.onWillCancel(() => {
   extensionUi.dismissAll('cancelled');
-  const s = controller.session as unknown as Partial<Pick<AgentSession, 'abortBash' | 'isBashRunning'>> | undefined;
-  if (s?.isBashRunning) s.abortBash?.();
+  shell.abort(controller.session);
 });
 controller.onWillDisposeSession(() => {
   extensionUi.dismissAll('session closed');
@@ -161,10 +163,8 @@ controller.onDidChangeSession(() => {
   clearTimeout(warmTimer);
   warmTimer = setTimeout(() => {
     if (!config || controller.isActive) return;
-    const agentDir = agentDirOf(config);
-    listSessionInfos(loadPi(distDir), config.cwd, sessionDirFor(config.cwd, agentDir)).catch((err: unknown) =>
-      log.warn(`Listing sessions failed: ${errorText(err)}`),
-    );
+    const { pi, cwd, dir } = sessionsOf(config);
+    listSessionInfos(pi, cwd, dir).catch((err: unknown) => log.warn(`Listing sessions failed: ${errorText(err)}`));
   }, 1500);
   warmTimer.unref?.();
 });
@@ -176,189 +176,121 @@ function configure(c: WorkerConfig): void {
 }
 
 /** The live session, or an error saying why there is none. */
-async function session() {
+async function session(): Promise<AgentSessionLike> {
   const s = await controller.ensureSession();
   if (!s) throw new Error('the session could not start (see Pi: Show Log)');
   return s;
 }
 
-handle('configure', async (c) => {
-  configure(c);
-  return null;
-});
-handle('ensureSession', async ({ resume }) => {
-  return { ok: (await controller.ensureSession(resume)) !== undefined };
-});
-handle('send', async ({ text, mode, images }) => {
-  await controller.send(text, mode, images);
-  return null;
-});
-handle('cancel', async () => {
-  await controller.cancel();
-  return null;
-});
-handle('retryLast', async () => {
-  await controller.retryLast();
-  return null;
-});
-handle('newSession', async () => {
-  await controller.newSession();
-  return null;
-});
-handle('resumeSession', async ({ file }) => {
-  await controller.resumeSession(file);
-  return null;
-});
-handle('reload', async (c) => {
-  const trustGained = config !== undefined && !config.trusted && c.trusted;
-  configure(c);
-  const note = trustGained ? 'The workspace is trusted now: Pi has its tools from here on.' : undefined;
-  return { reloaded: await controller.reload(note) };
-});
-handle('forceIdle', async () => {
-  await controller.forceIdle();
-  return null;
-});
-handle('compact', async () => {
-  await controller.compact();
-  return null;
-});
-handle('listModels', async () => {
-  const s = await session();
-  const models = (await s.modelRuntime.getAvailable()).map((m) => ({ provider: m.provider, id: m.id, name: m.name }));
-  return { models, current: s.model ? `${s.model.provider}/${s.model.id}` : undefined };
-});
-handle('setModel', async ({ provider, id }) => {
-  const s = await session();
-  const model = (await s.modelRuntime.getAvailable()).find((m) => m.provider === provider && m.id === id);
-  if (!model) throw new Error(`no model ${provider}/${id} with credentials`);
-  await s.setModel(model);
-  controller.refreshSessionInfo();
-  return null;
-});
-handle('thinkingLevels', async () => {
-  const s = await session();
-  return { levels: [...s.getAvailableThinkingLevels()], current: s.thinkingLevel };
-});
-handle('setThinkingLevel', async ({ level }) => {
-  const s = await session();
-  s.setThinkingLevel(level as Parameters<typeof s.setThinkingLevel>[0]);
-  controller.refreshSessionInfo();
-  return null;
-});
-handle('listSessions', async () => {
-  const c = currentConfig();
-  const sessions = await listPiSessions(loadPi(distDir), c.cwd, agentDirOf(c));
-  return {
-    sessions: sessions.map((i) => ({ path: i.path, name: i.name, firstMessage: i.firstMessage, modified: i.modified.getTime(), messageCount: i.messageCount })),
-  };
-});
-handle('exportHtml', async ({ file }) => {
-  const s = await session();
-  // Always to the path the user chose: Pi's default is relative to the process, not the workspace.
-  return { file: path.resolve(await s.exportToHtml(file)) };
-});
-handle('fileBefore', async ({ path: p }) => {
-  const before = controller.fileBefore(p);
-  return before ? { before } : {};
-});
-handle('undo', async ({ path: p, runId }) => controller.undo(p, runId));
-handle('answerDialog', async ({ id, value }) => ({ answered: extensionUi.answer(id, value) }));
-handle('composerText', async ({ text }) => {
-  extensionUi.setEditorText(text);
-  return null;
-});
-let bashRuns = 0;
-handle('bash', async ({ command, excluded }) => {
-  const s = (await session()) as unknown as Pick<AgentSession, 'executeBash' | 'isBashRunning'>;
-  if (s.isBashRunning) throw new Error('a shell command is already running');
-  const id = `bash-${++bashRuns}`;
-  controller.emitExternal([{ type: 'bashStart', id, command, excluded, at: Date.now() }]);
-  try {
-    // Pi streams the output as bash_execution_update events carrying `id`, and records the result in the session.
-    const r = await s.executeBash(command, undefined, { excludeFromContext: excluded, id });
-    controller.emitExternal([
-      {
-        type: 'bashEnd',
-        id,
-        command,
-        output: clipTail(r.output),
-        ...(typeof r.exitCode === 'number' ? { exitCode: r.exitCode } : {}),
-        cancelled: r.cancelled,
-        excluded,
-      },
-    ]);
-  } catch (err) {
-    controller.emitExternal([{ type: 'bashEnd', id, command, output: errorText(err), cancelled: false, excluded }]);
-  }
-  return null;
-});
-handle('listCommands', async () => ({ commands: listPiCommands(await session()) }));
-handle('compactWith', async ({ instructions }) => {
-  await controller.compact(instructions);
-  return null;
-});
-handle('setSessionName', async ({ name }) => {
-  const s = (await session()) as unknown as { setSessionName(name: string): void };
-  s.setSessionName(name);
-  return null;
-});
-handle('sessionPage', async ({ query, offset, limit }) => {
-  const c = currentConfig();
-  const agentDir = agentDirOf(c);
-  return listSessionPage(loadPi(distDir), c.cwd, sessionDirFor(c.cwd, agentDir), { query, offset, limit, current: controller.sessionFile });
-});
-handle('importSession', async ({ file }) => {
-  await controller.importSession(file);
-  return null;
-});
-handle('forkHere', async ({ fromEnd, text }) => {
-  await controller.forkHere(fromEnd, text);
-  return null;
-});
-handle('editResend', async ({ fromEnd, text }) => {
-  await controller.editResend(fromEnd, text);
-  return null;
-});
-handle('navigateTree', async ({ entryId }) => {
-  await controller.navigateTree(entryId);
-  return null;
-});
-handle('sessionTree', async () => {
-  await controller.ensureSession();
-  return { nodes: controller.tree() };
-});
-handle('renameSession', async ({ file, name }) => {
-  if (!file || file === controller.sessionFile) {
-    await controller.rename(name);
-    return null;
-  }
-  // Another saved session: append the name to its file, as Pi's /name would.
-  const c = currentConfig();
-  loadPi(distDir)
-    .SessionManager.open(file, sessionDirFor(c.cwd, agentDirOf(c)))
-    .appendSessionInfo(name.trim());
-  return null;
-});
-handle('exportJsonl', async ({ file }) => {
-  const s = await session();
-  if (!s.exportToJsonl) throw new Error('this session cannot be exported');
-  return { file: path.resolve(s.exportToJsonl(file)) };
-});
-handle('lastAnswer', async () => {
-  const s = await session();
-  const text = s.getLastAssistantText?.();
-  return text ? { text } : {};
-});
-handle('earlierRows', async ({ before, count }) => {
-  const page = earlierPage(controller.state, before, count);
-  return page ? { page } : {};
-});
-handle('ping', async () => null);
-
-/** The tail of a long output, as the transcript keeps it. */
-function clipTail(text: string): string {
-  return text.length > MAX_TOOL_OUTPUT_CHARS ? text.slice(-MAX_TOOL_OUTPUT_CHARS) : text;
+/** Where the workspace's saved sessions are, for the configuration now. */
+function sessionsOf(c: WorkerConfig): { pi: PiModule; cwd: string; dir: string } {
+  return { pi: loadPi(distDir), cwd: c.cwd, dir: sessionDirFor(c.cwd, agentDirOf(c)) };
 }
+
+/** One handler per request of the protocol: a request left out is a compile error. */
+type RequestHandlers = { readonly [M in WorkerRequestMethod]: (params: WorkerRequests[M]['params']) => Promise<WorkerRequests[M]['result']> };
+
+const handlers: RequestHandlers = {
+  configure: acknowledge(configure),
+  ensureSession: async ({ resume }) => ({ ok: (await controller.ensureSession(resume)) !== undefined }),
+  send: acknowledge(({ text, mode, images }) => controller.send(text, mode, images)),
+  cancel: acknowledge(() => controller.cancel()),
+  retryLast: acknowledge(() => controller.retryLast()),
+  newSession: acknowledge(() => controller.newSession()),
+  resumeSession: acknowledge(({ file }) => controller.resumeSession(file)),
+  reload: async (c) => {
+    const trustGained = config !== undefined && !config.trusted && c.trusted;
+    configure(c);
+    const note = trustGained ? 'The workspace is trusted now: Pi has its tools from here on.' : undefined;
+    return { reloaded: await controller.reload(note) };
+  },
+  forceIdle: acknowledge(() => controller.forceIdle()),
+  compact: acknowledge(() => controller.compact()),
+  compactWith: acknowledge(({ instructions }) => controller.compact(instructions)),
+  listModels: async () => listModels(await session()),
+  setModel: acknowledge(async ({ provider, id }) => {
+    await setModel(await session(), provider, id);
+    controller.refreshSessionInfo();
+  }),
+  thinkingLevels: async () => thinkingLevels(await session()),
+  setThinkingLevel: acknowledge(async ({ level }) => {
+    setThinkingLevel(await session(), level);
+    controller.refreshSessionInfo();
+  }),
+  listSessions: async () => {
+    const c = currentConfig();
+    const sessions = await listPiSessions(loadPi(distDir), c.cwd, agentDirOf(c));
+    return {
+      sessions: sessions.map((i) => ({
+        path: i.path,
+        name: i.name,
+        firstMessage: i.firstMessage,
+        modified: i.modified.getTime(),
+        messageCount: i.messageCount,
+      })),
+    };
+  },
+  sessionPage: async ({ query, offset, limit }) => {
+    const { pi, cwd, dir } = sessionsOf(currentConfig());
+    return listSessionPage(pi, cwd, dir, { query, offset, limit, current: controller.sessionFile });
+  },
+  exportHtml: async ({ file }) => ({ file: await exportHtml(await session(), file) }),
+  exportJsonl: async ({ file }) => ({ file: exportJsonl(await session(), file) }),
+  lastAnswer: async () => {
+    const text = lastAnswer(await session());
+    return text ? { text } : {};
+  },
+  fileBefore: async ({ path }) => {
+    const before = controller.fileBefore(path);
+    return before ? { before } : {};
+  },
+  undo: async ({ path, runId }) => controller.undo(path, runId),
+  answerDialog: async ({ id, value }) => ({ answered: extensionUi.answer(id, value) }),
+  composerText: acknowledge(({ text }) => extensionUi.setEditorText(text)),
+  bash: acknowledge(async ({ command, excluded }) => shell.run(await session(), command, excluded)),
+  listCommands: async () => ({ commands: listPiCommands(await session()) }),
+  setSessionName: acknowledge(async ({ name }) => setSessionName(await session(), name)),
+  importSession: acknowledge(({ file }) => controller.importSession(file)),
+  forkHere: acknowledge(({ fromEnd, text }) => controller.forkHere(fromEnd, text)),
+  editResend: acknowledge(({ fromEnd, text }) => controller.editResend(fromEnd, text)),
+  navigateTree: acknowledge(({ entryId }) => controller.navigateTree(entryId)),
+  sessionTree: async () => {
+    await controller.ensureSession();
+    return { nodes: controller.tree() };
+  },
+  renameSession: async ({ file, name }) => {
+    if (!file || file === controller.sessionFile) {
+      await controller.rename(name);
+      return null;
+    }
+    // Another saved session: append the name to its file, as Pi's /name would.
+    const { pi, dir } = sessionsOf(currentConfig());
+    pi.SessionManager.open(file, dir).appendSessionInfo(name.trim());
+    return null;
+  },
+  earlierRows: async ({ before, count }) => {
+    const page = earlierPage(controller.state, before, count);
+    return page ? { page } : {};
+  },
+  ping: async () => null,
+};
+
+/** A handler for a request whose reply says only that it is done (`null`). */
+function acknowledge<P>(fn: (params: P) => unknown): (params: P) => Promise<null> {
+  return async (params) => {
+    await fn(params);
+    return null;
+  };
+}
+
+function isRequestMethod(method: string): method is WorkerRequestMethod {
+  return Object.hasOwn(handlers, method);
+}
+
+function serve<M extends WorkerRequestMethod>(method: M): void {
+  handle(method, handlers[method]);
+}
+
+for (const method of Object.keys(handlers)) if (isRequestMethod(method)) serve(method);
 
 connection.listen();

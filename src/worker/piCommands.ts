@@ -1,14 +1,12 @@
 /** Pi's slash commands as its RPC mode lists them (`get_commands`): extension commands, prompt templates, skills. */
 
-import type { AgentSession } from '@earendil-works/pi-coding-agent';
 import type { SlashCommand } from '../shared/slashCommands.ts';
-import type { AgentSessionLike } from './sessionController.ts';
+import type { AgentSessionLike } from './agentSession.ts';
 
 /** Longest description the menu shows. */
 const MAX_DESCRIPTION = 300;
 
-export function listPiCommands(s: AgentSessionLike): SlashCommand[] {
-  const session = s as unknown as Partial<Pick<AgentSession, 'extensionRunner' | 'promptTemplates' | 'resourceLoader'>>;
+export function listPiCommands(session: AgentSessionLike): SlashCommand[] {
   const out: SlashCommand[] = [];
   const add = (name: string, description: string | undefined, source: SlashCommand['source']) =>
     out.push({ name, source, ...(description ? { description: description.slice(0, MAX_DESCRIPTION) } : {}) });

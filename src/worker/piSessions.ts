@@ -3,8 +3,8 @@
 import * as path from 'node:path';
 import type { PiModule } from '../pi/piEntry.ts';
 import type { AgentSession, ExtensionCommandContextActions, ExtensionFactory, InlineExtension } from '@earendil-works/pi-coding-agent';
-import type { ExtensionUi } from './extensionUi.ts';
-import type { AgentSessionLike, CreatedSession } from './sessionController.ts';
+import type { ExtensionUi } from './dialogBridge.ts';
+import type { AgentSessionLike, CreatedSession } from './agentSession.ts';
 
 export interface PiSessionOptions {
   readonly cwd: string;

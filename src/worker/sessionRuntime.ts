@@ -36,6 +36,9 @@ export type SessionOps = Pick<
   readonly sessionManager: Pick<AgentSession['sessionManager'], 'getTree' | 'getBranch' | 'getLeafId' | 'getEntry'>;
 };
 
+/** What the tree read-outs need: the session's entries. */
+export type SessionTree = Pick<SessionOps, 'sessionManager'>;
+
 /** A message entry's role and one-line text. */
 function describe(entry: { type: string; message?: unknown }): { kind: TreeNodeView['kind']; text: string } {
   if (entry.type !== 'message') return { kind: 'other', text: entry.type.replace(/_/g, ' ') };
@@ -60,7 +63,7 @@ function contentText(content: unknown): string {
  * move to), each with its depth, label and whether it is on the current branch. Nothing is dropped: every
  * branch in the file is here.
  */
-export function treeView(session: SessionOps): TreeNodeView[] {
+export function treeView(session: SessionTree): TreeNodeView[] {
   const manager = session.sessionManager;
   const leaf = manager.getLeafId();
   const onPath = new Set(manager.getBranch().map((e) => e.id));
@@ -99,7 +102,7 @@ export function treeView(session: SessionOps): TreeNodeView[] {
  * The entry id of a user message on the current branch, named by how many user rows come after it in the
  * view (counting from the end survives compaction, which drops early rows) and checked against its text.
  */
-export function userEntryId(session: SessionOps, fromEnd: number, text: string): string | undefined {
+export function userEntryId(session: SessionTree, fromEnd: number, text: string): string | undefined {
   const users = session.sessionManager
     .getBranch()
     .filter((e) => e.type === 'message' && (e.message as { role?: string }).role === 'user')
@@ -111,7 +114,7 @@ export function userEntryId(session: SessionOps, fromEnd: number, text: string):
 }
 
 /** The last entry of the exchange a user message starts (before the next user message), to fork after it. */
-export function exchangeEndId(session: SessionOps, userId: string): string {
+export function exchangeEndId(session: SessionTree, userId: string): string {
   const branch = session.sessionManager.getBranch();
   const start = branch.findIndex((e) => e.id === userId);
   if (start < 0) return userId;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import { createPiSession } from '../../src/worker/piSessions.ts';
-import type { CreatedSession } from '../../src/worker/sessionController.ts';
+import type { CreatedSession } from '../../src/worker/agentSession.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
 import { loadBundledPi } from './harness.ts';
 

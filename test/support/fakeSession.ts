@@ -1,7 +1,7 @@
 /** A hand-driven stand-in for Pi's AgentSession: records calls in order and emits the events a test gives it. */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
-import type { AgentSessionLike } from '../../src/worker/sessionController.ts';
+import type { AgentSessionLike } from '../../src/worker/agentSession.ts';
 
 export class FakeSession {
   readonly calls: string[] = [];

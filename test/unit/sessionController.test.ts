@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
-import { SessionController, type CreatedSession } from '../../src/worker/sessionController.ts';
+import type { CreatedSession } from '../../src/worker/agentSession.ts';
+import { SessionController } from '../../src/worker/sessionController.ts';
 import type { RestoredInput } from '../../src/shared/wire/workerProtocol.ts';
 import { FakeSession } from '../support/fakeSession.ts';
 import { MemoryLog } from '../support/memoryLog.ts';

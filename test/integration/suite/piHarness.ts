@@ -25,7 +25,7 @@ export interface PanelController {
   onDidSettle(cb: () => void): vscode.Disposable;
 }
 
-/** The parts of the extension's `SessionController` (src/extension/sessionController.ts) the suite touches. */
+/** The parts of the extension's `PiClient` (src/extension/piClient.ts) the suite touches. */
 interface HostController {
   send(text: string, mode: 'steer' | 'followUp'): Promise<void>;
   cancel(): Promise<void>;
@@ -61,11 +61,11 @@ function adapt(host: HostController): PanelController {
 
 /** Activates the extension (if needed) and returns its controller. */
 export async function activatePanel(): Promise<{ extension: vscode.Extension<unknown>; controller: PanelController }> {
-  const extension = vscode.extensions.getExtension<{ controller: HostController }>(EXTENSION_ID);
+  const extension = vscode.extensions.getExtension<{ client: HostController }>(EXTENSION_ID);
   if (!extension) throw new Error(`extension ${EXTENSION_ID} is not installed`);
   const api = await extension.activate();
-  if (!api?.controller) throw new Error('activate() returned no { controller }');
-  return { extension, controller: adapt(api.controller) };
+  if (!api?.client) throw new Error('activate() returned no { client }');
+  return { extension, controller: adapt(api.client) };
 }
 
 /** A scripted model plus a Pi agent dir naming it, pointed at by the `piPanel.agentDir` setting. */

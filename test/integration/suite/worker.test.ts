@@ -32,12 +32,12 @@ function assistantTexts(c: Client): string[] {
 
 describe('Pi worker thread in VS Code', () => {
   let client: Client;
-  let extension: vscode.Extension<{ controller: Client }>;
+  let extension: vscode.Extension<{ client: Client }>;
   let model: ScriptedModel | undefined;
 
   before(async () => {
-    extension = vscode.extensions.getExtension<{ controller: Client }>(EXTENSION_ID)!;
-    client = (await extension.activate()).controller;
+    extension = vscode.extensions.getExtension<{ client: Client }>(EXTENSION_ID)!;
+    client = (await extension.activate()).client;
   });
 
   afterEach(async () => {

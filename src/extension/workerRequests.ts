@@ -1,0 +1,104 @@
+/**
+ * The one table of how each request to the Pi worker is sent: when (whether it starts a worker, waits for
+ * the session), how long its answer may take, and who hears of a failure. Plus the timed send itself.
+ */
+
+import type { MessageConnection } from 'vscode-jsonrpc/node.js';
+import type { Scheduler } from '../shared/batcher.ts';
+import type { WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
+
+/** When a request is sent. */
+export type SendWhen =
+  /** Only to a worker running now; none is started for it, and without one it is not sent. */
+  | 'running'
+  /** At once, starting a worker if none runs: the worker itself waits for its session where it needs one. */
+  | 'now'
+  /** Once the session has opened or failed to (starting a worker if need be): it replaces the session anyway. */
+  | 'opened'
+  /** Only once the session is open; not sent when it could not open. */
+  | 'ready';
+
+/** How one request is sent. */
+export interface RequestRule {
+  readonly when: SendWhen;
+  /** `short`: given up after the client's request timeout. `none`: as long as it takes (a run, Pi loading, a file written). */
+  readonly timeout: 'short' | 'none';
+  /** `report`: a failure becomes a notice in the transcript and the caller gets nothing. `throw`: the caller handles it. */
+  readonly failure: 'report' | 'throw';
+}
+
+/** Every request of the protocol, with its rule: a request left out is a compile error. */
+export const REQUEST_RULES = {
+  // To the worker running now only. The supervisor configures the worker it starts, opens its session and
+  // pings it; the mirror asks the worker that sent a snapshot for the rows before it. Without a worker there
+  // is nothing to cancel, answer, tell or reload.
+  configure: { when: 'running', timeout: 'none', failure: 'throw' },
+  ensureSession: { when: 'running', timeout: 'none', failure: 'throw' },
+  ping: { when: 'running', timeout: 'none', failure: 'throw' },
+  earlierRows: { when: 'running', timeout: 'short', failure: 'throw' },
+  cancel: { when: 'running', timeout: 'short', failure: 'report' },
+  forceIdle: { when: 'running', timeout: 'short', failure: 'throw' },
+  answerDialog: { when: 'running', timeout: 'short', failure: 'report' },
+  composerText: { when: 'running', timeout: 'short', failure: 'report' },
+  reload: { when: 'running', timeout: 'none', failure: 'report' },
+  // Need the open session. A run (retry, compaction, a `!` command) takes as long as Pi does.
+  retryLast: { when: 'ready', timeout: 'none', failure: 'report' },
+  compact: { when: 'ready', timeout: 'none', failure: 'report' },
+  compactWith: { when: 'ready', timeout: 'none', failure: 'report' },
+  bash: { when: 'ready', timeout: 'none', failure: 'report' },
+  listCommands: { when: 'ready', timeout: 'short', failure: 'report' },
+  setSessionName: { when: 'ready', timeout: 'short', failure: 'report' },
+  listModels: { when: 'ready', timeout: 'short', failure: 'throw' },
+  thinkingLevels: { when: 'ready', timeout: 'short', failure: 'throw' },
+  fileBefore: { when: 'ready', timeout: 'short', failure: 'throw' },
+  undo: { when: 'ready', timeout: 'short', failure: 'throw' },
+  // Replace the session: sent once the session attempt is over, whatever its outcome.
+  newSession: { when: 'opened', timeout: 'none', failure: 'report' },
+  resumeSession: { when: 'opened', timeout: 'none', failure: 'report' },
+  importSession: { when: 'opened', timeout: 'none', failure: 'report' },
+  forkHere: { when: 'opened', timeout: 'none', failure: 'report' },
+  editResend: { when: 'opened', timeout: 'none', failure: 'report' },
+  navigateTree: { when: 'opened', timeout: 'none', failure: 'report' },
+  // At once: a prompt (the client holds it until the session opens), and what a picker or a command asks,
+  // the worker waiting for its session where it needs one. Exports and the tree take what they take.
+  send: { when: 'now', timeout: 'none', failure: 'report' },
+  setModel: { when: 'now', timeout: 'short', failure: 'throw' },
+  setThinkingLevel: { when: 'now', timeout: 'short', failure: 'throw' },
+  listSessions: { when: 'now', timeout: 'short', failure: 'throw' },
+  sessionPage: { when: 'now', timeout: 'short', failure: 'throw' },
+  renameSession: { when: 'now', timeout: 'short', failure: 'throw' },
+  lastAnswer: { when: 'now', timeout: 'short', failure: 'throw' },
+  sessionTree: { when: 'now', timeout: 'none', failure: 'throw' },
+  exportHtml: { when: 'now', timeout: 'none', failure: 'throw' },
+  exportJsonl: { when: 'now', timeout: 'none', failure: 'throw' },
+} as const satisfies { readonly [M in WorkerRequestMethod]: RequestRule };
+
+/** Sends one request; with `timeoutMs` > 0 it is given up (rejected) after that long without an answer. */
+export function timedRequest<M extends WorkerRequestMethod>(
+  connection: MessageConnection,
+  method: M,
+  params: WorkerRequests[M]['params'],
+  timeoutMs: number,
+  clock: Scheduler,
+): Promise<WorkerRequests[M]['result']> {
+  const sent: Promise<WorkerRequests[M]['result']> = params === null ? connection.sendRequest(method) : connection.sendRequest(method, params);
+  if (!timeoutMs) return sent;
+  return new Promise((resolve, reject) => {
+    const cancel = clock.setTimer(() => reject(new Error(`the Pi worker did not answer "${method}" within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    sent.then(
+      (v) => {
+        cancel();
+        resolve(v);
+      },
+      (err: unknown) => {
+        cancel();
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
+/** An error's message, for logs and notices. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

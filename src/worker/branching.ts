@@ -1,0 +1,188 @@
+/**
+ * Moves between sessions and within one session's tree: new, resume, import, fork, edit-and-resend, tree
+ * navigation and naming. Replacements go through Pi's session runtime, which hands the new session back to
+ * the owner's single rebind path.
+ */
+
+import type { TreeNodeView } from '../shared/sessions.ts';
+import { errorText, type AgentSessionLike, type NavigateTreeOptions } from './agentSession.ts';
+import type { SessionNotices } from './sessionNotices.ts';
+import {
+  exchangeEndId,
+  treeView,
+  userEntryId,
+  type ForkOptions,
+  type NewSessionOptions,
+  type SessionRuntimeLike,
+  type SessionTree,
+  type SwitchSessionOptions,
+} from './sessionRuntime.ts';
+
+/** What branching needs of the session's owner. */
+export interface BranchTarget {
+  session(): AgentSessionLike | undefined;
+  runtime(): SessionRuntimeLike<AgentSessionLike> | undefined;
+  sessionFile(): string | undefined;
+  ensureSession(): Promise<AgentSessionLike | undefined>;
+  /** Cancels an active run and waits (within the settle timeout) for it to settle. */
+  cancelAndWait(): Promise<void>;
+  /** Listens to `session` and nothing else. */
+  bind(session: AgentSessionLike): void;
+  /** Stops listening to the current session. */
+  detach(): void;
+  /** Drops the session and opens `file` (or the workspace's latest) again from disk. */
+  reopenFrom(file: string | undefined): Promise<void>;
+  /** Without a runtime: cancels what runs, clears the transcript and opens another session in its place. */
+  switchSession(options: { fresh: boolean; open?: string }): Promise<void>;
+  /** Resets the transcript to `session`'s current branch. */
+  showSession(session: AgentSessionLike): void;
+  /** The composer's text becomes `text`. */
+  setInput(text: string): void;
+  /** The session's name or info changed: views are told. */
+  sessionChanged(): void;
+}
+
+/** Session replacements and tree moves of one session owner (`SessionController`). */
+export class Branching {
+  private readonly _target: BranchTarget;
+  private readonly _notices: SessionNotices;
+
+  constructor(target: BranchTarget, notices: SessionNotices) {
+    this._target = target;
+    this._notices = notices;
+  }
+
+  /**
+   * Starts an empty session for the workspace (the old one stays on disk). A Pi extension's `ctx.newSession`
+   * options (parent file, setup, `withSession`) go to Pi's runtime as they are.
+   */
+  async newSession(options?: NewSessionOptions): Promise<void> {
+    if (await this._withRuntime()) await this._replace('start a new session', (rt) => rt.newSession(options));
+    else await this._target.switchSession({ fresh: true });
+  }
+
+  /** Switches to a saved session file and shows its history (a Pi extension's `withSession` runs in it). */
+  async resumeSession(file: string, options?: SwitchSessionOptions): Promise<void> {
+    if (file === this._target.sessionFile()) return;
+    if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file, options));
+    else await this._target.switchSession({ fresh: false, open: file });
+  }
+
+  /** Copies a session file (JSONL) into the workspace's sessions and opens it. */
+  async importSession(file: string): Promise<void> {
+    if (await this._withRuntime()) await this._replace('import the session', (rt) => rt.importFromJsonl(file));
+    else this._notices.unsupported('Import');
+  }
+
+  /**
+   * "Fork from here": a new session file holding the conversation up to the end of the exchange that the
+   * user message (named as in `userEntryId`) starts. The original file is untouched.
+   */
+  async forkHere(fromEnd: number, text: string): Promise<void> {
+    const session = await this._withRuntime();
+    const tree = treeOf(session);
+    const id = tree ? userEntryId(tree, fromEnd, text) : undefined;
+    if (!tree || !id) return this._notices.unsupported('Fork');
+    const at = exchangeEndId(tree, id);
+    await this._replace('fork the session', (rt) => rt.fork(at, { position: 'at' }));
+  }
+
+  /**
+   * A Pi extension's `ctx.fork(entryId)`: a new session file with the branch up to that entry (`position:
+   * 'before'`, Pi's default, leaves the entry itself out; a user message's text then goes to the composer).
+   * The extension's `withSession` runs in the new session, as Pi's runtime does it.
+   */
+  async forkAt(entryId: string, options?: ForkOptions): Promise<void> {
+    if (!(await this._withRuntime())) return this._notices.unsupported('Fork');
+    let selected: string | undefined;
+    await this._replace('fork the session', async (rt) => {
+      const result = await rt.fork(entryId, options);
+      selected = result.cancelled ? undefined : result.selectedText;
+      return result;
+    });
+    if (selected !== undefined) this._target.setInput(selected);
+  }
+
+  /**
+   * "Edit and resend": moves the session's leaf to just before that user message (a new branch in the same
+   * file; the old one stays in the tree) and puts its text in the composer.
+   */
+  async editResend(fromEnd: number, text: string): Promise<void> {
+    const session = await this._target.ensureSession();
+    const tree = treeOf(session);
+    const id = tree ? userEntryId(tree, fromEnd, text) : undefined;
+    if (!id) return this._notices.unsupported('Edit and resend');
+    await this.navigateTree(id);
+  }
+
+  /**
+   * Moves to an entry of the session's tree (`/tree`, or a Pi extension's `ctx.navigateTree` with its
+   * options: a summary of the branch left, a label); a user message's text goes to the composer.
+   */
+  async navigateTree(entryId: string, options?: NavigateTreeOptions): Promise<void> {
+    const target = this._target;
+    const session = await target.ensureSession();
+    if (!session?.navigateTree) return this._notices.unsupported('Moving in the session tree');
+    await target.cancelAndWait();
+    try {
+      const result = await session.navigateTree(entryId, options);
+      if (result.cancelled) return;
+      if (session !== target.session()) return;
+      target.showSession(session);
+      if (result.editorText !== undefined) target.setInput(result.editorText);
+    } catch (err) {
+      this._notices.notice('warning', `Could not move in the session tree: ${errorText(err)}`);
+    }
+  }
+
+  /** The open session's tree, for the view's tree mode. */
+  tree(): TreeNodeView[] {
+    const tree = treeOf(this._target.session());
+    return tree ? treeView(tree) : [];
+  }
+
+  /** Names the open session (`/name`); the header and the list show it. */
+  async rename(name: string): Promise<void> {
+    const session = await this._target.ensureSession();
+    if (!session?.setSessionName) return this._notices.unsupported('Naming a session');
+    session.setSessionName(name.trim());
+    this._target.sessionChanged();
+  }
+
+  /** The session once it is open, when it has a runtime; undefined otherwise (a test's plain session). */
+  private async _withRuntime(): Promise<AgentSessionLike | undefined> {
+    const session = await this._target.ensureSession();
+    return this._target.runtime() ? session : undefined;
+  }
+
+  /**
+   * Replaces the session through the runtime. A run is cancelled first; then the old session is no longer
+   * listened to, so nothing it emits while the runtime tears it down (its abort, its shutdown) reaches the
+   * view. The runtime hands the new session to the owner's rebind, the only place a replacement is taken up.
+   */
+  private async _replace(what: string, op: (rt: SessionRuntimeLike<AgentSessionLike>) => Promise<{ cancelled: boolean }>): Promise<void> {
+    const target = this._target;
+    const runtime = target.runtime();
+    if (!runtime) return;
+    await target.cancelAndWait();
+    const before = target.session();
+    const file = before?.sessionFile;
+    target.detach();
+    try {
+      const result = await op(runtime);
+      // A Pi extension vetoed it (session_before_switch / _fork): the old session is still the one.
+      if (result.cancelled && runtime.session === before && before) target.bind(before);
+    } catch (err) {
+      this._notices.replaceFailed(what, err);
+      if (target.runtime() !== runtime) return;
+      // The runtime may have torn the old session down before failing: open its file again from disk.
+      await target.reopenFrom(file);
+    }
+  }
+}
+
+/** The session's entries, when it has a session manager (Pi's sessions do; a test's plain one may not). */
+function treeOf(session: AgentSessionLike | undefined): SessionTree | undefined {
+  const sessionManager = session?.sessionManager;
+  return sessionManager ? { sessionManager } : undefined;
+}

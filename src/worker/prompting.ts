@@ -1,0 +1,216 @@
+/**
+ * Prompts into the open session: send (with images) or queue as steer / follow-up, cancel with the queue
+ * given back to the composer, retry the last prompt, and manual compaction.
+ */
+
+import type { Scheduler } from '../shared/batcher.ts';
+import type { IDisposable } from '../shared/disposable.ts';
+import type { ImageAttachment } from '../shared/images.ts';
+import type { SendMode } from '../shared/wire/webviewProtocol.ts';
+import type { WireEvent } from '../shared/wire/events.ts';
+import type { TranscriptState } from '../shared/transcript/rows.ts';
+import type { Logger } from '../shared/wire/workerProtocol.ts';
+import { errorText, type AgentSessionLike, type ControllerOptions } from './agentSession.ts';
+import type { RunWatchdog } from './runWatchdog.ts';
+import { restored, type SessionNotices } from './sessionNotices.ts';
+
+/** What prompting needs of the session's owner. */
+export interface PromptTarget {
+  state(): TranscriptState;
+  session(): AgentSessionLike | undefined;
+  isActive(): boolean;
+  /** The open session found no model with credentials. */
+  noModel(): boolean;
+  ensureSession(): Promise<AgentSessionLike | undefined>;
+  /** Opens the session again, quietly: a key may have been added since it opened. */
+  reopenQuietly(): Promise<AgentSessionLike | undefined>;
+  apply(events: readonly WireEvent[]): void;
+  onDidEmit(listener: (events: readonly WireEvent[]) => void): IDisposable;
+  /** Cancel was asked for: open extension dialogs are answered as dismissed, a `!` command stops. */
+  willCancel(): void;
+}
+
+/** A queued message's images, by its text. */
+interface QueuedImages {
+  readonly text: string;
+  readonly images: readonly ImageAttachment[];
+}
+
+/** Prompts, cancel and compaction of one session owner (`SessionController`). */
+export class Prompting {
+  private _lastPrompt: { text: string; images?: readonly ImageAttachment[] } | undefined;
+  /**
+   * Images of steering and follow-up messages still in Pi's queue, by their text: `clearQueue()` gives back
+   * only texts, and Cancel must put the images back in the composer too.
+   */
+  private _queuedImages: QueuedImages[] = [];
+  private readonly _target: PromptTarget;
+  private readonly _notices: SessionNotices;
+  private readonly _watchdog: RunWatchdog;
+  private readonly _log: Logger;
+  private readonly _clock: Scheduler;
+  private readonly _options: ControllerOptions;
+
+  constructor(target: PromptTarget, notices: SessionNotices, watchdog: RunWatchdog, log: Logger, clock: Scheduler, options: ControllerOptions) {
+    this._target = target;
+    this._notices = notices;
+    this._watchdog = watchdog;
+    this._log = log;
+    this._clock = clock;
+    this._options = options;
+  }
+
+  /**
+   * Sends a prompt while idle; while a run is active, queues it as steer or follow-up, never the bare prompt.
+   * `images` go with it as Pi's `ImageContent` (Pi resizes them for the model); with images the text may be empty.
+   */
+  async send(text: string, mode: SendMode, images?: readonly ImageAttachment[]): Promise<void> {
+    const pics = images?.length ? images.map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType })) : undefined;
+    if (!text.trim() && !pics) return;
+    const target = this._target;
+    const session = await target.ensureSession();
+    if (!session) {
+      this._notices.restoreInput(restored(text, images));
+      return;
+    }
+    if (target.isActive()) {
+      try {
+        // A slash command goes through prompt(), which runs an extension's command at once, even mid-run,
+        // and expands a template or skill before queueing it: what Pi does with it in a terminal.
+        if (text.trimStart().startsWith('/'))
+          await session.prompt(text, { streamingBehavior: mode === 'steer' ? 'steer' : 'followUp', ...(pics ? { images: pics } : {}) });
+        else if (mode === 'steer') await session.steer(text, pics);
+        else await session.followUp(text, pics);
+        if (images?.length) this._queuedImages.push({ text, images });
+      } catch (err) {
+        this._notices.inputRefused(text, err, images);
+      }
+      return;
+    }
+    let ready: AgentSessionLike | undefined = session;
+    if (target.noModel()) {
+      // The user may have added a key since: look again before refusing.
+      ready = await target.reopenQuietly();
+      if (!ready || target.noModel()) {
+        this._notices.noModel(text, images);
+        return;
+      }
+    }
+    this._lastPrompt = { text, ...(images?.length ? { images } : {}) };
+    try {
+      // Resolves when the run settles; provider errors arrive as events, not as a rejection.
+      await ready.prompt(text, pics ? { images: pics } : undefined);
+    } catch (err) {
+      this._notices.inputRefused(text, err, images);
+    }
+  }
+
+  /**
+   * Cancels the run: the queue is cleared first (its texts go back to the composer) so queued work cannot
+   * start while abort waits, then `abort()`. Partial output stays. Only `agent_settled` ends the run.
+   */
+  async cancel(): Promise<void> {
+    const target = this._target;
+    // Before abort(): a tool call waiting on a dialog would otherwise hold the run open.
+    target.willCancel();
+    const session = target.session();
+    // Escape in the view and the Escape keybinding can both fire: one cancel is enough.
+    if (!session || !target.isActive() || target.state().run.cancelling) return;
+    target.apply([{ type: 'cancelRequested', at: this._clock.now() }]);
+    // Taken first: clearQueue() announces the empty queue, which would prune them.
+    const queuedImages = this._queuedImages;
+    this._queuedImages = [];
+    const { steering, followUp } = session.clearQueue();
+    const texts = [...steering, ...followUp];
+    if (texts.length) {
+      const images = imagesFor(texts, queuedImages);
+      this._notices.restoreInput({ texts, ...(images ? { images } : {}) });
+    }
+    this._watchdog.armSettle();
+    if (session.isCompacting) session.abortCompaction();
+    try {
+      await session.abort();
+    } catch (err) {
+      this._log.error(`abort() failed: ${errorText(err)}`);
+    }
+  }
+
+  /** Cancels an active run and waits (up to the settle timeout) for it to settle. */
+  async cancelAndWait(): Promise<void> {
+    if (!this._target.isActive()) return;
+    await this.cancel();
+    await this._whenIdle(this._options.settleTimeoutMs);
+  }
+
+  /** Forgets the images of queued messages Pi has delivered (their text left the queue). */
+  pruneQueuedImages(queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] }): void {
+    if (!this._queuedImages.length) return;
+    const left = [...queue.steering, ...queue.followUp];
+    const kept: QueuedImages[] = [];
+    // Newest first: of two equal texts, the older one was delivered first.
+    for (const q of this._queuedImages.toReversed()) {
+      const i = left.indexOf(q.text);
+      if (i < 0) continue;
+      left.splice(i, 1);
+      kept.unshift(q);
+    }
+    this._queuedImages = kept;
+  }
+
+  /** Sends the last prompt again; a run that is still active (stalled, say) is cancelled first. */
+  async retryLast(): Promise<void> {
+    const last = this._lastPrompt;
+    if (last === undefined) return;
+    if (this._target.isActive()) {
+      await this.cancelAndWait();
+      // Still not settled: the settle-timeout notice offers Force idle; sending now would only queue.
+      if (this._target.isActive()) return;
+    }
+    await this.send(last.text, 'prompt', last.images);
+  }
+
+  /** Runs manual compaction; its progress arrives as compaction events. */
+  async compact(customInstructions?: string): Promise<void> {
+    const session = await this._target.ensureSession();
+    if (!session) return;
+    if (this._target.isActive()) {
+      this._notices.notify({ level: 'info', message: 'Pi is busy. Compact the conversation after the run ends.' });
+      return;
+    }
+    try {
+      await session.compact(customInstructions || undefined);
+    } catch (err) {
+      const message = errorText(err);
+      this._notices.notice('warning', `Compaction did not run: ${message}`);
+      this._notices.notify({ level: 'warning', message: `Pi: compaction did not run: ${message}` });
+    }
+  }
+
+  /** Resolves once no run is active, or after `timeoutMs`. */
+  private _whenIdle(timeoutMs: number): Promise<void> {
+    const target = this._target;
+    if (!target.isActive()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        sub.dispose();
+        cancelTimer();
+        resolve();
+      };
+      const sub = target.onDidEmit(() => {
+        if (!target.isActive()) done();
+      });
+      const cancelTimer = this._clock.setTimer(done, timeoutMs);
+    });
+  }
+}
+
+/** The images queued with `texts` (each text's oldest record first); undefined when there are none. */
+function imagesFor(texts: readonly string[], queued: readonly QueuedImages[]): ImageAttachment[] | undefined {
+  const left = [...queued];
+  const out: ImageAttachment[] = [];
+  for (const text of texts) {
+    const i = left.findIndex((q) => q.text === text);
+    if (i >= 0) out.push(...left.splice(i, 1)[0]!.images);
+  }
+  return out.length ? out : undefined;
+}

@@ -1,0 +1,96 @@
+/** What the worker tells the user about its session: notice rows in the transcript and VS Code notifications. */
+
+import type { ImageAttachment } from '../shared/images.ts';
+import type { NoticeCode, NoticeLevel, WireEvent } from '../shared/wire/events.ts';
+import type { TranscriptState } from '../shared/transcript/rows.ts';
+import type { Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
+import { errorText } from './agentSession.ts';
+import { describeSessionError } from './piErrors.ts';
+
+/** Where notices go: the session's transcript, the main thread's notifications, the composer. */
+export interface NoticeSink {
+  state(): TranscriptState;
+  apply(events: readonly WireEvent[]): void;
+  notify(notification: UserNotification): void;
+  restore(input: RestoredInput): void;
+}
+
+const NO_MODEL =
+  'No model is configured for Pi. Add a provider key (run `pi` in a terminal and use /login, set an API key ' +
+  'environment variable such as ANTHROPIC_API_KEY, or edit auth.json / models.json in the Pi agent directory), ' +
+  'then try again.';
+
+/** The notices and notifications of one session, each worded once. */
+export class SessionNotices {
+  private readonly _sink: NoticeSink;
+  private readonly _log: Logger;
+
+  constructor(sink: NoticeSink, log: Logger) {
+    this._sink = sink;
+    this._log = log;
+  }
+
+  /** A notice row in the transcript. */
+  notice(level: NoticeLevel, text: string, code?: NoticeCode): void {
+    this._sink.apply([{ type: 'noticeMessage', level, text, code }]);
+  }
+
+  /** A VS Code notification. */
+  notify(notification: UserNotification): void {
+    this._sink.notify(notification);
+  }
+
+  /** Texts (and images) that did not reach Pi go back to the composer. */
+  restoreInput(input: RestoredInput): void {
+    this._sink.restore(input);
+  }
+
+  /** No model has credentials; `text` (and its images), when a prompt was refused for it, go back to the composer. */
+  noModel(text: string | undefined, images?: readonly ImageAttachment[]): void {
+    this.notice('error', NO_MODEL, 'noModel');
+    this._sink.notify({ level: 'error', message: `Pi: ${NO_MODEL}`, code: 'noModel' });
+    if (text !== undefined) this._sink.restore(restored(text, images));
+  }
+
+  /** A run that ended on a provider error (retries used up, or not retryable): say so and offer Retry. */
+  providerError(message: string | undefined): void {
+    const described = describeSessionError(new Error(message ?? 'unknown error'));
+    const hint = described.code === 'noKey' || described.code === 'noModel' ? ` ${described.message}` : '';
+    // The errored message above already shows the provider's words; this says what happened and what to do.
+    const retried = this._sink.state().run.retryFailure ? ' (automatic retries used up)' : '';
+    this.notice('error', `Pi stopped after a provider error${retried}.${hint} Retry sends your last message again.`, 'providerError');
+  }
+
+  /** Pi refused a prompt: say why, and give the text (and its images) back to the composer. */
+  inputRefused(text: string, err: unknown, images?: readonly ImageAttachment[]): void {
+    const described = describeSessionError(err);
+    this._log.error(`Prompt refused: ${errorText(err)}`);
+    this.notice('error', described.message, described.code ?? 'promptFailed');
+    this._sink.notify({ level: 'error', message: `Pi: ${described.message}`, code: described.code });
+    this._sink.restore(restored(text, images));
+  }
+
+  /** A session could not be created (Pi failed to load, no workspace, a broken file). */
+  sessionFailed(err: unknown): void {
+    const described = describeSessionError(err);
+    this._log.error(`Could not start a Pi session: ${errorText(err)}`);
+    this.notice('error', described.message, described.code);
+    this._sink.notify({ level: 'error', message: described.message, code: described.code });
+  }
+
+  /** Replacing the session (`what`: "start a new session", "fork the session", …) failed. */
+  replaceFailed(what: string, err: unknown): void {
+    this._log.error(`Could not ${what}: ${errorText(err)}`);
+    this.notice('error', `Could not ${what}: ${errorText(err)}`);
+  }
+
+  /** An action that needs Pi's session runtime, asked for when there is none. */
+  unsupported(what: string): void {
+    this.notice('warning', `${what} is not available: no Pi session is open.`);
+  }
+}
+
+/** One text (and its images) going back to the composer. */
+export function restored(text: string, images: readonly ImageAttachment[] | undefined): RestoredInput {
+  return { texts: [text], ...(images?.length ? { images } : {}) };
+}

@@ -1,0 +1,51 @@
+/** `!command` from the composer: runs in Pi's shell, its row streams in the transcript, Cancel stops it. */
+
+import { MAX_TOOL_OUTPUT_CHARS } from './projection.ts';
+import type { WireEvent } from '../shared/wire/events.ts';
+import { errorText, type AgentSessionLike } from './agentSession.ts';
+
+/** The `!` commands of the worker's session, numbered so their rows and Pi's output events match. */
+export class ShellCommands {
+  private _runs = 0;
+  private readonly _emit: (events: readonly WireEvent[]) => void;
+
+  /** `emit`: wire events in order with Pi's own (the shell row's start and end). */
+  constructor(emit: (events: readonly WireEvent[]) => void) {
+    this._emit = emit;
+  }
+
+  /** Runs `command` (`excluded`: kept out of the model's context); resolves when it ends. */
+  async run(s: AgentSessionLike, command: string, excluded: boolean): Promise<void> {
+    if (!s.executeBash) throw new Error('this session cannot run shell commands');
+    if (s.isBashRunning) throw new Error('a shell command is already running');
+    const id = `bash-${++this._runs}`;
+    this._emit([{ type: 'bashStart', id, command, excluded, at: Date.now() }]);
+    try {
+      // Pi streams the output as bash_execution_update events carrying `id`, and records the result in the session.
+      const r = await s.executeBash(command, undefined, { excludeFromContext: excluded, id });
+      this._emit([
+        {
+          type: 'bashEnd',
+          id,
+          command,
+          output: clipTail(r.output),
+          ...(typeof r.exitCode === 'number' ? { exitCode: r.exitCode } : {}),
+          cancelled: r.cancelled,
+          excluded,
+        },
+      ]);
+    } catch (err) {
+      this._emit([{ type: 'bashEnd', id, command, output: errorText(err), cancelled: false, excluded }]);
+    }
+  }
+
+  /** Stops the command running in `s`, if any. */
+  abort(s: AgentSessionLike | undefined): void {
+    if (s?.isBashRunning) s.abortBash?.();
+  }
+}
+
+/** The tail of a long output, as the transcript keeps it. */
+function clipTail(text: string): string {
+  return text.length > MAX_TOOL_OUTPUT_CHARS ? text.slice(-MAX_TOOL_OUTPUT_CHARS) : text;
+}
