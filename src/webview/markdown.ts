@@ -10,6 +10,7 @@ import DOMPurify, { type Config } from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import MarkdownIt, { type Env, type Token as MdToken } from 'markdown-it';
 import { showBidiControls } from '../shared/bidi.ts';
+import { ConversationAction } from './actions.ts';
 import { button, scrollRegion } from './components.ts';
 import { h } from './dom.ts';
 
@@ -231,7 +232,7 @@ function neutralizeLink(a: HTMLAnchorElement): void {
   }
 }
 
-/** A code block with its Copy and Insert-at-cursor actions (handled by delegation in main.ts). */
+/** A code block with its Copy and Insert-at-cursor actions (handled by delegation in clickRouter.ts). */
 function codeBlock(lang: string): HTMLElement {
   return h(
     'div',
@@ -240,8 +241,8 @@ function codeBlock(lang: string): HTMLElement {
       'div',
       { class: 'code-actions' },
       h('span', { class: 'code-lang' }, lang),
-      button('Copy', 'copy-code', 'link', { 'aria-label': 'Copy code' }),
-      button('Insert', 'insert-code', 'link', { 'aria-label': 'Insert code at cursor', title: 'Insert at the cursor in the active editor' }),
+      button('Copy', ConversationAction.CopyCode, 'link', { 'aria-label': 'Copy code' }),
+      button('Insert', ConversationAction.InsertCode, 'link', { 'aria-label': 'Insert code at cursor', title: 'Insert at the cursor in the active editor' }),
     ),
   );
 }

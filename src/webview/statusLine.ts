@@ -1,0 +1,98 @@
+/** The inline status line above the composer: retry countdown, compaction, cancelling, a stalled run and its "Cancel and retry". */
+
+import { Disposable, toDisposable } from '../shared/disposable.ts';
+import { summaryRetryText, type RunState } from '../shared/runState.ts';
+import type { Announcer } from './a11y.ts';
+import { ConversationAction } from './actions.ts';
+import { h, setHidden, setText } from './dom.ts';
+
+/** Renders the run's state as a line of text, ticking each second while it counts; changes of state are announced. */
+export class StatusLine extends Disposable {
+  /** The line; its "Cancel and retry" is routed with the conversation's clicks. */
+  readonly el: HTMLElement;
+  private readonly _text: HTMLElement;
+  private readonly _stalledRetry: HTMLButtonElement;
+  private readonly _announcer: Announcer;
+  private readonly _focusComposer: () => void;
+  private _run: RunState | undefined;
+  private _announced = '';
+  private _timer: ReturnType<typeof setInterval> | undefined;
+
+  /** `announcer`: the live region that tells changes of state; `focusComposer`: where focus goes when the retry button it held hides. */
+  constructor(announcer: Announcer, focusComposer: () => void) {
+    super();
+    this._announcer = announcer;
+    this._focusComposer = focusComposer;
+    this._text = h('span', { class: 'status-text' });
+    // Offered when a run has gone quiet: cancel it and send the last prompt again.
+    this._stalledRetry = h(
+      'button',
+      { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': ConversationAction.RetryLast, hidden: true },
+      'Cancel and retry',
+    );
+    // Not a live region itself: its countdown ticks every second. Changes of state are told by the announcer.
+    this.el = h('div', { class: 'status-line', hidden: true }, this._text, this._stalledRetry);
+    this._register(toDisposable(() => this._stopTicking()));
+  }
+
+  /** Shows `run`; nothing happens while it is the run already shown. */
+  render(run: RunState): void {
+    if (run === this._run) return;
+    this._run = run;
+    this._renderStatus();
+  }
+
+  private _renderStatus(): void {
+    const r = this._run;
+    if (!r) return;
+    let text = '';
+    if (r.cancelling && (r.active || r.compaction)) text = 'Cancelling…';
+    else if (r.dialogs) text = 'Pi is waiting for you: answer the question in the chat.';
+    else if (r.summaryRetry) text = summaryRetryText(r.summaryRetry, Date.now());
+    else if (r.compaction) text = `Compacting the conversation (${r.compaction.reason})…`;
+    else if (r.retry) {
+      const wait = Math.max(0, Math.ceil((r.retry.nextAt - Date.now()) / 1000));
+      text = r.retry.waiting
+        ? `Provider error: ${r.retry.errorMessage} — retry ${r.retry.attempt}/${r.retry.maxAttempts} in ${wait} s`
+        : `Retrying (attempt ${r.retry.attempt}/${r.retry.maxAttempts})…`;
+    } else if (r.stalled && r.active) {
+      const secs = Math.max(1, Math.round((Date.now() - (r.stalledSince ?? r.since)) / 1000));
+      text = `No response from Pi for ${secs} s. Cancel the run, or cancel and retry.`;
+    } else if (!r.active && r.retryFailure) text = `Retries failed: ${r.retryFailure.message}`;
+    else if (!r.active && r.lastCompaction && !r.lastCompaction.ok)
+      text = r.lastCompaction.aborted ? 'Compaction cancelled.' : `Compaction failed: ${r.lastCompaction.errorMessage ?? 'unknown error'}`;
+    setText(this._text, text);
+    const retryHad = document.activeElement === this._stalledRetry;
+    setHidden(this._stalledRetry, !(r.stalled && r.active && !r.cancelling));
+    // "Cancel and retry" hides once used: focus goes to the composer rather than the page body.
+    if (retryHad && this._stalledRetry.hidden) this._focusComposer();
+    setHidden(this.el, text === '');
+    // Announced when the state changes (a new attempt, a stall, compaction), never on a countdown tick.
+    const kind = statusKind(r);
+    if (kind !== this._announced) {
+      this._announced = kind;
+      if (text) this._announcer.say(text);
+    }
+    const ticking = r.retry?.waiting === true || r.summaryRetry?.waiting === true || (r.stalled && r.active);
+    if (ticking && this._timer === undefined && !this.isDisposed) this._timer = setInterval(() => this._renderStatus(), 1000);
+    else if (!ticking) this._stopTicking();
+  }
+
+  private _stopTicking(): void {
+    if (this._timer === undefined) return;
+    clearInterval(this._timer);
+    this._timer = undefined;
+  }
+}
+
+/** What the status line says, without its clock: the same while only the seconds change. */
+function statusKind(r: RunState): string {
+  if (r.cancelling && (r.active || r.compaction)) return 'cancelling';
+  if (r.summaryRetry) return `summaryRetry:${r.summaryRetry.waiting}:${r.summaryRetry.attempt}:${r.summaryRetry.errorMessage}`;
+  if (r.compaction) return `compacting:${r.compaction.reason}`;
+  if (r.retry) return `retry:${r.retry.waiting}:${r.retry.attempt}:${r.retry.errorMessage}`;
+  if (r.stalled && r.active) return 'stalled';
+  if (!r.active && r.retryFailure) return `retryFailed:${r.retryFailure.message}`;
+  if (!r.active && r.lastCompaction && !r.lastCompaction.ok) return `compactionFailed:${String(r.lastCompaction.aborted)}:${r.lastCompaction.errorMessage}`;
+  return '';
+}
