@@ -4,7 +4,7 @@
  * action does not compile and each router's switch is exhaustive over its group.
  */
 
-/** Clicks in the conversation (rows, cards, dialogs' area) and the status line: the app's click router. */
+/** Clicks in the conversation (rows, cards, code blocks) and the status line: clickRouter.ts. */
 export const ConversationAction = {
   OpenImage: 'open-image',
   LoadEarlier: 'load-earlier',
@@ -43,12 +43,6 @@ export const ComposerAction = {
   Cancel: 'cancel',
 } as const;
 
-/** A dialog card's answers (the choice itself is in `data-choice`). */
-export const DialogAction = {
-  Choice: 'dialog-choice',
-  Dismiss: 'dialog-dismiss',
-} as const;
-
 /** The Sessions list. */
 export const SessionsAction = {
   BackToChat: 'back-to-chat',
@@ -66,6 +60,9 @@ export const TreeAction = {
 
 /** Buttons their own component listens for, by element or by selector, with no router between. */
 export const DirectAction = {
+  // A dialog card's answers: the choice itself is in `data-choice`.
+  DialogChoice: 'dialog-choice',
+  DialogDismiss: 'dialog-dismiss',
   AttachImage: 'attach-image',
   RemoveChip: 'remove-chip',
   RemoveImage: 'remove-image',
@@ -78,7 +75,6 @@ export const Action = {
   ...ConversationAction,
   ...HeaderAction,
   ...ComposerAction,
-  ...DialogAction,
   ...SessionsAction,
   ...TreeAction,
   ...DirectAction,

@@ -33,6 +33,7 @@ export interface AppHost {
   saveUiState(state: UiState): void;
 }
 
+/** The whole view: owns its parts and the state they render; lives as long as the page. */
 export class ChatApp extends Disposable {
   /** The reduced transcript, as the last snapshot, batch or page left it. */
   state: TranscriptState = initialTranscript;

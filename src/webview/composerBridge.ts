@@ -20,6 +20,7 @@ export type ComposerMessages = Pick<
 /** How often, at most, the draft goes to the host while it is tracked (ms). */
 const REPORT_DELAY_MS = 300;
 
+/** Answers the host's composer messages and reports the draft; remembers the message being edited until the host answers. */
 export class ComposerBridge extends Disposable {
   readonly handlers: ComposerMessages;
   private readonly _composer: Composer;

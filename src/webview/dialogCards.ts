@@ -5,7 +5,7 @@
 
 import { dialogChoices, type DialogView, type ExtensionUiState } from '../shared/extensionUi.ts';
 import { showBidiControls } from '../shared/bidi.ts';
-import { DialogAction } from './actions.ts';
+import { DirectAction } from './actions.ts';
 import { button } from './components.ts';
 import { h, setHidden, setText } from './dom.ts';
 
@@ -110,7 +110,7 @@ export class DialogList {
       const field = card.el.querySelector<HTMLInputElement | HTMLTextAreaElement>('.dialog-field');
       // input and editor submit their text; select and confirm their label.
       this._answer(card, field ? field.value : btn.getAttribute('data-choice')!);
-    } else if (btn.getAttribute('data-action') === DialogAction.Dismiss) this._answer(card, undefined);
+    } else if (btn.getAttribute('data-action') === DirectAction.DialogDismiss) this._answer(card, undefined);
   }
 
   private _onKey(e: KeyboardEvent): void {
@@ -163,9 +163,9 @@ function makeCard(d: DialogView, n: number): Card {
     field.value = d.prefill ?? '';
   }
   const buttons = choices.length
-    ? choices.map((c, i) => button(showBidiControls(c), DialogAction.Choice, i === 0 ? 'primary' : 'secondary', { 'data-choice': c }))
-    : [button('Submit', DialogAction.Choice, 'primary', { 'data-choice': 'Submit' })];
-  const dismiss = button('Dismiss', DialogAction.Dismiss, 'secondary', { title: 'Dismiss (Escape)' });
+    ? choices.map((c, i) => button(showBidiControls(c), DirectAction.DialogChoice, i === 0 ? 'primary' : 'secondary', { 'data-choice': c }))
+    : [button('Submit', DirectAction.DialogChoice, 'primary', { 'data-choice': 'Submit' })];
+  const dismiss = button('Dismiss', DirectAction.DialogDismiss, 'secondary', { title: 'Dismiss (Escape)' });
   const hint = h(
     'div',
     { class: 'dialog-hint', id: `${messageId}-hint` },

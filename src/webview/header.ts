@@ -7,6 +7,7 @@ import type { TranscriptState } from '../shared/transcript.ts';
 import { HeaderAction } from './actions.ts';
 import { closestAction, h, setAttr, setHidden, setText } from './dom.ts';
 
+/** The header bar; the host's pickers open from it and it switches the view's mode. */
 export class Header {
   readonly el: HTMLElement;
   private readonly _model: HTMLButtonElement;

@@ -11,6 +11,7 @@ import { SessionTreeView } from './sessionTree.ts';
 /** The host messages that switch or fill a mode. */
 export type ModeMessages = Pick<HostMessageHandlers, 'showMode' | 'sessions' | 'sessionTree'>;
 
+/** Owns the Sessions list and the tree, and which of them (or the chat) the view shows. */
 export class ViewModes {
   readonly sessionsView: SessionsView;
   readonly treeView: SessionTreeView;
