@@ -1,7 +1,7 @@
 /**
  * Assistant text as markdown: markdown-it (raw HTML off) renders, DOMPurify sanitizes with an allow-list,
  * highlight.js colours finished code blocks. Links keep a real `href` only when it is http(s) or a
- * relative path (so assistive technology sees a link) and open through the host on click (main.ts).
+ * relative path (so assistive technology sees a link) and open through the host on click (clickRouter.ts).
  * Streaming (incremental) rendering is in markdownStream.ts; every HTML string it produces goes through
  * `sanitize` here.
  */
@@ -219,7 +219,7 @@ export function sanitize(html: string): DocumentFragment {
 
 /**
  * A link keeps a real `href` only where the host may open it (http(s) or relative), so assistive technology
- * and the keyboard see a link; the click and Enter are handled in main.ts, which asks the host to open it.
+ * and the keyboard see a link; the click and Enter are handled in clickRouter.ts, which asks the host to open it.
  */
 function neutralizeLink(a: HTMLAnchorElement): void {
   const href = safeHref(a.getAttribute('href') ?? '');
