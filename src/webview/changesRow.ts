@@ -1,6 +1,7 @@
 /** The "Changes" row after a run that changed files: per file +/− lines, Open Diff and Undo; Undo all. */
 
 import type { FileChangeView } from '../shared/wire/events.ts';
+import { ConversationAction } from './actions.ts';
 import { button } from './components.ts';
 import { h } from './dom.ts';
 
@@ -14,7 +15,9 @@ export function renderChanges(el: HTMLElement, files: readonly FileChangeView[])
     h('span', { class: 'changes-count' }, `${files.length} file${files.length === 1 ? '' : 's'}`),
   );
   if (open.length > 0)
-    head.append(button('Undo all', 'undo-all', 'secondary', { class: 'btn btn-secondary btn-small', 'aria-label': "Undo all of this run's changes" }));
+    head.append(
+      button('Undo all', ConversationAction.UndoAll, 'secondary', { class: 'btn btn-secondary btn-small', 'aria-label': "Undo all of this run's changes" }),
+    );
   const list = h('ul', { class: 'changes-list' });
   for (const f of files) list.append(fileItem(f));
   el.replaceChildren(head, list);
@@ -23,7 +26,11 @@ export function renderChanges(el: HTMLElement, files: readonly FileChangeView[])
 function fileItem(f: FileChangeView): HTMLElement {
   const li = h('li', { class: 'change-file', 'data-path': f.path, 'data-undone': f.undone ? 'true' : undefined });
   li.append(
-    button(f.path, 'open-file', 'link', { class: 'btn btn-link file-link', 'data-path': f.path, title: `Open ${f.path} at the first changed line` }),
+    button(f.path, ConversationAction.OpenFile, 'link', {
+      class: 'btn btn-link file-link',
+      'data-path': f.path,
+      title: `Open ${f.path} at the first changed line`,
+    }),
     h('span', { class: 'change-added', 'aria-label': `${f.added} lines added` }, `+${f.added}`),
     h('span', { class: 'change-removed', 'aria-label': `${f.removed} lines removed` }, `−${f.removed}`),
   );
@@ -37,8 +44,12 @@ function fileItem(f: FileChangeView): HTMLElement {
     return li;
   }
   li.append(
-    button('Open Diff', 'open-diff', 'secondary', { class: 'btn btn-secondary btn-small', 'data-path': f.path, 'aria-label': `Open diff of ${f.path}` }),
-    button('Undo', 'undo-file', 'secondary', {
+    button('Open Diff', ConversationAction.OpenDiff, 'secondary', {
+      class: 'btn btn-secondary btn-small',
+      'data-path': f.path,
+      'aria-label': `Open diff of ${f.path}`,
+    }),
+    button('Undo', ConversationAction.UndoFile, 'secondary', {
       class: 'btn btn-secondary btn-small',
       'data-path': f.path,
       'aria-label': f.created ? `Undo: delete ${f.path}, which Pi created` : `Undo the changes to ${f.path}`,

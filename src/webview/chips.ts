@@ -2,6 +2,7 @@
 
 import { chipRef, splitChips, type CodeChip } from '../shared/chips.ts';
 import { showBidiControls } from '../shared/bidi.ts';
+import { actionSelector, DirectAction } from './actions.ts';
 import { iconButton } from './components.ts';
 import { h, setHidden } from './dom.ts';
 import type { TextBody } from './textBody.ts';
@@ -18,7 +19,7 @@ export class ChipStrip {
     this._changed = changed;
     this.el = h('div', { class: 'chips', 'data-testid': 'composer-chips', role: 'list', 'aria-label': 'Code attached to the next message', hidden: true });
     this.el.addEventListener('click', (e) => {
-      const btn = (e.target as Element).closest('[data-action="remove-chip"]');
+      const btn = (e.target as Element).closest(actionSelector(DirectAction.RemoveChip));
       if (!btn) return;
       const i = Number(btn.getAttribute('data-index'));
       this._chips.splice(i, 1);
@@ -52,7 +53,7 @@ export class ChipStrip {
           'span',
           { class: 'chip', role: 'listitem', 'data-chip': chipRef(c), title: `${KIND_LABEL[c.kind]}: ${chipRef(c)}` },
           h('span', { class: 'chip-label' }, showBidiControls(chipRef(c))),
-          iconButton('×', `Remove ${chipRef(c)}`, 'remove-chip', { 'data-index': String(i) }),
+          iconButton('×', `Remove ${chipRef(c)}`, DirectAction.RemoveChip, { 'data-index': String(i) }),
         ),
       ),
     );

@@ -4,6 +4,7 @@
  * never blocks a frame. The toggle stays in place (and keeps focus) in both states.
  */
 
+import type { Action } from './actions.ts';
 import { button, scrollRegion } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { linkifyTextPaths } from './pathLinks.ts';
@@ -38,7 +39,7 @@ export class ClipView {
   readonly toggle: HTMLButtonElement;
   private _job = 0;
 
-  constructor(preClass: string, action: string, wrapperClass = 'clip') {
+  constructor(preClass: string, action: Action, wrapperClass = 'clip') {
     // A region the keyboard can reach and scroll, named for screen readers.
     this.pre = scrollRegion(h('pre', { class: preClass }), REGION_LABELS[preClass] ?? 'Tool text');
     this.toggle = button('Show all', action, 'link', { 'aria-expanded': 'false' });

@@ -4,19 +4,23 @@
  * components need constructable styles, so the rest of the view depends only on these functions.
  */
 
+import type { Action } from './actions.ts';
 import { h } from './dom.ts';
 
 export type ButtonKind = 'primary' | 'secondary' | 'icon' | 'link';
 
+/** More attributes for a button; its action is the `action` argument, never one of these. */
+export type ButtonAttrs = Readonly<Record<string, string | undefined>> & { readonly 'data-action'?: never };
+
 /** A button that carries its intent in `data-action`; clicks are handled by delegation. */
-export function button(label: string, action: string, kind: ButtonKind = 'secondary', extra: Record<string, string | undefined> = {}): HTMLButtonElement {
+export function button(label: string, action: Action, kind: ButtonKind = 'secondary', extra: ButtonAttrs = {}): HTMLButtonElement {
   const b = h('button', { type: 'button', class: `btn btn-${kind}`, 'data-action': action, ...extra });
   b.textContent = label;
   return b;
 }
 
 /** An icon-only button: the glyph is decorative, the label is what assistive technology reads. */
-export function iconButton(glyph: string, label: string, action: string, extra: Record<string, string | undefined> = {}): HTMLButtonElement {
+export function iconButton(glyph: string, label: string, action: Action, extra: ButtonAttrs = {}): HTMLButtonElement {
   const b = h('button', { type: 'button', class: 'btn btn-icon', 'data-action': action, 'aria-label': label, title: label, ...extra });
   b.append(h('span', { 'aria-hidden': 'true' }, glyph));
   return b;

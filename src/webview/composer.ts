@@ -7,11 +7,13 @@
 
 import { expandChips, type CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';
+import { assertNever } from '../shared/exhaustive.ts';
 import { MAX_PROMPT_CHARS, type SendMode } from '../shared/wire/webviewProtocol.ts';
 import { isBuiltin, parseSlash, type BuiltinName } from '../shared/slashCommands.ts';
+import { ComposerAction, DirectAction } from './actions.ts';
 import { ChipStrip } from './chips.ts';
 import { button } from './components.ts';
-import { h, setAttr, setHidden, setText } from './dom.ts';
+import { closestAction, h, setAttr, setHidden, setText } from './dom.ts';
 import { filesOf, IMAGE_ACCEPT, ImageStrip } from './images.ts';
 import { SlashMenu } from './slashMenu.ts';
 
@@ -81,10 +83,16 @@ export class Composer {
       this.slashMenu.close();
       this._setValue(`/${c.name} `);
     });
-    this._send = button('Send', 'send', 'primary', { 'data-testid': 'send', title: 'Send (Enter)' });
-    this._steer = button('Steer', 'steer', 'primary', { 'data-testid': 'steer', title: 'Steer: delivered after the current tool results (Enter)' });
-    this._followUp = button('Follow-up', 'followUp', 'secondary', { 'data-testid': 'followUp', title: 'Follow-up: delivered after the run (Alt+Enter)' });
-    this._cancel = button('Cancel', 'cancel', 'secondary', { 'data-testid': 'cancel', title: 'Cancel the run (Escape)' });
+    this._send = button('Send', ComposerAction.Send, 'primary', { 'data-testid': 'send', title: 'Send (Enter)' });
+    this._steer = button('Steer', ComposerAction.Steer, 'primary', {
+      'data-testid': 'steer',
+      title: 'Steer: delivered after the current tool results (Enter)',
+    });
+    this._followUp = button('Follow-up', ComposerAction.FollowUp, 'secondary', {
+      'data-testid': 'followUp',
+      title: 'Follow-up: delivered after the run (Alt+Enter)',
+    });
+    this._cancel = button('Cancel', ComposerAction.Cancel, 'secondary', { 'data-testid': 'cancel', title: 'Cancel the run (Escape)' });
     this._hint = h('div', { id: 'composer-hint', class: 'composer-hint' });
     this._actions = h('div', { class: 'composer-actions' });
     this._error = h('div', { class: 'composer-error', role: 'alert', hidden: true });
@@ -116,7 +124,7 @@ export class Composer {
         type: 'button',
         class: 'btn btn-icon attach-image',
         'data-testid': 'attach-image',
-        'data-action': 'attach-image',
+        'data-action': DirectAction.AttachImage,
         'aria-label': 'Attach images',
         title: 'Attach images (or paste or drop them here)',
       },
@@ -161,11 +169,20 @@ export class Composer {
       this._host.changed();
     });
     this._actions.addEventListener('click', (e) => {
-      const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
-      if (action === 'send') this.submit('prompt');
-      else if (action === 'steer') this.submit('steer');
-      else if (action === 'followUp') this.submit('followUp');
-      else if (action === 'cancel') this._host.cancel();
+      const hit = closestAction(e.target, ComposerAction);
+      if (!hit) return;
+      switch (hit.action) {
+        case ComposerAction.Send:
+          return this.submit('prompt');
+        case ComposerAction.Steer:
+          return this.submit('steer');
+        case ComposerAction.FollowUp:
+          return this.submit('followUp');
+        case ComposerAction.Cancel:
+          return this._host.cancel();
+        default:
+          return assertNever(hit.action, 'composer action');
+      }
     });
     this.setRunning(false);
   }

@@ -1,6 +1,9 @@
 /** Tiny DOM helpers. Every write checks the current value first, so an unchanged render causes no mutation. */
 
-type Attrs = Readonly<Record<string, string | number | boolean | undefined>>;
+import { isActionOf, type Action, type ActionGroup, type ActionOf } from './actions.ts';
+
+// `data-action` takes only a declared action: a misspelled one does not compile.
+type Attrs = Readonly<Record<string, string | number | boolean | undefined>> & { readonly 'data-action'?: Action };
 
 /** Creates an element with attributes (`true` = empty attribute, `false`/`undefined` = absent) and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
@@ -47,4 +50,11 @@ export function setText(el: Element, text: string): void {
   }
   if (!first && text === '') return;
   el.textContent = text;
+}
+
+/** The nearest element at or above `target` that carries a `data-action`, with its action when that is one of `group`'s. */
+export function closestAction<G extends ActionGroup>(target: EventTarget | null, group: G): { readonly el: Element; readonly action: ActionOf<G> } | undefined {
+  const el = (target as Element).closest('[data-action]');
+  const action = el?.getAttribute('data-action');
+  return el && isActionOf(group, action) ? { el, action } : undefined;
 }

@@ -1,6 +1,7 @@
 /** The file actions of an `edit` or `write` card: its path as a link to the first changed line, and Open Diff. */
 
 import type { ToolCardView } from '../shared/transcript/rows.ts';
+import { ConversationAction } from './actions.ts';
 import { button } from './components.ts';
 import { setAttr, setHidden } from './dom.ts';
 import { parseArgs } from './format.ts';
@@ -30,8 +31,8 @@ export class FileActions {
   private readonly _diff: HTMLButtonElement;
 
   constructor() {
-    this._open = button('', 'open-file', 'link', { class: 'btn btn-link file-link' });
-    this._diff = button('Open Diff', 'open-diff', 'secondary', { class: 'btn btn-secondary btn-small' });
+    this._open = button('', ConversationAction.OpenFile, 'link', { class: 'btn btn-link file-link' });
+    this._diff = button('Open Diff', ConversationAction.OpenDiff, 'secondary', { class: 'btn btn-secondary btn-small' });
     this.el = document.createElement('div');
     this.el.className = 'file-actions';
     this.el.hidden = true;

@@ -17,6 +17,7 @@ import {
   type ImageView,
 } from '../shared/images.ts';
 import { showBidiControls } from '../shared/bidi.ts';
+import { actionSelector, ConversationAction, DirectAction } from './actions.ts';
 import { iconButton } from './components.ts';
 import { h, setHidden } from './dom.ts';
 
@@ -46,7 +47,7 @@ export class ImageStrip {
       hidden: true,
     });
     this.el.addEventListener('click', (e) => {
-      const btn = (e.target as Element).closest('[data-action="remove-image"]');
+      const btn = (e.target as Element).closest(actionSelector(DirectAction.RemoveImage));
       if (btn) this._remove(Number(btn.getAttribute('data-index')));
     });
     this.el.addEventListener('keydown', (e) => {
@@ -113,7 +114,7 @@ export class ImageStrip {
     this._render();
     this._changed();
     // Focus stays in the strip (the next image, else the previous one), or returns to the text.
-    const buttons = this.el.querySelectorAll<HTMLButtonElement>('[data-action="remove-image"]');
+    const buttons = this.el.querySelectorAll<HTMLButtonElement>(actionSelector(DirectAction.RemoveImage));
     const next = buttons[Math.min(i, buttons.length - 1)];
     if (next) next.focus();
     else this._focusAfter();
@@ -131,7 +132,7 @@ export class ImageStrip {
           { class: 'image-chip', role: 'listitem', 'data-image-index': String(i), title: `${name} (${size})` },
           h('img', { class: 'image-chip-thumb', src: `data:${img.mimeType};base64,${img.data}`, alt: '' }),
           h('span', { class: 'image-chip-label' }, showBidiControls(name)),
-          iconButton('×', `Remove image ${name}`, 'remove-image', { 'data-index': String(i) }),
+          iconButton('×', `Remove image ${name}`, DirectAction.RemoveImage, { 'data-index': String(i) }),
         );
       }),
     );
@@ -180,7 +181,14 @@ export function imageGallery(media: readonly ImageView[], owner: string): HTMLEl
       );
     return h(
       'button',
-      { type: 'button', class: 'image-thumb', 'data-image': 'thumb', 'data-action': 'open-image', 'aria-label': `${label}: open larger`, title: what },
+      {
+        type: 'button',
+        class: 'image-thumb',
+        'data-image': 'thumb',
+        'data-action': ConversationAction.OpenImage,
+        'aria-label': `${label}: open larger`,
+        title: what,
+      },
       h('img', { src, alt: '' }),
     );
   });
@@ -198,7 +206,7 @@ export class ImageViewer {
   constructor() {
     this._img = h('img', { class: 'image-viewer-img', alt: '' });
     this._caption = h('div', { class: 'image-viewer-caption', id: 'image-viewer-caption' });
-    this._close = iconButton('×', 'Close image', 'close-image');
+    this._close = iconButton('×', 'Close image', DirectAction.CloseImage);
     this.el = h(
       'div',
       { class: 'image-viewer', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'image-viewer-caption', 'data-testid': 'image-viewer', hidden: true },
@@ -206,7 +214,7 @@ export class ImageViewer {
     );
     this.el.addEventListener('click', (e) => {
       const t = e.target as Element;
-      if (t === this.el || t.closest('[data-action="close-image"]')) this.close();
+      if (t === this.el || t.closest(actionSelector(DirectAction.CloseImage))) this.close();
     });
     this.el.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {

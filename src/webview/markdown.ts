@@ -1,7 +1,7 @@
 /**
  * Assistant text as markdown: markdown-it (raw HTML off) renders, DOMPurify sanitizes with an allow-list,
  * highlight.js colours finished code blocks. Links keep a real `href` only when it is http(s) or a
- * relative path (so assistive technology sees a link) and open through the host on click (main.ts).
+ * relative path (so assistive technology sees a link) and open through the host on click (clickRouter.ts).
  * Streaming (incremental) rendering is in markdownStream.ts; every HTML string it produces goes through
  * `sanitize` here.
  */
@@ -10,6 +10,7 @@ import DOMPurify, { type Config } from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import MarkdownIt, { type Env, type Token as MdToken } from 'markdown-it';
 import { showBidiControls } from '../shared/bidi.ts';
+import { ConversationAction } from './actions.ts';
 import { button, scrollRegion } from './components.ts';
 import { h } from './dom.ts';
 
@@ -218,7 +219,7 @@ export function sanitize(html: string): DocumentFragment {
 
 /**
  * A link keeps a real `href` only where the host may open it (http(s) or relative), so assistive technology
- * and the keyboard see a link; the click and Enter are handled in main.ts, which asks the host to open it.
+ * and the keyboard see a link; the click and Enter are handled in clickRouter.ts, which asks the host to open it.
  */
 function neutralizeLink(a: HTMLAnchorElement): void {
   const href = safeHref(a.getAttribute('href') ?? '');
@@ -231,7 +232,7 @@ function neutralizeLink(a: HTMLAnchorElement): void {
   }
 }
 
-/** A code block with its Copy and Insert-at-cursor actions (handled by delegation in main.ts). */
+/** A code block with its Copy and Insert-at-cursor actions (handled by delegation in clickRouter.ts). */
 function codeBlock(lang: string): HTMLElement {
   return h(
     'div',
@@ -240,8 +241,8 @@ function codeBlock(lang: string): HTMLElement {
       'div',
       { class: 'code-actions' },
       h('span', { class: 'code-lang' }, lang),
-      button('Copy', 'copy-code', 'link', { 'aria-label': 'Copy code' }),
-      button('Insert', 'insert-code', 'link', { 'aria-label': 'Insert code at cursor', title: 'Insert at the cursor in the active editor' }),
+      button('Copy', ConversationAction.CopyCode, 'link', { 'aria-label': 'Copy code' }),
+      button('Insert', ConversationAction.InsertCode, 'link', { 'aria-label': 'Insert code at cursor', title: 'Insert at the cursor in the active editor' }),
     ),
   );
 }

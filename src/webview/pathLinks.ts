@@ -21,7 +21,7 @@ export function linkifyPaths(root: Element): void {
     if (!href) continue;
     const a = document.createElement('a');
     a.className = 'path-link';
-    // A real link (the relative target is one safeHref keeps): main.ts's link handler asks the host to open it.
+    // A real link (the relative target is one safeHref keeps): the click router (clickRouter.ts) asks the host to open it.
     a.setAttribute('href', href);
     a.setAttribute('title', `Open ${href.replace('#L', ' at line ')}`);
     code.replaceWith(a);

@@ -4,6 +4,7 @@
  * so streaming never forces a synchronous layout from script.
  */
 
+import { DirectAction } from './actions.ts';
 import { h, setHidden } from './dom.ts';
 
 const BOTTOM_SLACK_PX = 32;
@@ -20,7 +21,7 @@ export class ScrollAnchor {
     this._follow = follow;
     this.jump = h(
       'button',
-      { type: 'button', class: 'jump-latest', 'data-action': 'jump-latest', hidden: true, 'aria-label': 'Jump to latest message' },
+      { type: 'button', class: 'jump-latest', 'data-action': DirectAction.JumpLatest, hidden: true, 'aria-label': 'Jump to latest message' },
       '↓ Jump to latest',
     );
     this.jump.addEventListener('click', () => this.toBottom());

@@ -3,9 +3,11 @@
  * assistant entry a button that moves the session there (`navigateTree`). Nothing is removed by moving.
  */
 
-import type { WebviewToHost } from '../shared/wire/webviewProtocol.ts';
+import { assertNever } from '../shared/exhaustive.ts';
+import { type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
-import { h, setText } from './dom.ts';
+import { TreeAction } from './actions.ts';
+import { closestAction, h, setText } from './dom.ts';
 
 export class SessionTreeView {
   readonly el: HTMLElement;
@@ -17,7 +19,7 @@ export class SessionTreeView {
     this._post = post;
     this._list = h('ul', { class: 'tree-list', 'aria-label': 'Session branches' });
     this._summary = h('p', { class: 'sessions-summary', role: 'status' });
-    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'back-to-chat' }, 'Back to chat');
+    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': TreeAction.BackToChat }, 'Back to chat');
     this.el = h(
       'section',
       { class: 'session-tree', 'data-testid': 'session-tree', 'aria-label': 'Session tree', hidden: true },
@@ -26,12 +28,18 @@ export class SessionTreeView {
       this._list,
     );
     this.el.addEventListener('click', (e) => {
-      const actionEl = (e.target as Element).closest('[data-action]');
-      if (!actionEl) return;
-      if (actionEl.getAttribute('data-action') === 'back-to-chat') back();
-      else if (actionEl.getAttribute('data-action') === 'navigate-tree') {
-        const id = actionEl.closest('[data-entry-id]')?.getAttribute('data-entry-id');
-        if (id) this._post({ type: 'navigateTree', entryId: id });
+      const hit = closestAction(e.target, TreeAction);
+      if (!hit) return;
+      switch (hit.action) {
+        case TreeAction.BackToChat:
+          return back();
+        case TreeAction.NavigateTree: {
+          const id = hit.el.closest('[data-entry-id]')?.getAttribute('data-entry-id');
+          if (id) this._post({ type: 'navigateTree', entryId: id });
+          return;
+        }
+        default:
+          return assertNever(hit.action, 'tree action');
       }
     });
     this.el.addEventListener('keydown', (e) => {
@@ -68,7 +76,7 @@ export class SessionTreeView {
             {
               type: 'button',
               class: 'tree-entry',
-              'data-action': 'navigate-tree',
+              'data-action': TreeAction.NavigateTree,
               'aria-label': `${who}: ${n.text}${n.label ? ` [${n.label}]` : ''}${state}. Move here.`,
             },
             // Plain text indent (the CSP allows no inline styles): two spaces a level, a corner where a branch starts.

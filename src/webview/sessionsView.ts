@@ -3,9 +3,11 @@
  * Open, Rename (inline) and Delete (the host asks first). Only the rows of the pages shown are in the DOM.
  */
 
-import type { WebviewToHost } from '../shared/wire/webviewProtocol.ts';
+import { assertNever } from '../shared/exhaustive.ts';
+import { type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { sessionTitle, shortStats, statsLine, type SessionPage, type SessionSummary } from '../shared/sessions.ts';
-import { h, setHidden, setText } from './dom.ts';
+import { SessionsAction } from './actions.ts';
+import { closestAction, h, setHidden, setText } from './dom.ts';
 
 /** How long the search box waits for typing to pause before asking the host. */
 const SEARCH_DEBOUNCE_MS = 150;
@@ -33,9 +35,13 @@ export class SessionsView {
       'aria-label': 'Search sessions',
     });
     this._list = h('ul', { class: 'sessions-list', 'aria-label': 'Saved sessions' });
-    this._more = h('button', { type: 'button', class: 'btn btn-secondary sessions-more', 'data-action': 'more-sessions', hidden: true }, 'Show more');
+    this._more = h(
+      'button',
+      { type: 'button', class: 'btn btn-secondary sessions-more', 'data-action': SessionsAction.MoreSessions, hidden: true },
+      'Show more',
+    );
     this._summary = h('p', { class: 'sessions-summary', role: 'status' });
-    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'back-to-chat' }, 'Back to chat');
+    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': SessionsAction.BackToChat }, 'Back to chat');
     this.el = h(
       'section',
       { class: 'sessions', 'data-testid': 'sessions', 'aria-label': 'Sessions', hidden: true },
@@ -108,13 +114,13 @@ export class SessionsView {
       { class: `session-item${current ? ' is-current' : ''}`, 'data-session-file': s.path, 'aria-current': current ? 'true' : undefined },
       h(
         'button',
-        { type: 'button', class: 'session-open', 'data-action': 'open-session', title: tip },
+        { type: 'button', class: 'session-open', 'data-action': SessionsAction.OpenSession, title: tip },
         h('span', { class: 'session-title' }, title),
         h('span', { class: 'session-meta' }, meta),
       ),
       h(
         'button',
-        { type: 'button', class: 'btn-icon session-rename', 'data-action': 'rename-session', 'aria-label': `Rename ${title}`, title: 'Rename' },
+        { type: 'button', class: 'btn-icon session-rename', 'data-action': SessionsAction.RenameSession, 'aria-label': `Rename ${title}`, title: 'Rename' },
         'Rename',
       ),
       h(
@@ -122,7 +128,7 @@ export class SessionsView {
         {
           type: 'button',
           class: 'btn-icon session-delete',
-          'data-action': 'delete-session',
+          'data-action': SessionsAction.DeleteSession,
           'aria-label': `Delete ${title}`,
           title: 'Delete',
           disabled: current,
@@ -133,22 +139,22 @@ export class SessionsView {
   }
 
   private _onClick(e: MouseEvent): void {
-    const actionEl = (e.target as Element).closest('[data-action]');
-    if (!actionEl) return;
-    const file = actionEl.closest('[data-session-file]')?.getAttribute('data-session-file') ?? '';
-    switch (actionEl.getAttribute('data-action')) {
-      case 'back-to-chat':
+    const hit = closestAction(e.target, SessionsAction);
+    if (!hit) return;
+    const file = hit.el.closest('[data-session-file]')?.getAttribute('data-session-file') ?? '';
+    switch (hit.action) {
+      case SessionsAction.BackToChat:
         return this._back();
-      case 'more-sessions':
+      case SessionsAction.MoreSessions:
         return this._post({ type: 'listSessions', query: this._query, offset: this._shown });
-      case 'open-session':
+      case SessionsAction.OpenSession:
         return this._post({ type: 'openSession', file });
-      case 'delete-session':
+      case SessionsAction.DeleteSession:
         return this._post({ type: 'deleteSession', file });
-      case 'rename-session':
-        return this._startRename(actionEl.closest('li')!, file);
+      case SessionsAction.RenameSession:
+        return this._startRename(hit.el.closest('li')!, file);
       default:
-        return;
+        return assertNever(hit.action, 'sessions action');
     }
   }
 

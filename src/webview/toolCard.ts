@@ -7,6 +7,7 @@
 
 import { showBidiControls } from '../shared/bidi.ts';
 import type { BlockView, ToolCardView, ToolStatus } from '../shared/transcript/rows.ts';
+import { ConversationAction } from './actions.ts';
 import { ClipView, headOf, piecesOf, prettyJson, type ClipContent } from './clip.ts';
 import { scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
@@ -66,7 +67,7 @@ export class ToolCard {
     this._summary = h('span', { class: 'tool-summary' });
     this._duration = h('span', { class: 'tool-duration' });
     this._args = h('div', { class: 'tool-args' });
-    this._outputClip = new ClipView('tool-output-text', 'tool-show-all');
+    this._outputClip = new ClipView('tool-output-text', ConversationAction.ToolShowAll);
     this._output = h('div', { class: 'tool-output', hidden: true }, this._outputClip.el);
     this.el = h(
       'div',
@@ -179,7 +180,7 @@ export class ToolCard {
   private _showArgsClip(cls: string, content: ClipContent): void {
     let clip = this._argsClip;
     if (!clip || !clip.pre.classList.contains(cls)) {
-      clip = this._argsClip = new ClipView(cls, 'tool-args-show-all');
+      clip = this._argsClip = new ClipView(cls, ConversationAction.ToolArgsShowAll);
       this._args.replaceChildren(clip.el);
     }
     this._argsContent = content;

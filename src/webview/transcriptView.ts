@@ -8,17 +8,21 @@
 import { toolOf, type BlockView, type MessageView, type NoticeRow, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import type { ImageView } from '../shared/images.ts';
+import { ConversationAction } from './actions.ts';
 import { renderChanges } from './changesRow.ts';
 import { userBody } from './chips.ts';
-import type { TextBody, TextBodyFactory } from './textBody.ts';
 import { linkifyPaths } from './pathLinks.ts';
 import { button, scrollRegion, srOnly } from './components.ts';
-import { showBidiControls } from '../shared/bidi.ts';
 import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
 import { thoughtFor } from './format.ts';
 import { ClipView } from './clip.ts';
 import { clipContent, ToolCard } from './toolCard.ts';
 import { imageGallery } from './images.ts';
+import { shellHeader } from './shellLive.ts';
+import { plainBody, type TextBody, type TextBodyFactory } from './textBody.ts';
+
+// markdownStream.ts names the contract from here.
+export type { TextBody } from './textBody.ts';
 
 /** Rows rendered at first and added per "show earlier". */
 export const PAGE_ROWS = 100;
@@ -31,15 +35,6 @@ export interface ViewUi {
   /** The session's folder (file paths on cards are relative to it). */
   cwd?(): string | undefined;
   setOpen(key: string, open: boolean): void;
-}
-
-// Declared apart so the bodies (chips.ts, markdownStream.ts) need not import the renderer that uses them.
-export type { TextBody, TextBodyFactory } from './textBody.ts';
-
-/** Plain, safe text (user prompts, notices): set as text, appended in place while it grows. */
-export function plainBody(): TextBody {
-  const el = h('div', { class: 'plain' });
-  return { el, update: (text) => setText(el, text) };
 }
 
 interface BlockPart {
@@ -69,14 +64,12 @@ export class TranscriptView {
   remote = 0;
   /** Set by `expectPrepend`: the next state's new first rows were paged in, not a different transcript. */
   private _prepending = false;
-  /** Called with each message that became final while on screen (for the live region). */
-  onFinal: ((m: MessageView) => void) | undefined;
 
   constructor(ui: ViewUi, markdown: TextBodyFactory) {
     this.ui = ui;
     this.markdown = markdown;
     this.el = h('div', { 'data-testid': 'transcript', class: 'transcript', role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation' });
-    this.earlier = button('', 'load-earlier', 'link', { class: 'btn btn-link load-earlier' });
+    this.earlier = button('', ConversationAction.LoadEarlier, 'link', { class: 'btn btn-link load-earlier' });
     this.earlier.hidden = true;
   }
 
@@ -169,11 +162,7 @@ export class TranscriptView {
       if (!row) {
         row = new MessageRow(m, this);
         this._rows.set(m.id, row);
-      } else if (row.message !== m) {
-        const wasFinal = row.message.final;
-        row.update(m);
-        if (!wasFinal && m.final) this.onFinal?.(m);
-      }
+      } else if (row.message !== m) row.update(m);
       row.gen = gen;
       if (row.el !== cursor) this.el.insertBefore(row.el, cursor);
       else cursor = cursor.nextSibling;
@@ -192,19 +181,24 @@ export class TranscriptView {
   }
 }
 
-/** "Edit and resend" and "Fork from here" on a user row; main.ts handles the clicks. */
+/** "Edit and resend" and "Fork from here" on a user row; clickRouter.ts handles the clicks. */
 function userActions(): HTMLElement {
   return h(
     'div',
     { class: 'row-actions' },
     h(
       'button',
-      { type: 'button', class: 'btn-link', 'data-action': 'edit-resend', title: 'Rewind to this message and edit it; the old branch stays in Branches' },
+      {
+        type: 'button',
+        class: 'btn-link',
+        'data-action': ConversationAction.EditResend,
+        title: 'Rewind to this message and edit it; the old branch stays in Branches',
+      },
       'Edit and resend',
     ),
     h(
       'button',
-      { type: 'button', class: 'btn-link', 'data-action': 'fork-here', title: 'Start a new session with the conversation up to here' },
+      { type: 'button', class: 'btn-link', 'data-action': ConversationAction.ForkHere, title: 'Start a new session with the conversation up to here' },
       'Fork from here',
     ),
   );
@@ -218,17 +212,6 @@ const ROLE_LABEL: Record<MessageView['role'], string> = {
   changes: 'Changes',
   bash: 'Shell',
 };
-
-/** `$ command` above a shell row's output; `!!` rows say they were kept out of the model's context. */
-export function shellHeader(command: string, excluded: boolean): HTMLElement {
-  return h(
-    'div',
-    { class: 'shell-command' },
-    h('span', { class: 'shell-prompt', 'aria-hidden': 'true' }, '$ '),
-    h('code', {}, showBidiControls(command)),
-    ...(excluded ? [h('span', { class: 'shell-excluded' }, ' (not sent to the model)')] : []),
-  );
-}
 
 /** The images a row shows (a user message's, a tool result's). */
 function mediaOf(m: MessageView | undefined): readonly ImageView[] | undefined {
@@ -431,12 +414,12 @@ class MessageRow {
     if (key === this._actionsKey) return;
     this._actionsKey = key;
     const actions: HTMLElement[] = [];
-    if (m.code === 'settleTimeout') actions.push(button('Force idle', 'force-idle', 'secondary'));
+    if (m.code === 'settleTimeout') actions.push(button('Force idle', ConversationAction.ForceIdle, 'secondary'));
     // Force idle on a stopped or silent worker starts a fresh one.
-    if (m.code === 'workerStopped') actions.push(button('Restart', 'force-idle', 'secondary'));
-    if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', 'retry-last', 'secondary'));
+    if (m.code === 'workerStopped') actions.push(button('Restart', ConversationAction.ForceIdle, 'secondary'));
+    if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', ConversationAction.RetryLast, 'secondary'));
     if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed')
-      actions.push(button('Show Log', 'show-log', 'secondary'));
+      actions.push(button('Show Log', ConversationAction.ShowLog, 'secondary'));
     if (actions.length) this.el.append(h('div', { class: 'notice-actions' }, ...actions));
   }
 }
@@ -473,7 +456,7 @@ class ResultPart implements BlockPart {
 
   constructor(view: TranscriptView) {
     this._view = view;
-    this._clip = new ClipView('tool-output-text', 'result-show-all');
+    this._clip = new ClipView('tool-output-text', ConversationAction.ResultShowAll);
     this.el = h('div', { class: 'block block-result' }, this._clip.el);
   }
 
@@ -511,7 +494,7 @@ class ThinkingPart implements BlockPart {
     this._label = h('span', { class: 'thinking-label' });
     this._toggle = h(
       'button',
-      { type: 'button', class: 'thinking-toggle', 'data-action': 'toggle-block', 'aria-expanded': 'true' },
+      { type: 'button', class: 'thinking-toggle', 'data-action': ConversationAction.ToggleBlock, 'aria-expanded': 'true' },
       h('span', { class: 'chevron', 'aria-hidden': 'true' }),
       this._label,
     );

@@ -1,15 +1,14 @@
 /**
- * What Pi's extensions show in the chat: dialog cards (select, confirm, input, editor) the user answers
- * inline by mouse or keyboard, and the widget strip above the composer. Keyed by dialog id and widget key,
- * so a render touches only what changed.
+ * The dialog cards Pi's extensions and tool approvals open in the chat (select, confirm, input, editor),
+ * answered inline by mouse or keyboard. Keyed by dialog id, so a render touches only what changed.
  */
 
-import { dialogChoices, type ExtensionUiState, type ShellView, type WidgetView } from '../shared/transcript/dialogsAndWidgets.ts';
-import type { DialogView } from '../shared/wire/events.ts';
+import { dialogChoices, type ExtensionUiState } from '../shared/transcript/dialogsAndWidgets.ts';
+import { type DialogView } from '../shared/wire/events.ts';
 import { showBidiControls } from '../shared/bidi.ts';
+import { DirectAction } from './actions.ts';
 import { button } from './components.ts';
 import { h, setHidden, setText } from './dom.ts';
-import { shellHeader } from './transcriptView.ts';
 
 export interface DialogHost {
   /** The user's answer; no `value` dismisses the dialog. */
@@ -30,6 +29,8 @@ export class DialogList {
   private readonly _cards = new Map<string, Card>();
   private readonly _host: DialogHost;
   private _dialogs: readonly DialogView[] | undefined;
+  /** Cards made so far: numbers each card's element ids. */
+  private _cardCount = 0;
   private _ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(host: DialogHost) {
@@ -55,7 +56,7 @@ export class DialogList {
     let fresh: Card | undefined;
     for (const d of dialogs) {
       if (this._cards.has(d.id)) continue;
-      const card = makeCard(d);
+      const card = makeCard(d, ++this._cardCount);
       this._cards.set(d.id, card);
       this.el.append(card.el);
       fresh ??= card;
@@ -70,6 +71,12 @@ export class DialogList {
     // Focus moves to the question; once it is answered, to the next open one.
     const target = fresh ?? (focusLost ? [...this._cards.values()][0] : undefined);
     target?.first.focus();
+  }
+
+  /** Stops the countdown's ticking. */
+  dispose(): void {
+    clearInterval(this._ticker);
+    this._ticker = undefined;
   }
 
   private _tick(): void {
@@ -104,7 +111,7 @@ export class DialogList {
       const field = card.el.querySelector<HTMLInputElement | HTMLTextAreaElement>('.dialog-field');
       // input and editor submit their text; select and confirm their label.
       this._answer(card, field ? field.value : btn.getAttribute('data-choice')!);
-    } else if (btn.getAttribute('data-action') === 'dialog-dismiss') this._answer(card, undefined);
+    } else if (btn.getAttribute('data-action') === DirectAction.DialogDismiss) this._answer(card, undefined);
   }
 
   private _onKey(e: KeyboardEvent): void {
@@ -140,10 +147,8 @@ export class DialogList {
   }
 }
 
-let nextDomId = 0;
-
-function makeCard(d: DialogView): Card {
-  const n = ++nextDomId;
+/** `n`: a number no other card of the page has, for its element ids. */
+function makeCard(d: DialogView, n: number): Card {
   const titleId = `dialog-title-${n}`;
   const messageId = `dialog-message-${n}`;
   const title = h('div', { class: 'dialog-title', id: titleId }, showBidiControls(d.title));
@@ -159,9 +164,9 @@ function makeCard(d: DialogView): Card {
     field.value = d.prefill ?? '';
   }
   const buttons = choices.length
-    ? choices.map((c, i) => button(showBidiControls(c), 'dialog-choice', i === 0 ? 'primary' : 'secondary', { 'data-choice': c }))
-    : [button('Submit', 'dialog-choice', 'primary', { 'data-choice': 'Submit' })];
-  const dismiss = button('Dismiss', 'dialog-dismiss', 'secondary', { title: 'Dismiss (Escape)' });
+    ? choices.map((c, i) => button(showBidiControls(c), DirectAction.DialogChoice, i === 0 ? 'primary' : 'secondary', { 'data-choice': c }))
+    : [button('Submit', DirectAction.DialogChoice, 'primary', { 'data-choice': 'Submit' })];
+  const dismiss = button('Dismiss', DirectAction.DialogDismiss, 'secondary', { title: 'Dismiss (Escape)' });
   const hint = h(
     'div',
     { class: 'dialog-hint', id: `${messageId}-hint` },
@@ -192,58 +197,4 @@ function makeCard(d: DialogView): Card {
     countdown,
   );
   return { el, dialog: d, countdown, first: field ?? buttons[0]! };
-}
-
-/** Extensions' widgets (`setWidget` with lines), above the composer. */
-export class WidgetStrip {
-  readonly el: HTMLElement;
-  private _widgets: readonly WidgetView[] | undefined;
-
-  constructor() {
-    this.el = h('div', { class: 'widget-strip', 'data-testid': 'widgets', role: 'region', 'aria-label': 'Extension widgets', hidden: true });
-  }
-
-  render(ui: ExtensionUiState | undefined): void {
-    const widgets = ui?.widgets ?? [];
-    if (widgets === this._widgets) return;
-    this._widgets = widgets;
-    this.el.replaceChildren(
-      ...widgets.map((w) =>
-        h('div', { class: 'widget', 'data-widget-key': w.key }, ...w.lines.map((l) => h('div', { class: 'widget-line' }, showBidiControls(l)))),
-      ),
-    );
-    setHidden(this.el, widgets.length === 0);
-  }
-}
-
-/** The `!` command running now, streaming its output; it becomes a transcript row when it ends. */
-export class ShellLive {
-  readonly el: HTMLElement;
-  private _shell: ShellView | undefined;
-  private _output: HTMLElement | undefined;
-
-  constructor() {
-    this.el = h('div', { class: 'shell-live' });
-  }
-
-  render(ui: ExtensionUiState | undefined): void {
-    const shell = ui?.shell;
-    if (shell === this._shell) return;
-    if (!shell) {
-      this.el.replaceChildren();
-      this._output = undefined;
-    } else if (shell.id !== this._shell?.id || !this._output) {
-      this._output = h('pre', { class: 'shell-output' });
-      this.el.replaceChildren(
-        h(
-          'div',
-          { class: 'row row-bash', 'data-role': 'bash', 'data-status': 'running', ...(shell.excluded ? { 'data-excluded': 'true' } : {}) },
-          shellHeader(shell.command, shell.excluded),
-          this._output,
-        ),
-      );
-    }
-    if (shell && this._output) setText(this._output, shell.output);
-    this._shell = shell;
-  }
 }

@@ -1,0 +1,100 @@
+/**
+ * Every `data-action` the view's buttons carry, declared once and grouped by the router that handles it:
+ * the elements that emit an action and the switch that routes it share these names, so a misspelled
+ * action does not compile and each router's switch is exhaustive over its group.
+ */
+
+/** Clicks in the conversation (rows, cards, code blocks) and the status line: clickRouter.ts. */
+export const ConversationAction = {
+  OpenImage: 'open-image',
+  LoadEarlier: 'load-earlier',
+  ForceIdle: 'force-idle',
+  ShowLog: 'show-log',
+  RetryLast: 'retry-last',
+  // SPEC §7: user rows.
+  EditResend: 'edit-resend',
+  ForkHere: 'fork-here',
+  ToggleBlock: 'toggle-block',
+  ToolShowAll: 'tool-show-all',
+  ToolArgsShowAll: 'tool-args-show-all',
+  ResultShowAll: 'result-show-all',
+  // SPEC §7: file tool cards and the changes row.
+  OpenFile: 'open-file',
+  OpenDiff: 'open-diff',
+  UndoFile: 'undo-file',
+  UndoAll: 'undo-all',
+  CopyCode: 'copy-code',
+  InsertCode: 'insert-code',
+} as const;
+
+/** The header's pickers and mode buttons. */
+export const HeaderAction = {
+  SelectModel: 'select-model',
+  SetThinkingLevel: 'set-thinking-level',
+  ShowSessions: 'show-sessions',
+  ShowTree: 'show-tree',
+} as const;
+
+/** The composer's bar: Send while idle; Cancel, Follow-up and Steer while a run is active. */
+export const ComposerAction = {
+  Send: 'send',
+  Steer: 'steer',
+  FollowUp: 'followUp',
+  Cancel: 'cancel',
+} as const;
+
+/** The Sessions list. */
+export const SessionsAction = {
+  BackToChat: 'back-to-chat',
+  MoreSessions: 'more-sessions',
+  OpenSession: 'open-session',
+  RenameSession: 'rename-session',
+  DeleteSession: 'delete-session',
+} as const;
+
+/** The session's tree of branches. */
+export const TreeAction = {
+  BackToChat: 'back-to-chat',
+  NavigateTree: 'navigate-tree',
+} as const;
+
+/** Buttons their own component listens for, by element or by selector, with no router between. */
+export const DirectAction = {
+  // A dialog card's answers: the choice itself is in `data-choice`.
+  DialogChoice: 'dialog-choice',
+  DialogDismiss: 'dialog-dismiss',
+  AttachImage: 'attach-image',
+  RemoveChip: 'remove-chip',
+  RemoveImage: 'remove-image',
+  CloseImage: 'close-image',
+  JumpLatest: 'jump-latest',
+} as const;
+
+/** Every action, by name. */
+export const Action = {
+  ...ConversationAction,
+  ...HeaderAction,
+  ...ComposerAction,
+  ...SessionsAction,
+  ...TreeAction,
+  ...DirectAction,
+} as const;
+
+/** The action names one group declares. */
+export type ActionOf<G extends ActionGroup> = G[keyof G];
+
+/** A group of actions: names to `data-action` values. */
+export type ActionGroup = Readonly<Record<string, string>>;
+
+/** Any `data-action` value the view emits. */
+export type Action = ActionOf<typeof Action>;
+
+/** Whether `value` (a `data-action` read from the DOM) is one of `group`'s actions. */
+export function isActionOf<G extends ActionGroup>(group: G, value: string | null | undefined): value is ActionOf<G> {
+  return value !== null && value !== undefined && Object.values(group).includes(value);
+}
+
+/** The CSS selector of elements that carry `action`. */
+export function actionSelector(action: Action): string {
+  return `[data-action="${action}"]`;
+}

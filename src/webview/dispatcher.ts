@@ -1,0 +1,57 @@
+/** Host messages into the view: a shape check, then one handler per message type from a table the compiler holds complete; wire events into the reducer. */
+
+import type { HostToWebview } from '../shared/wire/webviewProtocol.ts';
+import { isKnownEvent, type WireEvent } from '../shared/wire/events.ts';
+import { reduceOne } from '../shared/transcript/reduce.ts';
+import { type TranscriptState } from '../shared/transcript/rows.ts';
+
+/** A handler for every message type the host sends: leaving one out does not compile. */
+export type HostMessageHandlers = { readonly [K in HostToWebview['type']]: (msg: Extract<HostToWebview, { readonly type: K }>) => void };
+
+/** Hands `raw` to its type's handler; a message this version does not know is skipped, never fatal. */
+export function dispatchHostMessage(raw: unknown, handlers: HostMessageHandlers): void {
+  if (typeof raw !== 'object' || raw === null || typeof (raw as { type?: unknown }).type !== 'string') return;
+  const msg = raw as HostToWebview;
+  // Own keys only: a message named like an `Object.prototype` member is as unknown as any other.
+  const handler = Object.hasOwn(handlers, msg.type) ? (handlers[msg.type] as (m: HostToWebview) => void) : undefined;
+  if (handler) handler(msg);
+  else warnOnce(`ignored unknown message ${String((msg as { type: string }).type)}`);
+}
+
+/** Applies wire events one by one; an event this version does not know is skipped, never fatal. */
+export function applyEvents(state: TranscriptState, events: readonly WireEvent[]): TranscriptState {
+  let s = state;
+  for (const ev of coalesce(events)) {
+    try {
+      if (isKnownEvent(ev)) s = reduceOne(s, ev);
+      else warnOnce(`ignored unknown event ${String((ev as { type?: unknown }).type)}`);
+    } catch (err) {
+      warnOnce(`failed to apply ${String((ev as { type?: unknown }).type)}: ${String(err)}`);
+    }
+  }
+  return s;
+}
+
+/**
+ * Joins runs of deltas to the same block into one: the reducer then copies the transcript once per run
+ * instead of once per delta (a frame at 2,000 deltas/s carries about 30 of them).
+ */
+function coalesce(events: readonly WireEvent[]): WireEvent[] {
+  const out: WireEvent[] = [];
+  for (const ev of events) {
+    const last = out[out.length - 1];
+    if (ev.type === 'delta' && last?.type === 'delta' && last.index === ev.index && typeof ev.text === 'string') {
+      out[out.length - 1] = { type: 'delta', index: ev.index, text: last.text + ev.text };
+    } else out.push(ev);
+  }
+  return out;
+}
+
+// For the page's lifetime: a console line per kind of surprise, not one per message.
+const warned = new Set<string>();
+
+function warnOnce(what: string): void {
+  if (warned.has(what)) return;
+  warned.add(what);
+  console.warn(`[pi webview] ${what}`);
+}

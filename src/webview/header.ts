@@ -1,0 +1,85 @@
+/** The view's header: the model and thinking-level pickers, context usage, the session's name, and the Sessions and Branches buttons. */
+
+import { showBidiControls } from '../shared/bidi.ts';
+import { assertNever } from '../shared/exhaustive.ts';
+import { type SessionInfoView, type ViewMode, type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
+import { statsLine } from '../shared/sessions.ts';
+import type { TranscriptState } from '../shared/transcript/rows.ts';
+import { HeaderAction } from './actions.ts';
+import { closestAction, h, setAttr, setHidden, setText } from './dom.ts';
+
+/** The header bar; the host's pickers open from it and it switches the view's mode. */
+export class Header {
+  readonly el: HTMLElement;
+  private readonly _model: HTMLButtonElement;
+  private readonly _level: HTMLButtonElement;
+  private readonly _context: HTMLElement;
+  private readonly _title: HTMLElement;
+  private readonly _showSessions: HTMLButtonElement;
+  private readonly _showTree: HTMLButtonElement;
+  private _session: SessionInfoView | undefined;
+
+  /** `setMode`: what the Sessions and Branches buttons show. */
+  constructor(post: (msg: WebviewToHost) => void, setMode: (mode: ViewMode) => void) {
+    // The model and thinking level are pickers: they run the palette commands in the host. Their visible
+    // text (the model name, the level) is their accessible name; what they do is their description (title).
+    this._model = h('button', { type: 'button', class: 'model header-picker', 'data-action': HeaderAction.SelectModel, title: 'Select a model' });
+    this._level = h('button', {
+      type: 'button',
+      class: 'thinking-level header-picker',
+      'data-action': HeaderAction.SetThinkingLevel,
+      title: 'Set the thinking level',
+      hidden: true,
+    });
+    this._context = h('span', { class: 'context-usage', title: "How full the model's context window is" });
+    this._title = h('span', { class: 'session-name' });
+    this._showSessions = h(
+      'button',
+      { type: 'button', class: 'header-picker', 'data-action': HeaderAction.ShowSessions, 'aria-label': 'Show sessions' },
+      'Sessions',
+    );
+    this._showTree = h(
+      'button',
+      { type: 'button', class: 'header-picker', 'data-action': HeaderAction.ShowTree, 'aria-label': "Show this session's branches" },
+      'Branches',
+    );
+    this.el = h('header', { class: 'header' }, this._model, this._level, this._context, this._title, this._showSessions, this._showTree);
+    this.el.addEventListener('click', (e) => {
+      const hit = closestAction(e.target, HeaderAction);
+      if (!hit) return;
+      switch (hit.action) {
+        case HeaderAction.SelectModel:
+          return post({ type: 'runCommand', command: 'selectModel' });
+        case HeaderAction.SetThinkingLevel:
+          return post({ type: 'runCommand', command: 'setThinkingLevel' });
+        case HeaderAction.ShowSessions:
+          return setMode('sessions');
+        case HeaderAction.ShowTree:
+          return setMode('tree');
+        default:
+          return assertNever(hit.action, 'header action');
+      }
+    });
+  }
+
+  /** Marks the button of the mode shown as pressed. */
+  showMode(mode: ViewMode): void {
+    setAttr(this._showSessions, 'aria-pressed', String(mode === 'sessions'));
+    setAttr(this._showTree, 'aria-pressed', String(mode === 'tree'));
+  }
+
+  render(state: TranscriptState, session: SessionInfoView): void {
+    if (session !== this._session) {
+      this._session = session;
+      setText(this._model, showBidiControls(session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…')));
+      setAttr(this._model, 'title', session.modelId ? `${session.modelId}: select a model` : 'Select a model');
+      setText(this._context, session.contextPercent !== undefined ? `context ${session.contextPercent}%` : '');
+      setAttr(this._context, 'title', session.stats ? statsLine(session.stats) : "How full the model's context window is");
+      setAttr(this._title, 'title', session.stats ? `${state.sessionName ?? 'This session'}\n${statsLine(session.stats)}` : undefined);
+    }
+    const thinking = state.thinkingLevel ?? session.thinkingLevel;
+    setText(this._level, thinking ? `thinking: ${thinking}` : '');
+    setHidden(this._level, !thinking);
+    setText(this._title, showBidiControls(state.sessionName ?? ''));
+  }
+}

@@ -1,0 +1,76 @@
+/** Older rows on demand: those the state holds but the DOM does not, else the host's previous page (`loadEarlier`), kept in place on screen. */
+
+import type { HostToWebview, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
+import { prependRows } from '../shared/transcript/paging.ts';
+import { type TranscriptState } from '../shared/transcript/rows.ts';
+import type { ScrollAnchor } from './scroll.ts';
+import { PAGE_ROWS, type TranscriptView } from './transcriptView.ts';
+
+/** How close to the top (px) a scroll counts as reaching it. */
+const TOP_SLACK_PX = 4;
+
+/** The view's transcript state, which paging reads and extends at the top. */
+export interface TranscriptHolder {
+  state: TranscriptState;
+}
+
+/** Pages rows in, one `loadEarlier` at a time; reaching the top does what "show earlier" does. */
+export class Paging {
+  private readonly _holder: TranscriptHolder;
+  private readonly _transcript: TranscriptView;
+  private readonly _anchor: ScrollAnchor;
+  private readonly _post: (msg: WebviewToHost) => void;
+  /** Id of the row a `loadEarlier` asked for rows before, while its reply is awaited (0: none). */
+  private _loadingBefore = 0;
+
+  constructor(holder: TranscriptHolder, transcript: TranscriptView, scroller: HTMLElement, anchor: ScrollAnchor, post: (msg: WebviewToHost) => void) {
+    this._holder = holder;
+    this._transcript = transcript;
+    this._anchor = anchor;
+    this._post = post;
+    scroller.addEventListener(
+      'scroll',
+      () => {
+        if (scroller.scrollTop <= TOP_SLACK_PX && !transcript.earlier.hidden) this.showEarlier();
+      },
+      { passive: true },
+    );
+  }
+
+  /** A new transcript (a snapshot, a new session): `remote` rows precede it on the host, and no reply is awaited. */
+  reset(remote: number): void {
+    this._loadingBefore = 0;
+    this._transcript.remote = remote;
+  }
+
+  /** Shows older rows: those the state holds but the DOM does not, else the host's previous page. */
+  showEarlier(): void {
+    if (this._transcript.first > 0) this._anchor.keepPosition(() => this._transcript.showEarlier());
+    else this._requestEarlier();
+  }
+
+  /** Puts a `loadEarlier` reply above the rows on screen, keeping what the user sees in place. */
+  onEarlier(msg: Extract<HostToWebview, { type: 'earlier' }>): void {
+    const asked = this._loadingBefore;
+    this._loadingBefore = 0;
+    const state = this._holder.state;
+    // A reply to an older question, or for a transcript replaced since (a reset, a snapshot), is dropped.
+    if (msg.before !== asked || state.messages[0]?.id !== msg.before || !Array.isArray(msg.messages)) return;
+    const next = prependRows(state, msg.messages, msg.tools ?? {});
+    if (next === state) return;
+    this._holder.state = next;
+    this._transcript.remote = typeof msg.earlier === 'number' ? msg.earlier : 0;
+    this._anchor.keepPosition(() => {
+      this._transcript.expectPrepend();
+      this._transcript.render(next, false);
+    });
+  }
+
+  /** Asks the host for the page before the first row held, once at a time. */
+  private _requestEarlier(): void {
+    const first = this._holder.state.messages[0];
+    if (this._loadingBefore || this._transcript.remote <= 0 || !first) return;
+    this._loadingBefore = first.id;
+    this._post({ type: 'loadEarlier', before: first.id, count: PAGE_ROWS });
+  }
+}
