@@ -7,8 +7,8 @@ import { showBidiControls } from '../shared/bidi.ts';
 import type { HostToWebview, SessionInfoView, ViewMode } from '../shared/wire/webviewProtocol.ts';
 import { isKnownEvent, type WireEvent } from '../shared/wire/events.ts';
 import { statsLine } from '../shared/sessions.ts';
-import { runPhase, type RunState } from '../shared/run/runState.ts';
-import { summaryRetryText } from '../shared/run/runCondition.ts';
+import type { RunState } from '../shared/run/runState.ts';
+import { noteText, runCondition } from '../shared/run/runCondition.ts';
 import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
 import { prependRows } from '../shared/transcript/paging.ts';
 import type { MessageView, TranscriptState, UserRow } from '../shared/transcript/rows.ts';
@@ -320,7 +320,7 @@ function onEarlier(msg: Extract<HostToWebview, { type: 'earlier' }>): void {
 }
 
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && !e.defaultPrevented && runPhase(state.run) !== 'idle') {
+  if (e.key === 'Escape' && !e.defaultPrevented && runCondition(state.run).phase !== 'idle') {
     e.preventDefault();
     post({ type: 'cancel' });
   }
@@ -493,7 +493,7 @@ let retryTimer: ReturnType<typeof setInterval> | undefined;
 
 function render(): void {
   frame = 0;
-  const phase = runPhase(state.run);
+  const phase = runCondition(state.run).phase;
   setAttr(document.body, 'data-run-state', phase);
   // A streaming block re-renders its tail: a focused link or Copy button there is replaced by its twin.
   const focus = markFocus(content);
@@ -530,22 +530,8 @@ function render(): void {
 /** The inline status line: retry countdown, compaction, cancelling, no response. */
 function renderStatus(): void {
   const r = state.run;
-  let text = '';
-  if (r.cancelling && (r.active || r.compaction)) text = 'Cancelling…';
-  else if (r.dialogs) text = 'Pi is waiting for you: answer the question in the chat.';
-  else if (r.summaryRetry) text = summaryRetryText(r.summaryRetry, Date.now());
-  else if (r.compaction) text = `Compacting the conversation (${r.compaction.reason})…`;
-  else if (r.retry) {
-    const wait = Math.max(0, Math.ceil((r.retry.nextAt - Date.now()) / 1000));
-    text = r.retry.waiting
-      ? `Provider error: ${r.retry.errorMessage} — retry ${r.retry.attempt}/${r.retry.maxAttempts} in ${wait} s`
-      : `Retrying (attempt ${r.retry.attempt}/${r.retry.maxAttempts})…`;
-  } else if (r.stalled && r.active) {
-    const secs = Math.max(1, Math.round((Date.now() - (r.stalledSince ?? r.since)) / 1000));
-    text = `No response from Pi for ${secs} s. Cancel the run, or cancel and retry.`;
-  } else if (!r.active && r.retryFailure) text = `Retries failed: ${r.retryFailure.message}`;
-  else if (!r.active && r.lastCompaction && !r.lastCompaction.ok)
-    text = r.lastCompaction.aborted ? 'Compaction cancelled.' : `Compaction failed: ${r.lastCompaction.errorMessage ?? 'unknown error'}`;
+  const { note } = runCondition(r);
+  const text = note ? noteText(note, Date.now()) : '';
   setText(statusText, text);
   const retryHad = document.activeElement === stalledRetry;
   setHidden(stalledRetry, !(r.stalled && r.active && !r.cancelling));
@@ -570,14 +556,7 @@ let announcedStatus = '';
 
 /** What the status line says, without its clock: the same while only the seconds change. */
 function statusKind(r: RunState): string {
-  if (r.cancelling && (r.active || r.compaction)) return 'cancelling';
-  if (r.summaryRetry) return `summaryRetry:${r.summaryRetry.waiting}:${r.summaryRetry.attempt}:${r.summaryRetry.errorMessage}`;
-  if (r.compaction) return `compacting:${r.compaction.reason}`;
-  if (r.retry) return `retry:${r.retry.waiting}:${r.retry.attempt}:${r.retry.errorMessage}`;
-  if (r.stalled && r.active) return 'stalled';
-  if (!r.active && r.retryFailure) return `retryFailed:${r.retryFailure.message}`;
-  if (!r.active && r.lastCompaction && !r.lastCompaction.ok) return `compactionFailed:${String(r.lastCompaction.aborted)}:${r.lastCompaction.errorMessage}`;
-  return '';
+  return runCondition(r).noteKey;
 }
 
 const announcedDialogs = new Set<string>();
