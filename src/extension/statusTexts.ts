@@ -10,6 +10,7 @@ export interface StatusItemText {
   readonly tooltip: string;
 }
 
+/** The three status-bar items' texts; an item without one hides. */
 export interface StatusTexts {
   readonly run: StatusItemText;
   readonly retry?: StatusItemText;
