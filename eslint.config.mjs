@@ -23,6 +23,15 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  // Type-aware checks where they catch real bugs: a promise nobody awaits or handles, a switch that misses a case.
+  {
+    files: ['src/shared/**/*.ts', 'src/extension/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
   // The protocol and reducer run on both sides: no vscode, no Node, no DOM globals.
   {
     files: ['src/shared/**/*.ts'],

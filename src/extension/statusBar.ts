@@ -2,7 +2,8 @@
 
 import * as vscode from 'vscode';
 import { describeStatus, TRANSIENT_STATUS_MS } from './statusTexts.ts';
-import { runPhase, type RunState } from '../shared/run/runState.ts';
+import type { RunState } from '../shared/run/runState.ts';
+import { runCondition } from '../shared/run/runCondition.ts';
 import { Disposable, toDisposable } from '../shared/disposable.ts';
 import type { PiClient } from './piClient.ts';
 
@@ -45,7 +46,7 @@ export class StatusBar extends Disposable {
       show(this._retry, texts.retry);
       show(this._compaction, texts.compaction);
     }
-    const running = runPhase(run) !== 'idle';
+    const running = runCondition(run).phase !== 'idle';
     if (running !== this._lastRunning) {
       this._lastRunning = running;
       void vscode.commands.executeCommand('setContext', 'piPanel.running', running);

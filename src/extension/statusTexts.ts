@@ -1,7 +1,8 @@
 /** The status-bar texts of a run state, in VS Code's codicon syntax (`$(name)`). */
 
-import { runPhase, type RunState } from '../shared/run/runState.ts';
-import { summaryRetryText } from '../shared/run/runCondition.ts';
+import { assertNever } from '../shared/exhaustive.ts';
+import type { RunState } from '../shared/run/runState.ts';
+import { runCondition, summaryRetryText, type RunCondition } from '../shared/run/runCondition.ts';
 
 /** What one status-bar item says. */
 export interface StatusItemText {
@@ -9,6 +10,7 @@ export interface StatusItemText {
   readonly tooltip: string;
 }
 
+/** The three status-bar items' texts; an item without one hides. */
 export interface StatusTexts {
   readonly run: StatusItemText;
   readonly retry?: StatusItemText;
@@ -22,33 +24,7 @@ const clock = (ms: number): string => new Date(ms).toLocaleTimeString();
 
 /** The status-bar texts a user sees for a run state at time `now` (codicon syntax: `$(name)`). */
 export function describeStatus(s: RunState, now: number): StatusTexts {
-  const phase = runPhase(s);
-  let run: StatusItemText;
-  if (s.stalled && s.active && phase !== 'cancelling') {
-    const secs = Math.round((now - (s.stalledSince ?? s.since)) / 1000);
-    run = { text: `$(warning) Pi: no response for ${secs} s`, tooltip: 'Pi has sent nothing for a while. Click to cancel the run.' };
-  } else if (phase === 'waiting') {
-    run = { text: '$(bell) Pi is waiting for you', tooltip: 'A Pi extension asks you something in the chat. Click to open it.' };
-  } else if (phase === 'starting') {
-    run = { text: '$(loading~spin) Pi: starting', tooltip: 'Loading Pi: your prompt is sent as soon as the session is open. Click to cancel it.' };
-  } else if (phase === 'running') {
-    run = { text: '$(sync~spin) Pi: running', tooltip: `Running since ${clock(s.since)}. Click to cancel.` };
-  } else if (phase === 'retrying') {
-    run = { text: '$(sync~spin) Pi: retrying', tooltip: 'Waiting to retry after a provider error. Click to cancel.' };
-  } else if (phase === 'compacting') {
-    run = { text: '$(sync~spin) Pi: compacting', tooltip: 'Compacting the conversation. Click to cancel.' };
-  } else if (phase === 'cancelling') {
-    run = { text: '$(loading~spin) Pi: cancelling', tooltip: 'Cancelling: waiting for Pi to stop.' };
-  } else if (s.outcome?.kind === 'cancelled') {
-    run = { text: '$(circle-slash) Pi: cancelled', tooltip: `Run cancelled at ${clock(s.outcome.at)}. Click to open the chat.` };
-  } else if (s.outcome?.kind === 'error') {
-    run = { text: '$(error) Pi: error', tooltip: `Run failed at ${clock(s.outcome.at)}: ${s.outcome.message ?? 'unknown error'}. Click to open the chat.` };
-  } else {
-    run = {
-      text: '$(check) Pi: idle',
-      tooltip: s.outcome ? `Last run completed at ${clock(s.outcome.at)}. Click to open the chat.` : 'Pi is ready. Click to open the chat.',
-    };
-  }
+  const run = runItem(s, runCondition(s), now);
 
   let retry: StatusItemText | undefined;
   if (s.retry) {
@@ -84,4 +60,38 @@ export function describeStatus(s: RunState, now: number): StatusTexts {
     }
   }
   return { run, retry, compaction };
+}
+
+/** The run item: a stall first (unless cancelling), then the phase, then how the last run ended. */
+function runItem(s: RunState, c: RunCondition, now: number): StatusItemText {
+  if (c.stalled && c.phase !== 'cancelling') {
+    const secs = Math.round((now - (s.stalledSince ?? s.since)) / 1000);
+    return { text: `$(warning) Pi: no response for ${secs} s`, tooltip: 'Pi has sent nothing for a while. Click to cancel the run.' };
+  }
+  switch (c.phase) {
+    case 'waiting':
+      return { text: '$(bell) Pi is waiting for you', tooltip: 'A Pi extension asks you something in the chat. Click to open it.' };
+    case 'starting':
+      return { text: '$(loading~spin) Pi: starting', tooltip: 'Loading Pi: your prompt is sent as soon as the session is open. Click to cancel it.' };
+    case 'running':
+      return { text: '$(sync~spin) Pi: running', tooltip: `Running since ${clock(s.since)}. Click to cancel.` };
+    case 'retrying':
+      return { text: '$(sync~spin) Pi: retrying', tooltip: 'Waiting to retry after a provider error. Click to cancel.' };
+    case 'compacting':
+      return { text: '$(sync~spin) Pi: compacting', tooltip: 'Compacting the conversation. Click to cancel.' };
+    case 'cancelling':
+      return { text: '$(loading~spin) Pi: cancelling', tooltip: 'Cancelling: waiting for Pi to stop.' };
+    case 'idle':
+      break;
+    default:
+      assertNever(c.phase, 'run phase');
+  }
+  if (s.outcome?.kind === 'cancelled')
+    return { text: '$(circle-slash) Pi: cancelled', tooltip: `Run cancelled at ${clock(s.outcome.at)}. Click to open the chat.` };
+  if (s.outcome?.kind === 'error')
+    return { text: '$(error) Pi: error', tooltip: `Run failed at ${clock(s.outcome.at)}: ${s.outcome.message ?? 'unknown error'}. Click to open the chat.` };
+  return {
+    text: '$(check) Pi: idle',
+    tooltip: s.outcome ? `Last run completed at ${clock(s.outcome.at)}. Click to open the chat.` : 'Pi is ready. Click to open the chat.',
+  };
 }

@@ -58,6 +58,8 @@ describe('messages from the webview', () => {
     ['openFile with a line that is not a line number', { type: 'openFile', path: 'a', line: -3 }],
     ['openDiff with an empty path', { type: 'openDiff', path: '' }],
     ['undo with a NUL in the path', { type: 'undo', path: 'a\u0000b' }],
+    ['a type named like an Object member', { type: 'constructor' }],
+    ['a type named __proto__', { type: '__proto__' }],
   ];
   for (const [what, msg] of bad) {
     it(`rejects ${what} with a reason`, () => {

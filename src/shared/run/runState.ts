@@ -6,12 +6,14 @@ import { unknownCase } from '../exhaustive.ts';
 /** What the status bar and the webview's `data-run-state` show. */
 export type RunPhase = 'idle' | 'starting' | 'running' | 'waiting' | 'retrying' | 'compacting' | 'cancelling';
 
+/** How the last run ended. */
 export interface RunOutcome {
   readonly kind: 'completed' | 'cancelled' | 'error';
   readonly message?: string;
   readonly at: number;
 }
 
+/** Pi retrying after a provider error. */
 export interface RetryView {
   readonly attempt: number;
   readonly maxAttempts: number;
@@ -35,11 +37,13 @@ export interface SummaryRetryView {
   readonly source?: SummarySource;
 }
 
+/** A compaction in progress. */
 export interface CompactionView {
   readonly reason: CompactionReason;
   readonly since: number;
 }
 
+/** How the last compaction ended. */
 export interface CompactionResultView {
   readonly reason: CompactionReason;
   readonly ok: boolean;
@@ -50,6 +54,7 @@ export interface CompactionResultView {
   readonly at: number;
 }
 
+/** What the agent is doing now and how the last run ended. */
 export interface RunState {
   /** A prompt was accepted and `agent_settled` has not come yet. */
   readonly active: boolean;
@@ -76,8 +81,10 @@ export interface RunState {
   readonly since: number;
 }
 
+/** Idle, nothing run yet. */
 export const initialRunState: RunState = { active: false, cancelling: false, stalled: false, since: 0 };
 
+/** The phase of `s`, most pressing first: the order `data-run-state` and the status bar follow. */
 export function runPhase(s: RunState): RunPhase {
   if (s.cancelling && (s.active || s.compaction)) return 'cancelling';
   if (s.dialogs) return 'waiting';

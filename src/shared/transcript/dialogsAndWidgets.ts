@@ -8,6 +8,7 @@ export interface WidgetView {
   readonly lines: readonly string[];
 }
 
+/** What Pi's extensions and a running `!` command show around the rows. */
 export interface ExtensionUiState {
   readonly dialogs: readonly DialogView[];
   readonly widgets: readonly WidgetView[];
@@ -19,6 +20,7 @@ export interface ExtensionUiState {
   readonly shell?: ShellView;
 }
 
+/** A `!` command running now. */
 export interface ShellView {
   readonly id: string;
   readonly command: string;
@@ -52,12 +54,14 @@ export function reduceShell(s: ExtensionUiState | undefined, ev: ShellEvent): Ex
   }
 }
 
+/** Nothing open, no widgets. */
 export const initialExtensionUi: ExtensionUiState = { dialogs: [], widgets: [] };
 
 /** Lines and characters kept of one widget: an extension must not be able to flood the view. */
 export const MAX_WIDGET_LINES = 20;
 export const MAX_WIDGET_LINE_CHARS = 500;
 
+/** Applies one of Pi's extension UI events. */
 export function reduceExtensionUi(s: ExtensionUiState | undefined, ev: ExtensionUiEvent): ExtensionUiState {
   const ui = s ?? initialExtensionUi;
   switch (ev.type) {

@@ -10,6 +10,7 @@ import { initialRunState, reduceRun } from '../run/runState.ts';
 import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
 import { emptyTools, fieldsOf, lookup, make, pushed, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
 
+/** An empty transcript, idle. */
 export const initialTranscript: TranscriptState = make(
   { run: initialRunState, queue: { steering: [], followUp: [] }, nextId: 1 },
   { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },

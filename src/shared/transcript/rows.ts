@@ -5,6 +5,7 @@ import type { BlockKind, FileChangeView, NoticeCode, NoticeLevel, StopReason, Us
 import type { RunState } from '../run/runState.ts';
 import type { ExtensionUiState } from './dialogsAndWidgets.ts';
 
+/** One content block of a row: text, thinking, or a tool call's arguments. */
 export interface BlockView {
   readonly kind: BlockKind;
   readonly index: number;
@@ -87,6 +88,7 @@ export type MessageView = UserRow | AssistantRow | ToolResultRow | NoticeRow | C
 /** What kind of row a row is (its `data-role` in the view). */
 export type MessageRole = MessageView['role'];
 
+/** Where a tool call is: streamed but not started, running, or ended. */
 export type ToolStatus = 'pending' | 'running' | 'done' | 'error';
 
 /** A tool call's execution, keyed by `toolCallId` alone: parallel calls may share a name. */
@@ -107,6 +109,7 @@ export interface ToolCardView {
   readonly media?: readonly ImageView[];
 }
 
+/** What both sides render from: the rows, the tool cards, the run and the queue. */
 export interface TranscriptState {
   /**
    * Every row in order. Built on first read and cached: the reducer keeps finished rows in an append-only

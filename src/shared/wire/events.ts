@@ -8,6 +8,7 @@ export type BlockKind = 'text' | 'thinking' | 'toolCall';
 /** Why an assistant message stopped, as Pi reports it. */
 export type StopReason = 'stop' | 'length' | 'toolUse' | 'aborted' | 'error' | 'deferred' | 'pending';
 
+/** Why Pi compacts: asked for, over its threshold, or the context overflowed. */
 export type CompactionReason = 'manual' | 'threshold' | 'overflow';
 
 /** What a summary Pi writes is for: compacting the conversation, or the branch left by a tree navigation. */
@@ -173,6 +174,7 @@ export interface FileChangeView {
   readonly note?: string;
 }
 
+/** How serious a notice is. */
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
 /** Notices the webview offers an action for. */

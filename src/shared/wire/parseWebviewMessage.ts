@@ -11,113 +11,147 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const isPath = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 4096 && !v.includes('\0');
 
+/** A checked message, or why it was refused. */
+export type Parsed<T> = { ok: true; msg: T } | { ok: false; reason: string };
+
+type Message<K extends WebviewToHost['type']> = Extract<WebviewToHost, { type: K }>;
+
+/** One message type's check: given an object whose `type` is that type, the typed message or a reason. */
+type Check<K extends WebviewToHost['type']> = (raw: Record<string, unknown>) => Parsed<Message<K>>;
+
+const bare =
+  <K extends WebviewToHost['type']>(type: K) =>
+  (): Parsed<{ type: K }> => ({ ok: true, msg: { type } });
+
+const sessionFile =
+  <K extends 'openSession' | 'deleteSession'>(type: K): Check<K> =>
+  (raw) => {
+    if (!isSessionFile(raw.file)) return { ok: false, reason: `${type}.file is not a session file path` };
+    return { ok: true, msg: { type, file: raw.file } as Message<K> };
+  };
+
+const userRowAction =
+  <K extends 'editResend' | 'forkHere'>(type: K): Check<K> =>
+  (raw) => {
+    if (!isCount(raw.fromEnd)) return { ok: false, reason: `${type}.fromEnd is not a count` };
+    if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `${type}.text is not a string of sensible length` };
+    return { ok: true, msg: { type, fromEnd: raw.fromEnd, text: raw.text } as Message<K> };
+  };
+
+/** Every message type's check: a type added to `WebviewToHost` without one here does not compile. */
+const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
+  ready: bare('ready'),
+  listCommands: bare('listCommands'),
+  cancel: bare('cancel'),
+  newSession: bare('newSession'),
+  forceIdle: bare('forceIdle'),
+  showLog: bare('showLog'),
+  retryLast: bare('retryLast'),
+  pickFile: bare('pickFile'),
+  showTree: bare('showTree'),
+  send: (raw) => {
+    if (typeof raw.text !== 'string') return { ok: false, reason: 'send.text is not a string' };
+    if (raw.mode !== 'prompt' && raw.mode !== 'steer' && raw.mode !== 'followUp') return { ok: false, reason: 'send.mode is not prompt, steer or followUp' };
+    if (raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `send.text is longer than ${MAX_PROMPT_CHARS} characters` };
+    if (raw.images === undefined) return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode } };
+    const images = parseImageAttachments(raw.images);
+    if (!images.ok) return { ok: false, reason: `send.${images.reason}` };
+    return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode, ...(images.images.length ? { images: images.images } : {}) } };
+  },
+  listSessions: (raw) => {
+    if (typeof raw.query !== 'string' || raw.query.length > 500) return { ok: false, reason: 'listSessions.query is not a string of sensible length' };
+    if (!isCount(raw.offset)) return { ok: false, reason: 'listSessions.offset is not a count' };
+    return { ok: true, msg: { type: 'listSessions', query: raw.query, offset: raw.offset } };
+  },
+  openSession: sessionFile('openSession'),
+  deleteSession: sessionFile('deleteSession'),
+  renameSession: (raw) => {
+    if (!isSessionFile(raw.file)) return { ok: false, reason: 'renameSession.file is not a session file path' };
+    if (typeof raw.name !== 'string' || !raw.name.trim() || raw.name.length > MAX_SESSION_NAME)
+      return { ok: false, reason: `renameSession.name is not a non-empty string of at most ${MAX_SESSION_NAME} characters` };
+    return { ok: true, msg: { type: 'renameSession', file: raw.file, name: raw.name } };
+  },
+  editResend: userRowAction('editResend'),
+  forkHere: userRowAction('forkHere'),
+  navigateTree: (raw) => {
+    if (typeof raw.entryId !== 'string' || !/^[\w-]{1,100}$/.test(raw.entryId)) return { ok: false, reason: 'navigateTree.entryId is not an entry id' };
+    return { ok: true, msg: { type: 'navigateTree', entryId: raw.entryId } };
+  },
+  runCommand: (raw) => {
+    if (!VIEW_COMMANDS.includes(raw.command as ViewCommand)) return { ok: false, reason: 'runCommand.command is not one the view may run' };
+    return { ok: true, msg: { type: 'runCommand', command: raw.command as ViewCommand } };
+  },
+  answerDialog: (raw) => {
+    if (typeof raw.id !== 'string' || raw.id.length > 200) return { ok: false, reason: 'answerDialog.id is not a short string' };
+    if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
+      return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
+    return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
+  },
+  bash: (raw) => {
+    if (typeof raw.command !== 'string' || !raw.command.trim() || raw.command.length > MAX_PROMPT_CHARS)
+      return { ok: false, reason: 'bash.command is not a non-empty string of sensible length' };
+    return { ok: true, msg: { type: 'bash', command: raw.command, excluded: raw.excluded === true } };
+  },
+  slash: (raw) => {
+    if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
+    if (typeof raw.args !== 'string' || raw.args.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'slash.args is not a string of sensible length' };
+    return { ok: true, msg: { type: 'slash', name: raw.name, args: raw.args } };
+  },
+  composerText: (raw) => {
+    if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
+      return { ok: false, reason: 'composerText.text is not a string of sensible length' };
+    return { ok: true, msg: { type: 'composerText', text: raw.text } };
+  },
+  composerImages: (raw) => {
+    const images = parseImageAttachments(raw.images);
+    if (!images.ok) return { ok: false, reason: `composerImages.${images.reason}` };
+    return { ok: true, msg: { type: 'composerImages', images: images.images } };
+  },
+  loadEarlier: (raw) => {
+    if (!Number.isSafeInteger(raw.before) || (raw.before as number) < 1) return { ok: false, reason: 'loadEarlier.before is not a message id' };
+    if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)
+      return { ok: false, reason: `loadEarlier.count is not a whole number from 1 to ${MAX_PAGE_ROWS}` };
+    return { ok: true, msg: { type: 'loadEarlier', before: raw.before as number, count: raw.count as number } };
+  },
+  openLink: (raw) => {
+    if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
+    return { ok: true, msg: { type: 'openLink', href: raw.href } };
+  },
+  insertCode: (raw) => {
+    if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'insertCode.text is not a string of sensible length' };
+    return { ok: true, msg: { type: 'insertCode', text: raw.text } };
+  },
+  openFile: (raw) => {
+    if (!isPath(raw.path)) return { ok: false, reason: 'openFile.path is not a path' };
+    const line = raw.line;
+    if (line !== undefined && !(typeof line === 'number' && Number.isInteger(line) && line > 0))
+      return { ok: false, reason: 'openFile.line is not a line number' };
+    return {
+      ok: true,
+      msg: { type: 'openFile', path: raw.path, ...(line !== undefined ? { line } : {}), ...(raw.firstChange === true ? { firstChange: true } : {}) },
+    };
+  },
+  openDiff: (raw) => {
+    if (!isPath(raw.path)) return { ok: false, reason: 'openDiff.path is not a path' };
+    return { ok: true, msg: { type: 'openDiff', path: raw.path } };
+  },
+  undo: (raw) => {
+    if (raw.path !== undefined && !isPath(raw.path)) return { ok: false, reason: 'undo.path is not a path' };
+    if (raw.runId !== undefined && (typeof raw.runId !== 'string' || raw.runId.length > 100)) return { ok: false, reason: 'undo.runId is not a run id' };
+    return {
+      ok: true,
+      msg: { type: 'undo', ...(raw.path !== undefined ? { path: raw.path } : {}), ...(raw.runId !== undefined ? { runId: raw.runId } : {}) },
+    };
+  },
+};
+
 /**
  * Checks a message from the webview. Returns it typed, or a reason it was rejected; the webview is
  * a separate, less trusted context and its messages are never used unchecked.
  */
-export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHost } | { ok: false; reason: string } {
+export function parseWebviewMessage(raw: unknown): Parsed<WebviewToHost> {
   if (!isObject(raw) || typeof raw.type !== 'string') return { ok: false, reason: 'not an object with a string "type"' };
-  switch (raw.type) {
-    case 'ready':
-    case 'listCommands':
-    case 'cancel':
-    case 'newSession':
-    case 'forceIdle':
-    case 'showLog':
-    case 'retryLast':
-    case 'pickFile':
-      return { ok: true, msg: { type: raw.type } };
-    case 'send': {
-      if (typeof raw.text !== 'string') return { ok: false, reason: 'send.text is not a string' };
-      if (raw.mode !== 'prompt' && raw.mode !== 'steer' && raw.mode !== 'followUp') return { ok: false, reason: 'send.mode is not prompt, steer or followUp' };
-      if (raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `send.text is longer than ${MAX_PROMPT_CHARS} characters` };
-      if (raw.images === undefined) return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode } };
-      const images = parseImageAttachments(raw.images);
-      if (!images.ok) return { ok: false, reason: `send.${images.reason}` };
-      return { ok: true, msg: { type: 'send', text: raw.text, mode: raw.mode, ...(images.images.length ? { images: images.images } : {}) } };
-    }
-    case 'showTree':
-      return { ok: true, msg: { type: raw.type } };
-    case 'listSessions':
-      if (typeof raw.query !== 'string' || raw.query.length > 500) return { ok: false, reason: 'listSessions.query is not a string of sensible length' };
-      if (!isCount(raw.offset)) return { ok: false, reason: 'listSessions.offset is not a count' };
-      return { ok: true, msg: { type: 'listSessions', query: raw.query, offset: raw.offset } };
-    case 'openSession':
-    case 'deleteSession':
-      if (!isSessionFile(raw.file)) return { ok: false, reason: `${raw.type}.file is not a session file path` };
-      return { ok: true, msg: { type: raw.type, file: raw.file } };
-    case 'renameSession':
-      if (!isSessionFile(raw.file)) return { ok: false, reason: 'renameSession.file is not a session file path' };
-      if (typeof raw.name !== 'string' || !raw.name.trim() || raw.name.length > MAX_SESSION_NAME)
-        return { ok: false, reason: `renameSession.name is not a non-empty string of at most ${MAX_SESSION_NAME} characters` };
-      return { ok: true, msg: { type: 'renameSession', file: raw.file, name: raw.name } };
-    case 'editResend':
-    case 'forkHere':
-      if (!isCount(raw.fromEnd)) return { ok: false, reason: `${raw.type}.fromEnd is not a count` };
-      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
-        return { ok: false, reason: `${raw.type}.text is not a string of sensible length` };
-      return { ok: true, msg: { type: raw.type, fromEnd: raw.fromEnd, text: raw.text } };
-    case 'navigateTree':
-      if (typeof raw.entryId !== 'string' || !/^[\w-]{1,100}$/.test(raw.entryId)) return { ok: false, reason: 'navigateTree.entryId is not an entry id' };
-      return { ok: true, msg: { type: 'navigateTree', entryId: raw.entryId } };
-    case 'runCommand':
-      if (!VIEW_COMMANDS.includes(raw.command as ViewCommand)) return { ok: false, reason: 'runCommand.command is not one the view may run' };
-      return { ok: true, msg: { type: 'runCommand', command: raw.command as ViewCommand } };
-    case 'answerDialog':
-      if (typeof raw.id !== 'string' || raw.id.length > 200) return { ok: false, reason: 'answerDialog.id is not a short string' };
-      if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
-        return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
-      return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
-    case 'bash':
-      if (typeof raw.command !== 'string' || !raw.command.trim() || raw.command.length > MAX_PROMPT_CHARS)
-        return { ok: false, reason: 'bash.command is not a non-empty string of sensible length' };
-      return { ok: true, msg: { type: 'bash', command: raw.command, excluded: raw.excluded === true } };
-    case 'slash':
-      if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
-      if (typeof raw.args !== 'string' || raw.args.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'slash.args is not a string of sensible length' };
-      return { ok: true, msg: { type: 'slash', name: raw.name, args: raw.args } };
-    case 'composerText':
-      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
-        return { ok: false, reason: 'composerText.text is not a string of sensible length' };
-      return { ok: true, msg: { type: 'composerText', text: raw.text } };
-    case 'composerImages': {
-      const images = parseImageAttachments(raw.images);
-      if (!images.ok) return { ok: false, reason: `composerImages.${images.reason}` };
-      return { ok: true, msg: { type: 'composerImages', images: images.images } };
-    }
-    case 'loadEarlier':
-      if (!Number.isSafeInteger(raw.before) || (raw.before as number) < 1) return { ok: false, reason: 'loadEarlier.before is not a message id' };
-      if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)
-        return { ok: false, reason: `loadEarlier.count is not a whole number from 1 to ${MAX_PAGE_ROWS}` };
-      return { ok: true, msg: { type: 'loadEarlier', before: raw.before as number, count: raw.count as number } };
-    case 'openLink':
-      if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
-      return { ok: true, msg: { type: 'openLink', href: raw.href } };
-    case 'insertCode':
-      if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
-        return { ok: false, reason: 'insertCode.text is not a string of sensible length' };
-      return { ok: true, msg: { type: 'insertCode', text: raw.text } };
-    case 'openFile': {
-      if (!isPath(raw.path)) return { ok: false, reason: 'openFile.path is not a path' };
-      const line = raw.line;
-      if (line !== undefined && !(typeof line === 'number' && Number.isInteger(line) && line > 0))
-        return { ok: false, reason: 'openFile.line is not a line number' };
-      return {
-        ok: true,
-        msg: { type: 'openFile', path: raw.path, ...(line !== undefined ? { line } : {}), ...(raw.firstChange === true ? { firstChange: true } : {}) },
-      };
-    }
-    case 'openDiff':
-      if (!isPath(raw.path)) return { ok: false, reason: 'openDiff.path is not a path' };
-      return { ok: true, msg: { type: 'openDiff', path: raw.path } };
-    case 'undo':
-      if (raw.path !== undefined && !isPath(raw.path)) return { ok: false, reason: 'undo.path is not a path' };
-      if (raw.runId !== undefined && (typeof raw.runId !== 'string' || raw.runId.length > 100)) return { ok: false, reason: 'undo.runId is not a run id' };
-      return {
-        ok: true,
-        msg: { type: 'undo', ...(raw.path !== undefined ? { path: raw.path } : {}), ...(raw.runId !== undefined ? { runId: raw.runId } : {}) },
-      };
-    default:
-      return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };
-  }
+  // An own key only: `constructor` or `__proto__` must not find a check.
+  if (!Object.hasOwn(CHECKS, raw.type)) return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };
+  return (CHECKS[raw.type as WebviewToHost['type']] as Check<WebviewToHost['type']>)(raw);
 }

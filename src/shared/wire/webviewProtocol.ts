@@ -38,8 +38,10 @@ export const VIEW_COMMANDS = [
   'copyLastAnswer',
   'renameSession',
 ] as const;
+/** One of `VIEW_COMMANDS`. */
 export type ViewCommand = (typeof VIEW_COMMANDS)[number];
 
+/** Messages from the host to the webview. */
 export type HostToWebview =
   /** `state` holds the newest rows; `earlier` rows precede them on the host (`loadEarlier` pages them in). */
   | { readonly type: 'snapshot'; readonly state: TranscriptState; readonly session: SessionInfoView; readonly earlier?: number }
@@ -74,8 +76,10 @@ export type HostToWebview =
 /** What the view shows. */
 export type ViewMode = 'chat' | 'sessions' | 'tree';
 
+/** How a prompt goes to Pi: a new prompt, steering the run, or a follow-up after it. */
 export type SendMode = 'prompt' | 'steer' | 'followUp';
 
+/** Messages from the webview to the host, checked by `parseWebviewMessage` before use. */
 export type WebviewToHost =
   | { readonly type: 'ready' }
   /** `images` go with the text (Pi's `ImageContent`); with images the text may be empty. */
