@@ -232,8 +232,8 @@ export type HostToWebview =
   /** Texts (and their images) taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
   | { readonly type: 'restoreInput'; readonly texts: readonly string[]; readonly images?: readonly ImageAttachment[] }
   | { readonly type: 'focusComposer' }
-  /** Code the user handed Pi (Add Selection / Add File / the `@` picker): a chip in the composer. */
-  | { readonly type: 'addChip'; readonly chip: CodeChip }
+  /** Code the user handed Pi (Add Selection / Add File / the `@` picker): a chip in the composer; `prompt` fills an empty composer. */
+  | { readonly type: 'addChip'; readonly chip: CodeChip; readonly prompt?: string }
   /** An extension sets the composer's text (`setEditorText`) or pastes into it at the cursor (`pasteToEditor`). */
   | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean }
   /** Whether to report the composer's text (`composerText`): only while an extension could read it. */
@@ -275,6 +275,8 @@ export type WebviewToHost =
   | { readonly type: 'undo'; readonly path?: string; readonly runId?: string }
   /** `@` in the composer: open the workspace file picker. */
   | { readonly type: 'pickFile' }
+  /** Files or folders dropped on the composer (Shift held), as the workbench's URI list gives them: each becomes a chip. */
+  | { readonly type: 'dropUris'; readonly uris: readonly string[] }
   /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
   | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
   /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
@@ -299,6 +301,9 @@ export type WebviewToHost =
   | { readonly type: 'navigateTree'; readonly entryId: string }
   /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */
   | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number };
+
+/** Most URIs one drop on the composer may carry. */
+export const MAX_DROPPED_URIS = 100;
 
 /** Longest session name the host accepts. */
 export const MAX_SESSION_NAME = 200;
@@ -408,6 +413,10 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
         msg: { type: 'openFile', path: raw.path, ...(line !== undefined ? { line } : {}), ...(raw.firstChange === true ? { firstChange: true } : {}) },
       };
     }
+    case 'dropUris':
+      if (!Array.isArray(raw.uris) || raw.uris.length > MAX_DROPPED_URIS || !raw.uris.every((u) => typeof u === 'string' && u.length > 0 && u.length <= 8192))
+        return { ok: false, reason: `dropUris.uris is not a list of at most ${MAX_DROPPED_URIS} URIs` };
+      return { ok: true, msg: { type: 'dropUris', uris: raw.uris as string[] } };
     case 'openDiff':
       if (!isPath(raw.path)) return { ok: false, reason: 'openDiff.path is not a path' };
       return { ok: true, msg: { type: 'openDiff', path: raw.path } };

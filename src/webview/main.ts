@@ -97,6 +97,7 @@ const composer = new Composer(
     },
     cancel: () => post({ type: 'cancel' }),
     pickFile: () => post({ type: 'pickFile' }),
+    dropUris: (uris) => post({ type: 'dropUris', uris }),
     changed: () => {
       persist();
       reportComposerText();
@@ -440,7 +441,7 @@ function onMessage(raw: unknown): void {
       }
       return;
     case 'addChip':
-      if (isCodeChip(msg.chip)) composer.addChip(msg.chip);
+      if (isCodeChip(msg.chip)) composer.addChip(msg.chip, typeof msg.prompt === 'string' ? msg.prompt : undefined);
       return;
     case 'focusComposer':
       composer.focus();
