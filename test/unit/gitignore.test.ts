@@ -33,6 +33,12 @@ describe('gitignore rules', () => {
     assert.ok(contents.ignores('logs/other.log', false));
   });
 
+  it('never lets a .gitignore inside an ignored folder bring its files back (git never reads it)', () => {
+    const r = rules({ '': 'vendor/\n', vendor: '!*\n!lib.js\n' });
+    assert.ok(r.ignores('vendor/lib.js', false));
+    assert.ok(r.ignores('vendor/sub/x.js', false));
+  });
+
   it('matches a pattern ending in / only on folders', () => {
     const r = rules({ '': 'build/\n' });
     assert.ok(r.ignores('build', true));
