@@ -20,8 +20,11 @@ const MAX_DROPPED = 20;
 
 /** The `@` picker's context items: each terminal, the changes, a folder. */
 export function contextPickerItems(terminals: TerminalHistory): PickerItem[] {
+  const open = terminals.names();
   return [
-    ...terminals.names().map((t) => ({
+    // With no terminal open, choosing it says how to get one.
+    ...(open.length ? [] : [{ label: '@terminal', description: 'the last command run in a terminal', make: () => terminals.chip() }]),
+    ...open.map((t) => ({
       label: t.active ? '@terminal' : `@terminal:${t.name}`,
       description: t.detail ?? `terminal "${t.name}": its last command and output`,
       make: () => terminals.chip(t.name),
