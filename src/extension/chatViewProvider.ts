@@ -31,7 +31,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private _composerImages: readonly ImageAttachment[] = [];
   /** The same images on disk, for after a window reload. */
   private readonly _imageDraft: ComposerImageDraft;
-  private _pendingChips: CodeChip[] = [];
+  private _pendingChips: { chip: CodeChip; prompt?: string }[] = [];
   private _ready = false;
   /** The Sessions list was asked for before the view was there. */
   private _pendingSessions = false;
@@ -161,10 +161,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     );
   }
 
-  /** Puts a chip in the composer; held until a view is there to take it. */
-  addChip(chip: CodeChip): void {
-    if (this._ready) this._post({ type: 'addChip', chip });
-    else this._pendingChips.push(chip);
+  /** Puts a chip in the composer (and `prompt` into an empty composer); held until a view is there to take it. */
+  addChip(chip: CodeChip, prompt?: string): void {
+    const msg = { type: 'addChip', chip, ...(prompt ? { prompt } : {}) } as const;
+    if (this._ready) this._post(msg);
+    else this._pendingChips.push(msg);
   }
 
   /** Focuses the composer (after the view is shown). */
@@ -206,7 +207,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'ready': {
         this._feed.open();
         this._ready = true;
-        for (const chip of this._pendingChips.splice(0)) this._post({ type: 'addChip', chip });
+        for (const pending of this._pendingChips.splice(0)) this._post({ type: 'addChip', ...pending });
         if (this._trackComposer) this._post({ type: 'trackComposer', on: true });
         if (this._pendingSessions) {
           this._pendingSessions = false;
@@ -251,6 +252,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._review.undo(msg.path, msg.runId);
       case 'pickFile':
         await vscode.commands.executeCommand('piPanel.addFile');
+        return;
+      case 'dropUris':
+        await vscode.commands.executeCommand('piPanel.addDropped', msg.uris);
         return;
       case 'answerDialog':
         await this._client.answerDialog(msg.id, msg.value);

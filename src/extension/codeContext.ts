@@ -2,6 +2,8 @@
 
 import * as vscode from 'vscode';
 import type { CodeChip } from '../shared/chips.ts';
+import type { PickerItem } from './context/contextCommands.ts';
+import { folderChip, workspaceGitignore } from './context/workspaceFolderTree.ts';
 
 /** Larger files are not attached whole: Pi can read them itself. */
 const MAX_FILE_BYTES = 200_000;
@@ -27,16 +29,13 @@ export function selectionChip(): CodeChip | undefined {
   };
 }
 
-/** A workspace file's text; refused (with a message) when it is binary or large. */
+/** A workspace file's text (a folder: its tree); refused (with a message) when it is binary or large. */
 export async function fileChip(uri: vscode.Uri): Promise<CodeChip | undefined> {
   const rel = vscode.workspace.asRelativePath(uri, false);
   let bytes: Uint8Array;
   try {
     const stat = await vscode.workspace.fs.stat(uri);
-    if (stat.type & vscode.FileType.Directory) {
-      void vscode.window.showInformationMessage(`Pi: ${rel} is a folder; add files one by one.`);
-      return undefined;
-    }
+    if (stat.type & vscode.FileType.Directory) return folderChip(uri);
     if (stat.size > MAX_FILE_BYTES) {
       void vscode.window.showInformationMessage(`Pi: ${rel} is larger than ${MAX_FILE_BYTES / 1000} KB; ask Pi to read it instead.`);
       return undefined;
@@ -74,14 +73,22 @@ export function problemsChip(): CodeChip | undefined {
   return { kind: 'problems', path: rel, text: lines.join('\n') };
 }
 
-/** The workspace file picker (`@` and Add File): `@problems` first, then files, without `files.exclude` and `.gitignore` matches. */
-export async function pickChip(): Promise<CodeChip | undefined> {
+/**
+ * The workspace file picker (`@` and Add File): `@problems`, then `context` (terminal, changes, folder), then files,
+ * without `files.exclude` and `.gitignore` matches (every `.gitignore`, with its negations).
+ */
+export async function pickChip(context: readonly PickerItem[] = []): Promise<CodeChip | undefined> {
   const problems: vscode.QuickPickItem = { label: '@problems', description: "the active file's problems" };
-  const exclude = await gitignoreGlob();
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const [exclude, rules] = await Promise.all([gitignoreGlob(), folder ? workspaceGitignore(folder) : undefined]);
   const files = await vscode.workspace.findFiles('**/*', exclude, MAX_PICK_FILES);
-  const items: (vscode.QuickPickItem & { uri?: vscode.Uri })[] = [
+  const items: (vscode.QuickPickItem & { uri?: vscode.Uri; make?: PickerItem['make'] })[] = [
     ...(vscode.window.activeTextEditor ? [problems] : []),
-    ...files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri, false), uri })).sort((a, b) => a.label.localeCompare(b.label)),
+    ...context,
+    ...files
+      .map((uri) => ({ label: vscode.workspace.asRelativePath(uri, false), uri }))
+      .filter((f) => !rules?.ignores(f.label, false))
+      .sort((a, b) => a.label.localeCompare(b.label)),
   ];
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Pi: Add File to Chat',
@@ -89,12 +96,13 @@ export async function pickChip(): Promise<CodeChip | undefined> {
     matchOnDescription: true,
   });
   if (!picked) return undefined;
+  if (picked.make) return picked.make();
   return picked.uri ? fileChip(picked.uri) : problemsChip();
 }
 
 /**
- * The root `.gitignore`'s plain patterns as one exclude glob (`findFiles` applies `files.exclude` itself). Negations
- * and nested `.gitignore` files are not read: the picker may offer a few ignored files, never hide tracked ones wrongly.
+ * The root `.gitignore`'s plain patterns as one exclude glob (`findFiles` applies `files.exclude` itself): a first cut
+ * so an ignored tree does not use up the bound. With a negation it cuts nothing; the exact rules filter afterwards.
  */
 async function gitignoreGlob(): Promise<string | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0];

@@ -4,10 +4,13 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
+import type { CodeChip } from '../shared/chips.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { ComposerImageDraft } from './composerImageDraft.ts';
 import { fileChip, pickChip, selectionChip } from './codeContext.ts';
+import { contextPickerItems, droppedChips, registerContextCommands } from './context/contextCommands.ts';
+import { TerminalHistory } from './context/terminal.ts';
 import { FileReview } from './diffs.ts';
 import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient } from './piClient.ts';
@@ -48,6 +51,12 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   };
 
   const surfaces = new ExtensionSurfaces(client, () => view.isVisible, focusChat);
+  const terminals = new TerminalHistory();
+  const addChips = async (chips: readonly CodeChip[], prompt?: string) => {
+    if (!chips.length) return;
+    await focusChat();
+    chips.forEach((chip, i) => view.addChip(chip, i === chips.length - 1 ? prompt : undefined));
+  };
 
   context.subscriptions.push(
     log,
@@ -56,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     statusBar,
     review.register(),
     surfaces,
+    terminals,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, view, { webviewOptions: { retainContextWhenHidden: false } }),
     client.onDidNotify((n) => {
       const show =
@@ -75,11 +85,14 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       view.addChip(chip);
     }),
     vscode.commands.registerCommand('piPanel.addFile', async (uri?: unknown) => {
-      const chip = uri instanceof vscode.Uri ? await fileChip(uri) : await pickChip();
+      const chip = uri instanceof vscode.Uri ? await fileChip(uri) : await pickChip(contextPickerItems(terminals));
       if (!chip) return;
       await focusChat();
       view.addChip(chip);
     }),
+    // The chat view's drop target: not in the palette.
+    vscode.commands.registerCommand('piPanel.addDropped', async (uris: readonly string[]) => addChips(await droppedChips(uris, fileChip))),
+    ...registerContextCommands(addChips, terminals, selectionChip),
     vscode.commands.registerCommand('piPanel.cancel', () => client.cancel()),
     vscode.commands.registerCommand('piPanel.newSession', () => client.newSession()),
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),

@@ -1,6 +1,6 @@
 /**
- * Code the user hands Pi (a selection, a file, the active file's problems) as chips, and the one documented
- * text format they expand into at the start of the prompt:
+ * What the user hands Pi (a selection, a file, problems, a terminal's last command, the uncommitted changes, a
+ * folder's tree) as chips, and the one documented text format they expand into at the start of the prompt:
  *
  *     <context ref="src/a.ts:12-20">
  *     …the selected text…
@@ -8,27 +8,59 @@
  *
  *     the user's own words
  *
- * `ref` is `path:start-end` for a selection, `path` for a file, `problems:path` for diagnostics. The user row
- * reads the same format back to show the chips instead of the raw blocks.
+ * `ref` is `path:start-end` for a selection, `path` for a file, `problems:path` for diagnostics (`problems:path:line`
+ * for one problem), `terminal:NAME`, `changes` or `changes:staged`, `folder:path`. The user row reads the same
+ * format back to show the chips instead of the raw blocks. A chip's `text` is exactly what is sent: any clipping
+ * happened before, and says so inside the text.
  */
 
-export type ChipKind = 'selection' | 'file' | 'problems';
+export type ChipKind = 'selection' | 'file' | 'problems' | 'terminal' | 'changes' | 'folder';
+
+const KINDS: readonly ChipKind[] = ['selection', 'file', 'problems', 'terminal', 'changes', 'folder'];
 
 export interface CodeChip {
   readonly kind: ChipKind;
-  /** Workspace-relative path, '/'-separated. */
+  /**
+   * What the chip points at: a workspace-relative path ('/'-separated) for selection, file, problems and folder;
+   * the terminal's name; `staged` or '' for changes.
+   */
   readonly path: string;
-  /** 1-based, inclusive (selections). */
+  /** 1-based, inclusive (selections; a single problem's line). */
   readonly startLine?: number;
   readonly endLine?: number;
   readonly text: string;
+  /** One line saying what the chip holds (the terminal's command and exit code, the changed files' count). */
+  readonly detail?: string;
 }
 
 /** What the chip shows and the `ref` it expands to. */
 export function chipRef(c: CodeChip): string {
-  if (c.kind === 'problems') return `problems:${c.path}`;
-  if (c.kind === 'selection' && c.startLine !== undefined) return `${c.path}:${c.startLine}-${c.endLine ?? c.startLine}`;
-  return c.path;
+  switch (c.kind) {
+    case 'problems':
+      return c.startLine !== undefined ? `problems:${c.path}:${c.startLine}` : `problems:${c.path}`;
+    case 'selection':
+      return c.startLine !== undefined ? `${c.path}:${c.startLine}-${c.endLine ?? c.startLine}` : c.path;
+    case 'file':
+      return c.path;
+    case 'terminal':
+      return `terminal:${c.path}`;
+    case 'changes':
+      return c.path ? `changes:${c.path}` : 'changes';
+    case 'folder':
+      return `folder:${c.path || '.'}`;
+    default: {
+      const never: never = c.kind;
+      return String(never);
+    }
+  }
+}
+
+/** A chip's size as the user reads it: characters (KB past 1000) and lines. */
+export function chipSize(c: CodeChip): string {
+  const n = c.text.length;
+  const chars = n < 1000 ? `${n} chars` : `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}K chars`;
+  const lines = c.text ? c.text.replace(/\n$/, '').split('\n').length : 0;
+  return `${chars}, ${lines} ${lines === 1 ? 'line' : 'lines'}`;
 }
 
 /** The prompt Pi gets: each chip as a context block, then the user's text. */
@@ -57,9 +89,10 @@ export function isCodeChip(v: unknown): v is CodeChip {
   const c = v as Record<string, unknown>;
   const line = (n: unknown) => n === undefined || (typeof n === 'number' && Number.isInteger(n) && n > 0);
   return (
-    (c.kind === 'selection' || c.kind === 'file' || c.kind === 'problems') &&
+    KINDS.includes(c.kind as ChipKind) &&
     typeof c.path === 'string' &&
     typeof c.text === 'string' &&
+    (c.detail === undefined || typeof c.detail === 'string') &&
     line(c.startLine) &&
     line(c.endLine)
   );

@@ -65,6 +65,7 @@ export const DirectAction = {
   DialogDismiss: 'dialog-dismiss',
   AttachImage: 'attach-image',
   RemoveChip: 'remove-chip',
+  ExpandChip: 'expand-chip',
   RemoveImage: 'remove-image',
   CloseImage: 'close-image',
   JumpLatest: 'jump-latest',

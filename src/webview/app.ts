@@ -98,6 +98,7 @@ export class ChatApp extends Disposable {
         },
         cancel: () => post({ type: 'cancel' }),
         pickFile: () => post({ type: 'pickFile' }),
+        dropUris: (uris) => post({ type: 'dropUris', uris }),
         changed: () => {
           this._persist();
           this._bridge.draftChanged();

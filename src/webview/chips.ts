@@ -1,27 +1,62 @@
 /** Chips in the chat: the composer's strip of code handed to Pi (removable), and the user row's chips read back from the prompt. */
 
-import { chipRef, splitChips, type CodeChip } from '../shared/chips.ts';
+import { chipRef, chipSize, splitChips, type CodeChip } from '../shared/chips.ts';
 import { showBidiControls } from '../shared/bidi.ts';
 import { actionSelector, DirectAction } from './actions.ts';
 import { iconButton } from './components.ts';
 import { h, setHidden } from './dom.ts';
 import type { TextBody } from './textBody.ts';
 
-const KIND_LABEL: Record<CodeChip['kind'], string> = { selection: 'Selection', file: 'File', problems: 'Problems' };
+const KIND_LABEL: Record<CodeChip['kind'], string> = {
+  selection: 'Selection',
+  file: 'File',
+  problems: 'Problems',
+  terminal: 'Terminal',
+  changes: 'Changes',
+  folder: 'Folder',
+};
 
-/** The composer's chips: added by the host (Add Selection / Add File / `@`), removed by their × button or Backspace. */
+/** What the tooltip previews of a chip's text (the expanded chip shows all of it). */
+const HOVER_LINES = 12;
+const HOVER_CHARS = 800;
+
+/** The chip's tooltip: what it is, its size, and the start of exactly what it sends. */
+function chipTitle(c: CodeChip): string {
+  const lines = c.text.split('\n');
+  let preview = lines.slice(0, HOVER_LINES).join('\n');
+  if (preview.length > HOVER_CHARS) preview = preview.slice(0, HOVER_CHARS);
+  const more = preview.length < c.text.replace(/\n$/, '').length ? '\n…' : '';
+  return `${KIND_LABEL[c.kind]}: ${c.detail ?? chipRef(c)}\n${chipSize(c)} sent (click to see all of it)\n\n${showBidiControls(preview)}${more}`;
+}
+
+/**
+ * The composer's chips: added by the host (Add Selection / Add File / `@` / a drop / Ask Pi to Fix), removed by their ×
+ * button. Each shows its size, previews its text on hover, and its label expands the whole text it will send.
+ */
 export class ChipStrip {
   readonly el: HTMLElement;
+  private readonly _list: HTMLElement;
+  private readonly _preview: HTMLElement;
   private _chips: CodeChip[] = [];
+  /** The ref of the chip whose text is shown in full. */
+  private _expanded: string | undefined;
   private readonly _changed: () => void;
 
   constructor(changed: () => void) {
     this._changed = changed;
-    this.el = h('div', { class: 'chips', 'data-testid': 'composer-chips', role: 'list', 'aria-label': 'Code attached to the next message', hidden: true });
-    this.el.addEventListener('click', (e) => {
-      const btn = (e.target as Element).closest(actionSelector(DirectAction.RemoveChip));
+    this._list = h('div', { class: 'chips', 'data-testid': 'composer-chips', role: 'list', 'aria-label': 'Code attached to the next message', hidden: true });
+    this._preview = h('pre', { class: 'chip-preview', 'data-testid': 'chip-preview', tabindex: 0, hidden: true });
+    this.el = h('div', { class: 'chip-strip' }, this._list, this._preview);
+    this._list.addEventListener('click', (e) => {
+      const btn = (e.target as Element).closest(`${actionSelector(DirectAction.RemoveChip)}, ${actionSelector(DirectAction.ExpandChip)}`);
       if (!btn) return;
       const i = Number(btn.getAttribute('data-index'));
+      if (btn.getAttribute('data-action') === DirectAction.ExpandChip) {
+        const ref = chipRef(this._chips[i]!);
+        this._expanded = this._expanded === ref ? undefined : ref;
+        this._render();
+        return;
+      }
       this._chips.splice(i, 1);
       this._render();
       this._changed();
@@ -42,21 +77,42 @@ export class ChipStrip {
 
   clear(): void {
     this._chips = [];
+    this._expanded = undefined;
     this._render();
   }
 
   private _render(): void {
-    setHidden(this.el, this._chips.length === 0);
-    this.el.replaceChildren(
-      ...this._chips.map((c, i) =>
-        h(
+    setHidden(this._list, this._chips.length === 0);
+    this._list.replaceChildren(
+      ...this._chips.map((c, i) => {
+        const ref = chipRef(c);
+        return h(
           'span',
-          { class: 'chip', role: 'listitem', 'data-chip': chipRef(c), title: `${KIND_LABEL[c.kind]}: ${chipRef(c)}` },
-          h('span', { class: 'chip-label' }, showBidiControls(chipRef(c))),
-          iconButton('×', `Remove ${chipRef(c)}`, DirectAction.RemoveChip, { 'data-index': String(i) }),
-        ),
-      ),
+          { class: 'chip', role: 'listitem', 'data-chip': ref, 'data-chip-kind': c.kind, title: chipTitle(c) },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'chip-label',
+              'data-action': DirectAction.ExpandChip,
+              'data-index': String(i),
+              'aria-expanded': String(this._expanded === ref),
+              'aria-label': `${KIND_LABEL[c.kind]} ${ref}, ${chipSize(c)}: show what is sent`,
+            },
+            showBidiControls(ref),
+          ),
+          h('span', { class: 'chip-size', 'data-chip-size': String(c.text.length) }, chipSize(c)),
+          iconButton('×', `Remove ${ref}`, DirectAction.RemoveChip, { 'data-index': String(i) }),
+        );
+      }),
     );
+    const open = this._chips.find((c) => chipRef(c) === this._expanded);
+    if (!open) this._expanded = undefined;
+    setHidden(this._preview, !open);
+    // Exactly the text the context block will carry; bidi controls made visible as everywhere else.
+    this._preview.textContent = open ? showBidiControls(open.text) : '';
+    if (open) this._preview.setAttribute('data-chip', chipRef(open));
+    else this._preview.removeAttribute('data-chip');
   }
 }
 

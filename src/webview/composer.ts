@@ -16,6 +16,7 @@ import { button } from './components.ts';
 import { closestAction, h, setAttr, setHidden, setText } from './dom.ts';
 import { filesOf, IMAGE_ACCEPT, ImageStrip } from './images.ts';
 import { SlashMenu } from './slashMenu.ts';
+import { droppedUris, URI_LIST_TYPES } from './uriDrop.ts';
 
 const HISTORY_MAX = 100;
 
@@ -27,6 +28,8 @@ export interface ComposerHost {
   changed(): void;
   /** `@` typed at the start of a word: the host opens its workspace file picker. */
   pickFile(): void;
+  /** Files or folders dropped from the Explorer or an editor tab (their URIs): the host makes chips of them. */
+  dropUris(uris: readonly string[]): void;
   /** One of the panel's own slash commands (`/new`, `/compact …`). */
   slash(name: BuiltinName, args: string): void;
   /** The slash menu opened: ask the host for the commands. */
@@ -150,11 +153,19 @@ export class Composer {
       void this._images.addFiles(files);
     });
     this.el.addEventListener('dragover', (e) => {
-      if (!e.dataTransfer?.types.includes('Files')) return;
+      const types = e.dataTransfer?.types ?? [];
+      if (!types.includes('Files') && !URI_LIST_TYPES.some((t) => types.includes(t))) return;
       e.preventDefault();
-      e.dataTransfer.dropEffect = 'copy';
+      e.dataTransfer!.dropEffect = 'copy';
     });
     this.el.addEventListener('drop', (e) => {
+      // The workbench's own drag (Explorer, editor tabs) carries URIs: those become the chips `@` makes.
+      const uris = droppedUris(e.dataTransfer);
+      if (uris.length) {
+        e.preventDefault();
+        this._host.dropUris(uris);
+        return;
+      }
       const files = filesOf(e.dataTransfer);
       if (!files.length) return;
       e.preventDefault();
@@ -206,10 +217,10 @@ export class Composer {
     setAttr(this.textarea, 'placeholder', running ? 'Steer Pi, or queue a follow-up…' : 'Ask Pi… (Enter to send, Shift+Enter for a new line)');
   }
 
-  /** Sends the composer's text in `mode` (a prompt becomes a steer while a run is active). */
-  /** Code handed to Pi with the next message (Add Selection, Add File, `@`). */
-  addChip(chip: CodeChip): void {
+  /** Code handed to Pi with the next message (Add Selection, Add File, `@`); `prompt` starts an empty composer. */
+  addChip(chip: CodeChip, prompt?: string): void {
     this._chips.add(chip);
+    if (prompt && !this.textarea.value.trim()) this._setValue(prompt);
     this.focus();
   }
 
@@ -233,6 +244,7 @@ export class Composer {
     setHidden(this._error, false);
   }
 
+  /** Sends the composer's text in `mode` (a prompt becomes a steer while a run is active). */
   submit(mode: SendMode): void {
     const typed = this.textarea.value;
     const images = this._images.images;

@@ -47,7 +47,7 @@ export class ComposerBridge extends Disposable {
         );
       },
       addChip: (msg) => {
-        if (isCodeChip(msg.chip)) composer.addChip(msg.chip);
+        if (isCodeChip(msg.chip)) composer.addChip(msg.chip, typeof msg.prompt === 'string' ? msg.prompt : undefined);
       },
       focusComposer: () => composer.focus(),
       trackComposer: (msg) => {

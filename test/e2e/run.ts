@@ -5,7 +5,16 @@
  * notifications.jsonl, files.json, editors.json, screenshot.png and result.json into the output folder.
  *
  *   node test/e2e/run.ts --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE]
- *                        [--files DIR] [--settings FILE] [--untrusted]
+ *                        [--files DIR] [--settings FILE] [--untrusted] [--git]
+ *
+ * Beyond SPEC §7: `--git` makes the workspace a Git repository with its files committed before the workbench opens
+ * (the case file's `"git": true`; Git must be on for the run: `"git.enabled": true` in its settings). Actions that act
+ * on the workbench outside the chat (test/e2e/workbenchActions.ts):
+ *   { "do": "terminal", "text": "…" }     type a line and Enter into the active terminal (opening one when none is)
+ *   { "waitForTerminal": "…" }            wait until the active terminal shows the text (needs the DOM renderer:
+ *                                         `"terminal.integrated.gpuAcceleration": "off"` in the run's settings)
+ *   { "do": "openFile", "path": "…", "line": N, "column": N }   open a workspace file there (line, column optional)
+ *   { "do": "quickFix", "title": "…" }    press Ctrl+. in the active editor until that quick fix is offered, choose it
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -22,6 +31,7 @@ import type { Browser } from '../workbench/browser.ts';
 import { startCodeServer } from '../workbench/codeServer.ts';
 import type { CodeServer } from '../workbench/codeServer.ts';
 import { REPO_ROOT } from '../workbench/install.ts';
+import { chooseQuickFix, commitWorkspace, openFileAt, typeInTerminal, waitForTerminalText } from './workbenchActions.ts';
 
 /** One step of a run, played in order after the prompt is sent (SPEC §7). */
 export type Action =
@@ -31,6 +41,11 @@ export type Action =
   // Beyond SPEC §7: wait for a VS Code notification, or an open editor tab, whose JSON record matches ("(?i)" prefix: any case).
   | { readonly waitForNotification: string }
   | { readonly waitForEditor: string }
+  // Beyond SPEC §7: the terminal, a file at a position and its quick fixes (see the header).
+  | { readonly waitForTerminal: string }
+  | { readonly do: 'terminal'; readonly text: string }
+  | { readonly do: 'openFile'; readonly path: string; readonly line?: number; readonly column?: number }
+  | { readonly do: 'quickFix'; readonly title: string }
   | { readonly do: 'cancel' | 'cancelButton' | 'hideView' | 'showView' | 'reloadWindow' }
   | { readonly do: 'steer' | 'followUp' | 'send' | 'type'; readonly text: string }
   | { readonly do: 'command'; readonly id: string }
@@ -58,6 +73,8 @@ export interface RunOptions {
   readonly vscodeSettings?: Readonly<Record<string, unknown>>;
   /** A folder whose contents are copied into the workspace before the workbench opens it. */
   readonly files?: string;
+  /** Make the workspace a Git repository with its files committed before the workbench opens it. */
+  readonly git?: boolean;
 }
 
 /** What result.json holds. */
@@ -164,6 +181,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   const workspace = path.join(harness.server.tempDir, `workspace-${++runCounter}`);
   fs.mkdirSync(workspace, { recursive: true });
   if (options.files) fs.cpSync(path.resolve(options.files), workspace, { recursive: true });
+  if (options.git) commitWorkspace(workspace);
   harness.server.writeSettings({ 'piPanel.agentDir': agentDir, ...options.vscodeSettings });
 
   const page = await harness.browser.context.newPage();
@@ -339,6 +357,8 @@ async function playAction(
     await waitForRecord('notification', action.waitForNotification, async () => notifications, deadline);
   } else if ('waitForEditor' in action) {
     await waitForRecord('editor tab', action.waitForEditor, () => openEditors(wb, []), deadline);
+  } else if ('waitForTerminal' in action) {
+    await waitForTerminalText(wb, action.waitForTerminal, deadline);
   } else if ('waitFor' in action) {
     await wb.webview().locator(action.waitFor).first().waitFor({ state: 'attached', timeout: remaining() });
   } else if ('waitForText' in action) {
@@ -409,6 +429,15 @@ async function playAction(
         await chips.nth(before).waitFor({ state: 'attached', timeout: remaining() });
         return;
       }
+      case 'terminal':
+        await typeInTerminal(wb, action.text, () => runCommandById(wb, 'workbench.action.terminal.new', remaining()), deadline);
+        return;
+      case 'openFile':
+        await openFileAt(wb, action.path, action.line, action.column, deadline);
+        return;
+      case 'quickFix':
+        await chooseQuickFix(wb, action.title, deadline);
+        return;
       case 'screenshot':
         await wb.screenshot(path.join(out, `${action.name.replace(/[^\w.-]/g, '_')}.png`));
         return;
@@ -615,11 +644,12 @@ async function main(): Promise<number> {
       files: { type: 'string' },
       settings: { type: 'string' },
       untrusted: { type: 'boolean' },
+      git: { type: 'boolean' },
     },
   });
   if (!values.scenario || values.prompt === undefined || !values.out) {
     console.error(
-      'usage: npm run e2e:run -- --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE] [--files DIR] [--settings FILE] [--untrusted]',
+      'usage: npm run e2e:run -- --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE] [--files DIR] [--settings FILE] [--untrusted] [--git]',
     );
     return 2;
   }
@@ -639,6 +669,7 @@ async function main(): Promise<number> {
       timeoutMs: values['timeout-ms'] ? Number(values['timeout-ms']) : undefined,
       vscodeSettings,
       files: values.files,
+      git: values.git === true,
     });
     console.log(
       `${result.ok ? 'ok' : 'FAILED'}: runState=${result.runState} elapsedMs=${result.elapsedMs} (total ${Date.now() - started} ms) -> ${path.resolve(values.out)}`,

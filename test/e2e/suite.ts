@@ -31,6 +31,8 @@ interface CaseFile {
   readonly settings?: Record<string, unknown> | string;
   /** Open the workspace in Restricted Mode (a workbench of its own, with workspace trust on). */
   readonly untrusted?: boolean;
+  /** Make the workspace a Git repository with its files committed before the workbench opens it. */
+  readonly git?: boolean;
   readonly expect: Record<string, unknown>;
 }
 
@@ -96,6 +98,7 @@ async function main(): Promise<number> {
           timeoutMs: spec.timeoutMs,
           piSettings: spec.piSettings,
           files: spec.files ? path.resolve(base, spec.files) : undefined,
+          git: spec.git === true,
           vscodeSettings:
             typeof spec.settings === 'string'
               ? (JSON.parse(fs.readFileSync(path.resolve(base, spec.settings), 'utf8')) as Record<string, unknown>)

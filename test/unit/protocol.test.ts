@@ -24,6 +24,7 @@ describe('messages from the webview', () => {
     { type: 'undo' },
     { type: 'undo', path: 'a.ts', runId: 'r1' },
     { type: 'loadEarlier', before: 4801, count: 100 },
+    { type: 'dropUris', uris: ['file:///w/src/a.ts', 'file:///w/src'] },
   ];
   for (const msg of good) {
     it(`accepts ${JSON.stringify(msg)}`, () => {
@@ -60,6 +61,9 @@ describe('messages from the webview', () => {
     ['undo with a NUL in the path', { type: 'undo', path: 'a\u0000b' }],
     ['a type named like an Object member', { type: 'constructor' }],
     ['a type named __proto__', { type: '__proto__' }],
+    ['dropUris with a number among the URIs', { type: 'dropUris', uris: ['file:///a', 7] }],
+    ['dropUris with an empty URI', { type: 'dropUris', uris: [''] }],
+    ['dropUris with too many URIs', { type: 'dropUris', uris: Array.from({ length: 101 }, (_, i) => `file:///f${i}`) }],
   ];
   for (const [what, msg] of bad) {
     it(`rejects ${what} with a reason`, () => {

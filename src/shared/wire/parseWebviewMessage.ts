@@ -3,7 +3,7 @@
 import { parseImageAttachments } from '../images.ts';
 import { isBuiltin } from '../slashCommands.ts';
 import { MAX_PAGE_ROWS } from '../transcript/paging.ts';
-import { MAX_PROMPT_CHARS, MAX_SESSION_NAME, VIEW_COMMANDS, type ViewCommand, type WebviewToHost } from './webviewProtocol.ts';
+import { MAX_DROPPED_URIS, MAX_PROMPT_CHARS, MAX_SESSION_NAME, VIEW_COMMANDS, type ViewCommand, type WebviewToHost } from './webviewProtocol.ts';
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e7;
 const isSessionFile = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 4096 && v.endsWith('.jsonl');
@@ -130,6 +130,11 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
       ok: true,
       msg: { type: 'openFile', path: raw.path, ...(line !== undefined ? { line } : {}), ...(raw.firstChange === true ? { firstChange: true } : {}) },
     };
+  },
+  dropUris: (raw) => {
+    if (!Array.isArray(raw.uris) || raw.uris.length > MAX_DROPPED_URIS || !raw.uris.every((u) => typeof u === 'string' && u.length > 0 && u.length <= 8192))
+      return { ok: false, reason: `dropUris.uris is not a list of at most ${MAX_DROPPED_URIS} URIs` };
+    return { ok: true, msg: { type: 'dropUris', uris: raw.uris as string[] } };
   },
   openDiff: (raw) => {
     if (!isPath(raw.path)) return { ok: false, reason: 'openDiff.path is not a path' };

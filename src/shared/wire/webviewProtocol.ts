@@ -58,8 +58,8 @@ export type HostToWebview =
   /** Texts (and their images) taken back from the queue on cancel: the composer gets them so nothing typed is lost. */
   | { readonly type: 'restoreInput'; readonly texts: readonly string[]; readonly images?: readonly ImageAttachment[] }
   | { readonly type: 'focusComposer' }
-  /** Code the user handed Pi (Add Selection / Add File / the `@` picker): a chip in the composer. */
-  | { readonly type: 'addChip'; readonly chip: CodeChip }
+  /** Code the user handed Pi (Add Selection / Add File / the `@` picker): a chip in the composer; `prompt` fills an empty composer. */
+  | { readonly type: 'addChip'; readonly chip: CodeChip; readonly prompt?: string }
   /** An extension sets the composer's text (`setEditorText`) or pastes into it at the cursor (`pasteToEditor`). */
   | { readonly type: 'editorText'; readonly text: string; readonly paste: boolean }
   /** Whether to report the composer's text (`composerText`): only while an extension could read it. */
@@ -103,6 +103,8 @@ export type WebviewToHost =
   | { readonly type: 'undo'; readonly path?: string; readonly runId?: string }
   /** `@` in the composer: open the workspace file picker. */
   | { readonly type: 'pickFile' }
+  /** Files or folders dropped on the composer (Shift held), as the workbench's URI list gives them: each becomes a chip. */
+  | { readonly type: 'dropUris'; readonly uris: readonly string[] }
   /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
   | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
   /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
@@ -130,6 +132,9 @@ export type WebviewToHost =
 
 /** Longest session name the host accepts. */
 export const MAX_SESSION_NAME = 200;
+
+/** Most URIs one drop on the composer may carry. */
+export const MAX_DROPPED_URIS = 100;
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;

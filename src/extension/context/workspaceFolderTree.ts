@@ -1,0 +1,97 @@
+/** `@folder` on the workspace: the tree read through `workspace.fs`, `files.exclude` matched as VS Code globs, and the folder picker. */
+
+import { minimatch } from 'minimatch';
+import * as vscode from 'vscode';
+import type { CodeChip } from '../../shared/chips.ts';
+import { folderTree, type TreeFs } from './folderTree.ts';
+import { GitignoreRules } from './gitignore.ts';
+
+const MAX_PICK_FILES = 5000;
+
+// Git on a case-insensitive file system sets core.ignorecase.
+const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32';
+
+/** `files.exclude`'s patterns that are on (`true`; a `when` condition is not evaluated, so those stay shown). */
+function excludedBy(folder: vscode.WorkspaceFolder): (rel: string) => boolean {
+  const patterns = Object.entries(vscode.workspace.getConfiguration('files', folder.uri).get<Record<string, unknown>>('exclude') ?? {})
+    .filter(([, on]) => on === true)
+    .map(([glob]) => glob);
+  return (rel) => patterns.some((glob) => minimatch(rel, glob, { dot: true, nocase: IGNORE_CASE }));
+}
+
+function treeFs(root: vscode.Uri): TreeFs {
+  const at = (rel: string) => (rel ? vscode.Uri.joinPath(root, ...rel.split('/')) : root);
+  return {
+    async readDir(rel) {
+      const entries = await vscode.workspace.fs.readDirectory(at(rel));
+      return entries.map(([name, type]) => [name, (type & vscode.FileType.Directory) !== 0] as const);
+    },
+    async readText(rel) {
+      try {
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(at(rel)));
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** The folder's tree as a chip; `uri` must be inside a workspace folder. */
+export async function folderChip(uri: vscode.Uri): Promise<CodeChip | undefined> {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder) {
+    void vscode.window.showInformationMessage('Pi: only folders inside the workspace can be added.');
+    return undefined;
+  }
+  const rel = uri.path === folder.uri.path ? '' : vscode.workspace.asRelativePath(uri, false);
+  const tree = await folderTree(rel, treeFs(folder.uri), { excluded: excludedBy(folder), ignoreCase: IGNORE_CASE });
+  const counts = `${tree.folders} ${tree.folders === 1 ? 'folder' : 'folders'}, ${tree.files} ${tree.files === 1 ? 'file' : 'files'}`;
+  return {
+    kind: 'folder',
+    path: rel,
+    text: tree.text,
+    detail: `Folder tree: ${counts}${tree.clipped ? ' listed (clipped)' : ''}, without .gitignore and files.exclude matches`,
+  };
+}
+
+/** Every `.gitignore` in the first workspace folder, as rules (`findFiles` already leaves out `files.exclude`). */
+export async function workspaceGitignore(folder: vscode.WorkspaceFolder): Promise<GitignoreRules> {
+  const rules = new GitignoreRules({ ignoreCase: IGNORE_CASE });
+  const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/.gitignore'), undefined, 1000);
+  for (const uri of files) {
+    try {
+      const rel = vscode.workspace.asRelativePath(uri, false);
+      rules.add(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    } catch {
+      // An unreadable .gitignore ignores nothing, as in git.
+    }
+  }
+  return rules;
+}
+
+/** Asks which folder (the workspace's folders that hold files, without ignored ones), then makes its chip. */
+export async function pickFolderChip(): Promise<CodeChip | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) {
+    void vscode.window.showInformationMessage('Pi: open a folder first.');
+    return undefined;
+  }
+  const [rules, files] = await Promise.all([
+    workspaceGitignore(folder),
+    vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*'), undefined, MAX_PICK_FILES),
+  ]);
+  const dirs = new Set<string>();
+  for (const uri of files) {
+    const parts = vscode.workspace.asRelativePath(uri, false).split('/').slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+  }
+  const items = [
+    { label: '.', description: 'the whole workspace folder', uri: folder.uri },
+    ...[...dirs]
+      .filter((d) => !rules.ignores(d, true))
+      .sort()
+      .map((d) => ({ label: d, uri: vscode.Uri.joinPath(folder.uri, ...d.split('/')) })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: 'Pi: Add Folder to Chat', placeHolder: 'Type to search folders' });
+  return picked ? folderChip(picked.uri) : undefined;
+}

@@ -1,0 +1,102 @@
+/**
+ * The runner's actions that act on the workbench outside the chat (beyond SPEC §7): type a command into a real
+ * terminal and wait for its output, open a file at a position, choose a quick fix, and make the workspace a Git
+ * repository before the workbench opens it.
+ */
+import { spawnSync } from 'node:child_process';
+import type { Workbench } from '../workbench/browser.ts';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The terminal panel's rendered rows (the DOM renderer: cases set `terminal.integrated.gpuAcceleration: "off"`). */
+const TERMINAL_ROWS = '.part.panel .terminal-wrapper.active .xterm-rows';
+
+/** What the active terminal shows, as text. */
+async function terminalText(wb: Workbench): Promise<string> {
+  return (
+    await wb.page
+      .locator(TERMINAL_ROWS)
+      .allInnerTexts()
+      .catch(() => [] as string[])
+  ).join('\n');
+}
+
+/**
+ * Types `text` and Enter into the active terminal, opening one with `newTerminal` when the panel has none. Waits for
+ * the shell's first prompt, so the line reaches a shell that reads it.
+ */
+export async function typeInTerminal(wb: Workbench, text: string, newTerminal: () => Promise<void>, deadline: number): Promise<void> {
+  if ((await wb.page.locator(TERMINAL_ROWS).count()) === 0) await newTerminal();
+  while (!(await terminalText(wb)).trim()) {
+    if (Date.now() >= deadline) throw new Error('the terminal never showed a prompt');
+    await sleep(100);
+  }
+  await wb.page.locator('.part.panel .terminal-wrapper.active .xterm').first().click();
+  await wb.page.keyboard.type(text);
+  await wb.page.keyboard.press('Enter');
+}
+
+/** Waits until the active terminal shows `text`. */
+export async function waitForTerminalText(wb: Workbench, text: string, deadline: number): Promise<void> {
+  while (!(await terminalText(wb)).includes(text)) {
+    if (Date.now() >= deadline) throw new Error(`the terminal never showed ${JSON.stringify(text)}`);
+    await sleep(100);
+  }
+}
+
+/** Opens a workspace file through Quick Open, at `line` and `column` (1-based) when given; the editor has focus after. */
+export async function openFileAt(wb: Workbench, file: string, line: number | undefined, column: number | undefined, deadline: number): Promise<void> {
+  const page = wb.page;
+  // Focus the workbench outside the webview so the key reaches it.
+  await page
+    .locator('.part.editor')
+    .click({ position: { x: 20, y: 20 } })
+    .catch(() => undefined);
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) });
+  const name = file.split('/').at(-1)!;
+  await input.fill(`${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}`);
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: name })
+    .first()
+    .waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) });
+  await page.keyboard.press('Enter');
+  await page.locator(`.part.editor .tab.active[data-resource-name="${name}"]`).waitFor({ state: 'attached', timeout: Math.max(1, deadline - Date.now()) });
+}
+
+/**
+ * Opens the active editor's quick fixes (Ctrl+.) until one titled `title` is offered (a language server may report
+ * the problem later than the file opens), then chooses it.
+ */
+export async function chooseQuickFix(wb: Workbench, title: string, deadline: number): Promise<void> {
+  const page = wb.page;
+  const item = page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
+  while (true) {
+    await page.keyboard.press('Control+Period');
+    const offered = await item
+      .waitFor({ state: 'visible', timeout: 2_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (offered) {
+      await item.click();
+      return;
+    }
+    await page.keyboard.press('Escape');
+    if (Date.now() >= deadline) throw new Error(`no quick fix titled ${JSON.stringify(title)} was offered`);
+  }
+}
+
+/** Makes `dir` a Git repository with every file committed (a run's "tracked files"), with a fixed author and no hooks. */
+export function commitWorkspace(dir: string): void {
+  const git = (...args: string[]) => {
+    const r = spawnSync('git', ['-c', 'user.name=Pi e2e', '-c', 'user.email=e2e@example.invalid', '-c', 'core.hooksPath=/dev/null', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+  };
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '--no-gpg-sign', '-m', 'e2e fixture');
+}
