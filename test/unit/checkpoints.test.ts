@@ -100,17 +100,20 @@ describe('checkpoints', function () {
     write('.gitattributes', '* text=auto eol=crlf\n*.bin filter=lfs\n');
     write('img.bin', bytes);
     write('mixed.txt', 'unix\nwindows\r\nmac\rend');
+    write('crlf.txt', 'one\r\ntwo\r\n');
     write('run.sh', '#!/bin/sh\necho hi\n');
     chmodSync(file('run.sh'), 0o755);
     const s = store();
     const cp = await s.checkpoint('before');
     write('img.bin', Buffer.from('overwritten'));
     write('mixed.txt', 'normalised\n');
+    write('crlf.txt', 'one\n');
     rmSync(file('run.sh'));
     const r = await s.restore(cp.id);
     assert.deepEqual(r.skipped, []);
     assert.ok(readFileSync(file('img.bin')).equals(bytes));
     assert.ok(readFileSync(file('mixed.txt')).equals(Buffer.from('unix\nwindows\r\nmac\rend')));
+    assert.ok(readFileSync(file('crlf.txt')).equals(Buffer.from('one\r\ntwo\r\n')));
     assert.equal(statSync(file('run.sh')).mode & 0o100, 0o100);
   });
 
@@ -237,7 +240,7 @@ describe('checkpoints', function () {
       const s = new CheckpointStore({ workspace: ws, storageDir: storage, git: { env: { ...process.env, PATH: empty } } });
       const a = await s.available();
       assert.equal(a.available, false);
-      assert.match(a.available ? '' : a.message, /git.*not found/);
+      assert.equal(a.available ? '' : a.message, 'Checkpoints need git, which was not found on PATH.');
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
