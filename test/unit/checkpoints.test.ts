@@ -234,6 +234,20 @@ describe('checkpoints', function () {
     assert.equal(read('a.txt'), 'a\n');
   });
 
+  it('sees a change another store over the same storage already staged', async () => {
+    write('f.txt', 'one\n');
+    const a = store();
+    const b = store();
+    const first = await a.checkpoint('a');
+    write('f.txt', 'two\n');
+    await b.checkpoint('b');
+    const third = await a.checkpoint('a again');
+    assert.deepEqual(
+      (await a.diff(first.id, third.id)).map((f) => f.path),
+      ['f.txt'],
+    );
+  });
+
   it('says git is missing when it is not on PATH', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'pi-cp-nogit-'));
     try {

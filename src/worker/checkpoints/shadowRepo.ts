@@ -84,6 +84,8 @@ export class ShadowRepo {
   readonly target: GitTarget;
   private readonly _git: GitOptions;
   private readonly _maxFileBytes: number;
+  /** The tree the index held after the last snapshot, and the index file's stat then: when git lists nothing and the index is as it was, that is still the tree. */
+  private _last: { tree: string; index: string } | undefined;
 
   constructor(gitDir: string, workspace: string, opts: { indexName?: string; maxFileBytes?: number; git?: GitOptions } = {}) {
     this.target = { gitDir, workTree: workspace, indexFile: path.join(gitDir, opts.indexName ?? 'index') };
@@ -121,6 +123,9 @@ export class ShadowRepo {
    */
   async snapshot(): Promise<Snapshot> {
     const listed = splitZ(await this._run(['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard']));
+    // Nothing listed means no skipped file either: git lists a file too large to store (never added) every time.
+    // Another store (a second chat with the same owner) may have written the index meanwhile.
+    if (!listed.length && this._last && this._last.index === (await this._indexStat())) return { tree: this._last.tree, skipped: [] };
     const skipped: SkippedFile[] = [];
     const update: string[] = [];
     const drop: string[] = [];
@@ -147,6 +152,7 @@ export class ShadowRepo {
     if (drop.length) await this._run(['update-index', '-z', '--force-remove', '--stdin'], drop.join('\0'));
     if (update.length) await this._run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], update.join('\0'));
     const tree = (await this._run(['write-tree'])).toString('utf8').trim();
+    this._last = { tree, index: await this._indexStat() };
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { tree, skipped };
   }
@@ -219,6 +225,11 @@ export class ShadowRepo {
   /** Removes objects no ref reaches any more (after refs were deleted). */
   async prune(): Promise<void> {
     await this._run(['gc', '--quiet', '--prune=now']);
+  }
+
+  private async _indexStat(): Promise<string> {
+    const st = await fs.stat(this.target.indexFile, { bigint: true }).catch(() => undefined);
+    return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : 'none';
   }
 
   private _run(args: readonly string[], input?: string): Promise<Buffer> {
