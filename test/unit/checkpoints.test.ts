@@ -234,6 +234,24 @@ describe('checkpoints', function () {
     assert.equal(read('a.txt'), 'a\n');
   });
 
+  it("drops a session's checkpoints and their files, keeping other sessions'", async () => {
+    write('secret.txt', 'only in the dropped session\n');
+    const s = store();
+    const dropped = await s.checkpoint('one', { sessionId: 'gone', entryId: 'e1' });
+    rmSync(file('secret.txt'));
+    write('other.txt', 'kept\n');
+    const kept = await s.checkpoint('two', { sessionId: 'kept', entryId: 'e1' });
+    await s.dropSession('gone');
+    assert.deepEqual(await s.list('gone'), []);
+    assert.deepEqual(
+      (await s.list()).map((c) => c.id),
+      [kept.id],
+    );
+    await assert.rejects(s.diff(dropped.id, 'workspace'), /No checkpoint/);
+    const blob = execFileSync('git', ['hash-object', '--stdin'], { input: 'only in the dropped session\n', encoding: 'utf8' }).trim();
+    assert.throws(() => execFileSync('git', ['cat-file', '-e', blob], { env: { ...shadowEnv(undefined), GIT_DIR: s.gitDir }, stdio: 'ignore' }));
+  });
+
   it('sees a change another store over the same storage already staged', async () => {
     write('f.txt', 'one\n');
     const a = store();

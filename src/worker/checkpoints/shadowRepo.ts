@@ -62,7 +62,7 @@ const CONFIG_MARK = 'checkpoints@pi-agent-panel.invalid';
 /**
  * Appended to the shadow repository's config once (one write instead of a `git config` process per key). An
  * empty core.excludesFile: unset, git would read the user's ~/.config/git/ignore and checkpoints would differ per
- * machine. gc.auto 0: pruning is the store's decision (dropping a session), not a side effect of a checkpoint.
+ * machine. No reflogs: they would keep a dropped session's files alive. gc.auto 0: pruning is the store's decision (dropping a session), not a side effect of a checkpoint.
  */
 const SHADOW_CONFIG = `[user]
 \tname = Pi Agent Panel
@@ -74,6 +74,7 @@ const SHADOW_CONFIG = `[user]
 \tsafecrlf = false
 \tfsmonitor = false
 \tlongpaths = true
+\tlogAllRefUpdates = false
 \texcludesFile =
 [gc]
 \tauto = 0
