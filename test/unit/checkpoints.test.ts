@@ -86,6 +86,17 @@ describe('checkpoints', function () {
     assert.throws(() => userGit(ws, 'cat-file', '-e', cp.id));
   });
 
+  it("reads a file's bytes as a checkpoint holds them, for a diff's left side", async () => {
+    const bytes = Buffer.from([0, 1, 2, 0xff, 0x0d, 0x0a]);
+    write('dir/a b.bin', bytes);
+    const s = store();
+    const cp = await s.checkpoint('before');
+    write('dir/a b.bin', 'changed');
+    assert.ok((await s.fileAt(cp.id, 'dir/a b.bin'))?.equals(bytes));
+    assert.equal(await s.fileAt(cp.id, 'dir/missing.txt'), undefined);
+    assert.equal(await s.fileAt(cp.id, 'dir'), undefined);
+  });
+
   it('names a file the user edited after the checkpoint', async () => {
     write('a.txt', 'a\n');
     write('b.txt', 'b\n');

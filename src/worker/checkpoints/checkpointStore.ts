@@ -157,6 +157,14 @@ export class CheckpointStore {
     });
   }
 
+  /** The bytes of `file` (workspace-relative) in checkpoint `id` (Open Diff's left side); undefined when the checkpoint has no such file. */
+  fileAt(id: string, file: string): Promise<Buffer | undefined> {
+    return this._serial(async () => {
+      const { tree } = await this._read(id);
+      return this._repo.blobAt(tree, normalizeRel(file));
+    });
+  }
+
   /** Workspace files that differ from checkpoint `id` now: what a restore to it would overwrite or delete. */
   async changedSince(id: string): Promise<string[]> {
     return (await this.diff(id, 'workspace')).map((f) => f.path);

@@ -218,6 +218,13 @@ export class ShadowRepo {
     return stats;
   }
 
+  /** The content of `file` in `tree`, or undefined when the tree has no such file. */
+  async blobAt(tree: string, file: string): Promise<Buffer | undefined> {
+    const entry = splitZ(await this._run(['ls-tree', '-z', tree, '--', file]))[0];
+    const m = entry && /^\d+ blob ([0-9a-f]+)\t/.exec(entry);
+    return m ? this._run(['cat-file', 'blob', m[1]!]) : undefined;
+  }
+
   /** A reader of this repository's blobs; the caller closes it. */
   blobs(): BlobReader {
     return new BlobReader(this.target, this._git);
