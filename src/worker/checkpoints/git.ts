@@ -1,0 +1,107 @@
+/** Runs `git` as a child process (never synchronously) for the shadow repository, with an environment that cannot reach the user's own repository or config. */
+
+import { spawn } from 'node:child_process';
+import * as os from 'node:os';
+
+/** Where the shadow repository's commands point git. */
+export interface GitTarget {
+  /** The shadow repository (`GIT_DIR`), in the extension's storage. */
+  readonly gitDir: string;
+  /** The workspace (`GIT_WORK_TREE`). */
+  readonly workTree: string;
+  /** The shadow repository's own index (`GIT_INDEX_FILE`); never the user's. */
+  readonly indexFile: string;
+}
+
+/** How to find and start git. */
+export interface GitOptions {
+  /** The git executable; `git` on PATH by default. */
+  readonly gitPath?: string;
+  /** The environment to start from (PATH, HOME…); `process.env` by default. Its `GIT_*` variables are dropped. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Ends a command that takes longer (a stuck filesystem); 120 s by default. */
+  readonly timeoutMs?: number;
+}
+
+/** A git command that could not start (`missing`: no git executable) or ended with a non-zero status. */
+export class GitError extends Error {
+  readonly missing: boolean;
+  readonly exitCode: number | undefined;
+  readonly stderr: string;
+
+  constructor(message: string, opts: { missing?: boolean; exitCode?: number; stderr?: string } = {}) {
+    super(message);
+    this.name = 'GitError';
+    this.missing = opts.missing ?? false;
+    this.exitCode = opts.exitCode;
+    this.stderr = opts.stderr ?? '';
+  }
+}
+
+/**
+ * The environment for a shadow-repository command: the caller's minus every `GIT_*` variable (VS Code's
+ * askpass and a terminal's `GIT_DIR` would otherwise point git at the user's repository), then the shadow
+ * repository's own. Global and system config are not read: a user's filters, hooks path or fsmonitor must not
+ * run on the shadow repository; what it needs is in its own config.
+ */
+export function shadowEnv(target: GitTarget | undefined, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(base)) if (!/^GIT_/i.test(k)) env[k] = v;
+  Object.assign(env, {
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: os.devNull,
+    GIT_TERMINAL_PROMPT: '0',
+    // File names and errors come back unlocalised, as the parsers expect.
+    LC_ALL: 'C',
+    // Paths given on the command line are file names, never globs or `:(magic)`.
+    GIT_LITERAL_PATHSPECS: '1',
+  });
+  if (target) Object.assign(env, { GIT_DIR: target.gitDir, GIT_WORK_TREE: target.workTree, GIT_INDEX_FILE: target.indexFile });
+  return env;
+}
+
+/**
+ * Runs `git args…` and resolves its standard output (bytes: blobs and `-z` lists are not text); rejects with a
+ * `GitError` when git is missing or fails. `input` is written to its standard input.
+ */
+export function runGit(
+  target: GitTarget | undefined,
+  args: readonly string[],
+  opts: GitOptions & { input?: string | Buffer; cwd?: string } = {},
+): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    let child;
+    try {
+      child = spawn(opts.gitPath ?? 'git', args, {
+        cwd: opts.cwd ?? target?.workTree ?? os.tmpdir(),
+        env: shadowEnv(target, opts.env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        timeout: opts.timeoutMs ?? 120_000,
+        windowsHide: true,
+      });
+    } catch (err) {
+      // The worker refuses new processes while it is stopping.
+      reject(new GitError(`git could not start: ${(err as Error).message}`));
+      return;
+    }
+    const out: Buffer[] = [];
+    const errs: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => errs.push(b));
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') reject(new GitError(`git was not found (${opts.gitPath ?? 'git'} on PATH).`, { missing: true }));
+      else reject(new GitError(`git could not start: ${err.message}`));
+    });
+    child.on('close', (code, signal) => {
+      const stderr = Buffer.concat(errs).toString('utf8').trim();
+      if (code === 0) resolve(Buffer.concat(out));
+      else
+        reject(
+          new GitError(`git ${args[0] ?? ''} failed${signal ? ` (${signal})` : ''}: ${stderr || `exit ${code}`}`, { exitCode: code ?? undefined, stderr }),
+        );
+    });
+    // A command that exits before reading its input closes the pipe; its exit status tells what happened.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(opts.input ?? '');
+  });
+}

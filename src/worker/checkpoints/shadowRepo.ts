@@ -1,0 +1,276 @@
+/**
+ * The git plumbing of checkpoints: a shadow repository in the extension's storage whose work tree is the
+ * workspace. It stages the workspace into its own index (honouring `.gitignore`, a size cap per file, leaving
+ * nested repositories out), writes trees and commits, names them with refs, and diffs trees. It never reads or
+ * writes the user's `.git`: every command runs with `GIT_DIR`, `GIT_WORK_TREE` and `GIT_INDEX_FILE` of its own.
+ */
+
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { BlobReader } from './blobReader.ts';
+import { runGit, type GitOptions, type GitTarget } from './git.ts';
+
+/** A workspace file a checkpoint does not hold, and why. */
+export interface SkippedFile {
+  /** Workspace-relative, '/'-separated. */
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** The workspace staged as a tree, and what was left out of it. */
+export interface Snapshot {
+  readonly tree: string;
+  readonly skipped: readonly SkippedFile[];
+}
+
+/** One path that differs between two trees (`diff-tree --raw`, no rename detection). */
+export interface TreeChange {
+  readonly path: string;
+  /** A: only in the second tree; D: only in the first; M: content or mode; T: file <-> symlink. */
+  readonly status: 'A' | 'D' | 'M' | 'T';
+  readonly fromMode: string;
+  readonly toMode: string;
+  readonly fromSha: string;
+  readonly toSha: string;
+}
+
+/** Lines added and removed in one path; `binary` has no line counts. */
+export interface LineStat {
+  readonly added: number;
+  readonly removed: number;
+  readonly binary: boolean;
+}
+
+/** A ref under the checkpoints' namespace: its commit and the commit message's body. */
+export interface RefRecord {
+  readonly ref: string;
+  readonly sha: string;
+  readonly body: string;
+}
+
+/**
+ * What the shadow repository leaves out besides the workspace's `.gitignore` rules: dependency and cache
+ * folders a workspace without a `.gitignore` would otherwise copy in full on every first checkpoint.
+ */
+export const DEFAULT_EXCLUDES: readonly string[] = ['.git', 'node_modules/', '.venv/', '__pycache__/', '.DS_Store', 'Thumbs.db'];
+
+/** Files larger than this are not stored in a checkpoint (reported as skipped). */
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+const CONFIG_MARK = 'checkpoints@pi-agent-panel.invalid';
+
+/**
+ * Appended to the shadow repository's config once (one write instead of a `git config` process per key). An
+ * empty core.excludesFile: unset, git would read the user's ~/.config/git/ignore and checkpoints would differ per
+ * machine. No reflogs: they would keep a dropped session's files alive. gc.auto 0: pruning is the store's decision (dropping a session), not a side effect of a checkpoint.
+ */
+const SHADOW_CONFIG = `[user]
+\tname = Pi Agent Panel
+\temail = ${CONFIG_MARK}
+[commit]
+\tgpgSign = false
+[core]
+\tautocrlf = false
+\tsafecrlf = false
+\tfsmonitor = false
+\tlongpaths = true
+\tlogAllRefUpdates = false
+\texcludesFile =
+[gc]
+\tauto = 0
+`;
+
+/** The shadow repository of one workspace. Methods are not serialised: the caller runs one at a time. */
+export class ShadowRepo {
+  readonly target: GitTarget;
+  private readonly _git: GitOptions;
+  private readonly _maxFileBytes: number;
+  /** The tree the index held after the last snapshot, and the index file's stat then: when git lists nothing and the index is as it was, that is still the tree. */
+  private _last: { tree: string; index: string } | undefined;
+
+  constructor(gitDir: string, workspace: string, opts: { indexName?: string; maxFileBytes?: number; git?: GitOptions } = {}) {
+    this.target = { gitDir, workTree: workspace, indexFile: path.join(gitDir, opts.indexName ?? 'index') };
+    this._git = opts.git ?? {};
+    this._maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  }
+
+  /** `git --version`'s number; rejects with `GitError.missing` when there is no git. */
+  async version(): Promise<string> {
+    const out = (await runGit(undefined, ['--version'], this._git)).toString('utf8').trim();
+    return /(\d+\.\d+(?:\.\d+)?)/.exec(out)?.[1] ?? out;
+  }
+
+  /** Creates the repository on first use; (re)writes its excludes and attributes every time, since the user's may have changed. */
+  async init(): Promise<void> {
+    const { gitDir, workTree } = this.target;
+    if (!(await exists(path.join(gitDir, 'HEAD')))) {
+      await fs.mkdir(gitDir, { recursive: true });
+      await this._run(['init', '--quiet']);
+    }
+    // Checked apart from the init: a repository whose creation was cut short still gets its identity and settings.
+    const configFile = path.join(gitDir, 'config');
+    if (!(await fs.readFile(configFile, 'utf8')).includes(CONFIG_MARK)) await fs.appendFile(configFile, SHADOW_CONFIG);
+    await fs.mkdir(path.join(gitDir, 'info'), { recursive: true });
+    // The user's own `.git/info/exclude` is read, never written: its rules are the user's too.
+    const userExclude = await fs.readFile(path.join(workTree, '.git', 'info', 'exclude'), 'utf8').catch(() => '');
+    await fs.writeFile(path.join(gitDir, 'info', 'exclude'), `${DEFAULT_EXCLUDES.join('\n')}\n${userExclude}`);
+    // Highest precedence: the workspace's .gitattributes may not convert line endings or run filters (LFS), so blobs are the bytes on disk.
+    await fs.writeFile(path.join(gitDir, 'info', 'attributes'), '* -text -eol -filter -ident -working-tree-encoding\n');
+  }
+
+  /**
+   * Stages the workspace into the shadow index and writes it as a tree. Only paths git lists as new, modified
+   * or deleted are looked at, so an unchanged workspace costs one directory walk.
+   */
+  async snapshot(): Promise<Snapshot> {
+    const listed = splitZ(await this._run(['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard']));
+    // Nothing listed means no skipped file either: git lists a file too large to store (never added) every time.
+    // Another store (a second chat with the same owner) may have written the index meanwhile.
+    if (!listed.length && this._last && this._last.index === (await this._indexStat())) return { tree: this._last.tree, skipped: [] };
+    const skipped: SkippedFile[] = [];
+    const update: string[] = [];
+    const drop: string[] = [];
+    const seen = new Set<string>();
+    const paths = listed.filter((p) => !seen.has(p) && seen.add(p));
+    await forEachLimited(paths, 64, async (p) => {
+      // git lists a nested repository (a submodule, a cloned dependency) as its folder and does not look inside.
+      if (p.endsWith('/')) {
+        skipped.push({ path: p.slice(0, -1), reason: 'it is a nested git repository' });
+        return;
+      }
+      const st = await fs.lstat(path.join(this.target.workTree, p)).catch(() => undefined);
+      if (!st) update.push(p);
+      else if (st.isDirectory()) drop.push(p);
+      else if (!st.isFile() && !st.isSymbolicLink()) {
+        drop.push(p);
+        skipped.push({ path: p, reason: 'it is not a regular file' });
+      } else if (st.size > this._maxFileBytes) {
+        // A file that grew past the cap leaves the index: a checkpoint never holds an older copy as if it were current.
+        drop.push(p);
+        skipped.push({ path: p, reason: `it is larger than ${formatBytes(this._maxFileBytes)}` });
+      } else update.push(p);
+    });
+    if (drop.length) await this._run(['update-index', '-z', '--force-remove', '--stdin'], drop.join('\0'));
+    if (update.length) await this._run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], update.join('\0'));
+    const tree = (await this._run(['write-tree'])).toString('utf8').trim();
+    this._last = { tree, index: await this._indexStat() };
+    skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { tree, skipped };
+  }
+
+  /** Writes a commit of `tree` with `message` (no parent: each checkpoint stands alone) and returns its id. */
+  async commit(tree: string, message: string): Promise<string> {
+    return (await this._run(['commit-tree', tree], message)).toString('utf8').trim();
+  }
+
+  async setRef(ref: string, sha: string): Promise<void> {
+    await this._run(['update-ref', ref, sha]);
+  }
+
+  async deleteRefs(refs: readonly string[]): Promise<void> {
+    if (refs.length) await this._run(['update-ref', '--stdin'], refs.map((r) => `delete ${r}\n`).join(''));
+  }
+
+  /** Every ref under `prefix` with its commit's message body. */
+  async refs(prefix: string): Promise<RefRecord[]> {
+    const out = (await this._run(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(contents:body)%00', prefix])).toString('utf8');
+    return out
+      .split('\0\n')
+      .filter((r) => r.length)
+      .map((r) => {
+        const [ref = '', sha = '', body = ''] = r.split('\0');
+        return { ref, sha, body };
+      });
+  }
+
+  /** The tree and message body of commit `sha`; undefined when there is no such commit. */
+  async readCommit(sha: string): Promise<{ tree: string; body: string } | undefined> {
+    const out = await this._run(['cat-file', 'commit', sha]).catch(() => undefined);
+    if (!out) return undefined;
+    const text = out.toString('utf8');
+    const tree = /^tree ([0-9a-f]+)$/m.exec(text)?.[1];
+    const blank = text.indexOf('\n\n');
+    if (!tree) return undefined;
+    const message = blank < 0 ? '' : text.slice(blank + 2);
+    const nl = message.indexOf('\n\n');
+    return { tree, body: nl < 0 ? '' : message.slice(nl + 2) };
+  }
+
+  /** What differs from tree `from` to tree `to`. */
+  async changes(from: string, to: string): Promise<TreeChange[]> {
+    const parts = splitZ(await this._run(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]));
+    const out: TreeChange[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const [fromMode = '', toMode = '', fromSha = '', toSha = '', status = 'M'] = parts[i]!.slice(1).split(' ');
+      out.push({ path: parts[i + 1]!, status: status as TreeChange['status'], fromMode, toMode, fromSha, toSha });
+    }
+    return out;
+  }
+
+  /** Lines added and removed per path from tree `from` to tree `to`. */
+  async lineStats(from: string, to: string): Promise<Map<string, LineStat>> {
+    const stats = new Map<string, LineStat>();
+    for (const rec of splitZ(await this._run(['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to]))) {
+      const [added = '', removed = '', ...rest] = rec.split('\t');
+      const binary = added === '-';
+      stats.set(rest.join('\t'), { added: binary ? 0 : Number(added), removed: binary ? 0 : Number(removed), binary });
+    }
+    return stats;
+  }
+
+  /** The content of `file` in `tree`, or undefined when the tree has no such file. */
+  async blobAt(tree: string, file: string): Promise<Buffer | undefined> {
+    const entry = splitZ(await this._run(['ls-tree', '-z', tree, '--', file]))[0];
+    const m = entry && /^\d+ blob ([0-9a-f]+)\t/.exec(entry);
+    return m ? this._run(['cat-file', 'blob', m[1]!]) : undefined;
+  }
+
+  /** A reader of this repository's blobs; the caller closes it. */
+  blobs(): BlobReader {
+    return new BlobReader(this.target, this._git);
+  }
+
+  /** Removes objects no ref reaches any more (after refs were deleted). */
+  async prune(): Promise<void> {
+    await this._run(['gc', '--quiet', '--prune=now']);
+  }
+
+  private async _indexStat(): Promise<string> {
+    const st = await fs.stat(this.target.indexFile, { bigint: true }).catch(() => undefined);
+    return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : 'none';
+  }
+
+  private _run(args: readonly string[], input?: string): Promise<Buffer> {
+    return runGit(this.target, args, { ...this._git, input });
+  }
+}
+
+/** The records of a `-z` output. */
+function splitZ(out: Buffer): string[] {
+  const text = out.toString('utf8');
+  const parts = text.split('\0');
+  if (parts.at(-1) === '') parts.pop();
+  return parts;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight: thousands of stats at once would exhaust file handles. */
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+  if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KB`;
+  return `${n} bytes`;
+}
