@@ -4,7 +4,7 @@
  * changed by any tool or shell command is in it. Not wired yet: the controller still uses `fileChanges.ts`.
  */
 
-import type { FileChangeView } from '../../shared/protocol.ts';
+import type { FileChangeView } from '../../shared/wire/events.ts';
 import type { Checkpoint, CheckpointStore, RestoreResult } from './checkpointStore.ts';
 
 /** The Changes row of a run, as `FileChanges.runSettled()` returns it today. */
