@@ -251,7 +251,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         await vscode.commands.executeCommand('piPanel.addFile');
         return;
       case 'answerDialog':
-        await this._controller.answerDialog(msg.id, msg.value);
+        await this._controller.answerDialog(msg.id, msg.value, msg.reason);
         return;
       case 'composerText':
         return this._controller.composerText(msg.text);

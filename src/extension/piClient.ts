@@ -215,11 +215,11 @@ export class PiClient extends Disposable {
     await this._call(live, 'cancel', null);
   }
 
-  /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
-  async answerDialog(id: string, value: string | undefined): Promise<boolean> {
+  /** The user's answer to an extension dialog; no `value` dismisses it; `reason` goes with an approval's Deny. False when it was no longer open. */
+  async answerDialog(id: string, value: string | undefined, reason?: string): Promise<boolean> {
     const live = this._live;
     if (!live) return false;
-    const r = await this._call(live, 'answerDialog', value === undefined ? { id } : { id, value });
+    const r = await this._call(live, 'answerDialog', value === undefined ? { id } : { id, value, ...(reason ? { reason } : {}) });
     return r?.answered ?? false;
   }
 

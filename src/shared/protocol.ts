@@ -276,7 +276,8 @@ export type WebviewToHost =
   /** `@` in the composer: open the workspace file picker. */
   | { readonly type: 'pickFile' }
   /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
-  | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
+  /** `reason`: what the user typed into an approval card before Deny. */
+  | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string; readonly reason?: string }
   /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
   | { readonly type: 'composerText'; readonly text: string }
   /** The images attached in the composer, whenever they change: the host keeps them for a re-created view. */
@@ -305,6 +306,8 @@ export const MAX_SESSION_NAME = 200;
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
+/** Longest reason the user may send with an approval's Deny. */
+export const MAX_DENY_REASON_CHARS = 2000;
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e7;
 const isSessionFile = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 4096 && v.endsWith('.jsonl');
@@ -368,7 +371,17 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
       if (typeof raw.id !== 'string' || raw.id.length > 200) return { ok: false, reason: 'answerDialog.id is not a short string' };
       if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
         return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
-      return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
+      if (raw.reason !== undefined && (typeof raw.reason !== 'string' || raw.reason.length > MAX_DENY_REASON_CHARS))
+        return { ok: false, reason: 'answerDialog.reason is not a string of sensible length' };
+      return {
+        ok: true,
+        msg: {
+          type: 'answerDialog',
+          id: raw.id,
+          ...(raw.value === undefined ? {} : { value: raw.value }),
+          ...(raw.reason === undefined || raw.value === undefined ? {} : { reason: raw.reason }),
+        },
+      };
     case 'bash':
       if (typeof raw.command !== 'string' || !raw.command.trim() || raw.command.length > MAX_PROMPT_CHARS)
         return { ok: false, reason: 'bash.command is not a non-empty string of sensible length' };

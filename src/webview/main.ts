@@ -73,7 +73,9 @@ const transcript = new TranscriptView(
 );
 const workingText = h('span', { class: 'working-text' }, 'Working…');
 const working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true' }, h('span', { class: 'spinner' }), workingText);
-const dialogs = new DialogList({ answer: (id, value) => post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value }) });
+const dialogs = new DialogList({
+  answer: (id, value, reason) => post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value, ...(reason ? { reason } : {}) }),
+});
 const widgets = new WidgetStrip();
 const shell = new ShellLive();
 const content = h('div', { class: 'scroll-content' }, transcript.earlier, transcript.el, shell.el, dialogs.el, working);

@@ -104,7 +104,11 @@ const extensionUi = new ExtensionUi({
 });
 
 // Reads the setting at each tool call: changing `piPanel.approval` applies to the next call, no reload.
-const approvals = new Approvals(() => config?.approval ?? 'off', extensionUi.approvals);
+const approvals = new Approvals(
+  () => config?.approval ?? 'off',
+  extensionUi.approvals,
+  () => config?.cwd,
+);
 
 const controller = new SessionController(
   ({ fresh, open }) => {
@@ -263,7 +267,7 @@ handle('fileBefore', async ({ path: p }) => {
   return before ? { before } : {};
 });
 handle('undo', async ({ path: p, runId }) => controller.undo(p, runId));
-handle('answerDialog', async ({ id, value }) => ({ answered: extensionUi.answer(id, value) }));
+handle('answerDialog', async ({ id, value, reason }) => ({ answered: extensionUi.answer(id, value, reason) }));
 handle('composerText', async ({ text }) => {
   extensionUi.setEditorText(text);
   return null;
