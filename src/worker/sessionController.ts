@@ -318,13 +318,14 @@ export class SessionController extends Disposable {
   /** Switches to a saved session file and shows its history (a Pi extension's `withSession` runs in it). */
   async resumeSession(file: string, options?: SwitchSessionOptions): Promise<void> {
     if (file === this.sessionFile) return;
-    if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file, options));
+    // A session file names its own folder; it runs in this workspace, with this workspace's trust.
+    if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file, { ...options, ...this._inWorkspace() }));
     else await this._switchSession({ fresh: false, open: file });
   }
 
   /** Copies a session file (JSONL) into the workspace's sessions and opens it. */
   async importSession(file: string): Promise<void> {
-    if (await this._withRuntime()) await this._replace('import the session', (rt) => rt.importFromJsonl(file));
+    if (await this._withRuntime()) await this._replace('import the session', (rt) => rt.importFromJsonl(file, this._inWorkspace().cwdOverride));
     else this._unsupported('Import');
   }
 
@@ -440,6 +441,11 @@ export class SessionController extends Disposable {
       this._disposeSession();
       await this._create(file ? { fresh: false, open: file } : { fresh: false });
     }
+  }
+
+  /** Pi's `cwdOverride` for a session opened from a file: the workspace, whatever folder the file's header names. */
+  private _inWorkspace(): { cwdOverride?: string } {
+    return this._cwd ? { cwdOverride: this._cwd } : {};
   }
 
   /** The runtime replaced the session: listen to the new one only, and show its branch from scratch. */

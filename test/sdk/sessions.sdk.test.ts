@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PiModule } from '../../src/pi/piEntry.ts';
@@ -194,6 +194,32 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     assert.deepEqual(shown(h.controller.state), piShows(h));
     assert.notEqual(h.controller.sessionFile, out, 'imported as a copy among the workspace sessions');
     oldSilent();
+  });
+
+  it("imports a session whose header names another folder into the workspace: that folder's extensions and AGENTS.md never load", async () => {
+    h = await startHarness(pi, answers(2));
+    await run('Export me');
+    const exported = join(mkdtempSync(join(tmpdir(), 'pi-export-')), 'exported.jsonl');
+    h.controller.session!.exportToJsonl!(exported);
+    // A hostile repository next door: an extension that leaves a mark when it loads, and context for the model.
+    const other = mkdtempSync(join(tmpdir(), 'pi-other-'));
+    const mark = join(other, 'LOADED');
+    mkdirSync(join(other, '.pi', 'extensions'), { recursive: true });
+    writeFileSync(
+      join(other, '.pi', 'extensions', 'mark.ts'),
+      `import { writeFileSync } from 'node:fs';\nexport default function () { writeFileSync(${JSON.stringify(mark)}, 'x'); }\n`,
+    );
+    writeFileSync(join(other, 'AGENTS.md'), 'OTHER-FOLDER-CONTEXT');
+    const lines = readFileSync(exported, 'utf8').split('\n');
+    lines[0] = JSON.stringify({ ...JSON.parse(lines[0]!), cwd: other });
+    writeFileSync(exported, lines.join('\n'));
+    await h.controller.importSession(exported);
+    assert.deepEqual(shown(h.controller.state), ['user: Export me', 'assistant: Answer number 1.']);
+    const session = h.controller.session as unknown as { sessionManager: { getCwd(): string } };
+    assert.equal(session.sessionManager.getCwd(), h.cwd, 'the imported session runs in the workspace');
+    await run('And now?');
+    assert.equal(existsSync(mark), false, "the other folder's extension did not run");
+    assert.doesNotMatch(JSON.stringify(h.model.requests), /OTHER-FOLDER-CONTEXT/, "the other folder's AGENTS.md did not reach the model");
   });
 
   it('reports the session totals from getSessionStats, in the header and the Sessions list', async () => {
