@@ -21,6 +21,7 @@ import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
 import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
+import { exportSessionHtml, type ExportableSession } from './sessionFiles.ts';
 import { errorText, SessionController } from './sessionController.ts';
 
 if (!parentPort) throw new Error('dist/worker.js runs only as a worker thread.');
@@ -258,9 +259,7 @@ handle('listSessions', async () => {
   };
 });
 handle('exportHtml', async ({ file }) => {
-  const s = await session();
-  // Always to the path the user chose: Pi's default is relative to the process, not the workspace.
-  return { file: path.resolve(await s.exportToHtml(file)) };
+  return { file: await exportSessionHtml((await session()) as unknown as ExportableSession, file) };
 });
 handle('fileBefore', async ({ path: p }) => {
   const before = controller.fileBefore(p);

@@ -15,6 +15,7 @@ import type { ImageAttachment } from '../shared/images.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
 import { describeSessionError } from './piErrors.ts';
 import { replayOnto } from './replay.ts';
+import { importLeavingNoCopy } from './sessionFiles.ts';
 import {
   exchangeEndId,
   statsView,
@@ -325,8 +326,10 @@ export class SessionController extends Disposable {
 
   /** Copies a session file (JSONL) into the workspace's sessions and opens it. */
   async importSession(file: string): Promise<void> {
-    if (await this._withRuntime()) await this._replace('import the session', (rt) => rt.importFromJsonl(file, this._inWorkspace().cwdOverride));
-    else this._unsupported('Import');
+    const session = await this._withRuntime();
+    if (!session) return this._unsupported('Import');
+    const dir = (session as { sessionManager?: { getSessionDir?(): string } }).sessionManager?.getSessionDir?.();
+    await this._replace('import the session', (rt) => importLeavingNoCopy(dir, () => rt.importFromJsonl(file, this._inWorkspace().cwdOverride)));
   }
 
   /**
@@ -481,9 +484,19 @@ export class SessionController extends Disposable {
     const messages = session.messages;
     const name = session.sessionName;
     if (!messages.length && !name) return false;
-    let state = replayOnto(this._state, messages, this._clock.now());
-    if (name) state = reduceOne(state, { type: 'sessionInfo', name });
+    let skipped = 0;
+    let state = replayOnto(this._state, messages, this._clock.now(), undefined, (index, err) => {
+      skipped++;
+      this._log.warn(`Message ${index} of the session could not be shown and was skipped: ${errorText(err)}`);
+    });
+    // A crafted file's name can be anything: only text names the session.
+    if (typeof name === 'string' && name) state = reduceOne(state, { type: 'sessionInfo', name });
     this._state = state;
+    if (skipped)
+      this._notice(
+        'warning',
+        `${skipped} message${skipped === 1 ? '' : 's'} of this session could not be shown (malformed) and ${skipped === 1 ? 'was' : 'were'} skipped.`,
+      );
     this._onDidReplay.fire();
     return true;
   }
