@@ -17,6 +17,7 @@ import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerReque
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';
 import { ExtensionUi } from './extensionUi.ts';
+import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
@@ -123,7 +124,7 @@ const controller = new SessionController(
       trusted: c.trusted,
       tools: c.tools,
       cwdNote: c.cwdNote,
-      extensionFactories: [approvals.factory],
+      extensionFactories: [approvals.factory, imageReadGuard(() => config?.cwd)],
       extensions: {
         ui: extensionUi,
         actions: {
