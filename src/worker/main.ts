@@ -16,6 +16,7 @@ import { earlierPage, recentPart } from '../shared/transcript.ts';
 import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequests } from '../shared/workerProtocol.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';
+import { cleanProcessEnv } from './cleanEnv.ts';
 import { ExtensionUi } from './extensionUi.ts';
 import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
@@ -66,6 +67,9 @@ const log: Logger = {
   warn: (message) => notify('log', { level: 'warn', message }),
   error: (message) => notify('log', { level: 'error', message }),
 };
+
+// Before Pi loads: nothing it or its extensions start sees the editor's private variables (this thread's copy only).
+cleanProcessEnv();
 
 // Before Pi loads: every process it starts is recorded where the main thread reads it, so none outlives this worker.
 new ChildProcesses(new ChildProcessTable((workerData as WorkerData).processTable), (pid) =>
@@ -273,7 +277,13 @@ handle('composerText', async ({ text }) => {
   return null;
 });
 let bashRuns = 0;
+const RESTRICTED_SHELL = 'Pi does not run ! commands in Restricted Mode: this workspace is not trusted. Trust it (Manage Workspace Trust) to use the shell.';
 handle('bash', async ({ command, excluded }) => {
+  // Restricted Mode: Pi has no tools, and a `!` from a compromised view would look the same as the user's.
+  if (!currentConfig().trusted) {
+    controller.emitExternal([{ type: 'noticeMessage', level: 'warning', text: RESTRICTED_SHELL }]);
+    return null;
+  }
   const s = (await session()) as unknown as Pick<AgentSession, 'executeBash' | 'isBashRunning'>;
   if (s.isBashRunning) throw new Error('a shell command is already running');
   const id = `bash-${++bashRuns}`;
