@@ -389,6 +389,9 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
     case 'slash':
       if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
       if (typeof raw.args !== 'string' || raw.args.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'slash.args is not a string of sensible length' };
+      // `/name` is a rename: the same cap as the Sessions list's.
+      if (raw.name === 'name' && raw.args.trim().length > MAX_SESSION_NAME)
+        return { ok: false, reason: `slash /name takes a title of at most ${MAX_SESSION_NAME} characters` };
       return { ok: true, msg: { type: 'slash', name: raw.name, args: raw.args } };
     case 'composerText':
       if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
