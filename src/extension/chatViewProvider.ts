@@ -257,7 +257,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         await vscode.commands.executeCommand('piPanel.addDropped', msg.uris);
         return;
       case 'answerDialog':
-        await this._client.answerDialog(msg.id, msg.value);
+        await this._client.answerDialog(msg.id, msg.value, msg.reason);
         return;
       case 'composerText':
         return this._client.composerText(msg.text);

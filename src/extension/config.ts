@@ -1,6 +1,7 @@
 /** The extension's settings (`piPanel.*`), read in one place with their defaults. */
 
 import * as vscode from 'vscode';
+import { strictestApproval } from '../shared/approvalSetting.ts';
 
 export interface PanelConfig {
   /** Pi's agent directory; empty means Pi's default (`PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
@@ -25,12 +26,15 @@ export function readConfig(): PanelConfig {
     settleTimeoutMs: seconds('cancelTimeoutSeconds', 5),
     noResponseMs: seconds('noResponseSeconds', 60),
     collapseThinking: c.get<boolean>('collapseThinking', true) !== false,
-    approval: approvalOf(c.get<string>('approval', 'off')),
+    approval: approvalSetting(c),
   };
 }
 
-/** An unknown value asks about everything rather than nothing: a typo must not switch approvals off. */
-function approvalOf(v: string | undefined): PanelConfig['approval'] {
-  if (v === undefined || v === 'off') return 'off';
-  return v === 'writes' || v === 'commands' || v === 'all' ? v : 'all';
+/**
+ * `piPanel.approval` as the strictest of its user, workspace and folder values: a repository's
+ * `.vscode/settings.json` can ask for more approvals, never for fewer.
+ */
+function approvalSetting(c: vscode.WorkspaceConfiguration): PanelConfig['approval'] {
+  const v = c.inspect<string>('approval');
+  return strictestApproval([v?.globalValue, v?.workspaceValue, v?.workspaceFolderValue]);
 }

@@ -1,9 +1,9 @@
 /**
- * A Pi extension's question mirrored as a notification while the chat is hidden, retired when the dialog
- * closes another way (answered in the chat, timed out, cancelled). No `vscode` here: the surface is passed in.
+ * A waiting question (an approval, a Pi extension's dialog) announced as a notification while the chat is
+ * hidden, retired when the dialog closes another way (answered in the chat, timed out, cancelled). No
+ * `vscode` here: the surface is passed in.
  */
 
-import { dialogChoices } from '../shared/transcript/dialogsAndWidgets.ts';
 import type { DialogView } from '../shared/wire/events.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 
@@ -19,8 +19,14 @@ export interface MirrorSurface {
 }
 
 const OPEN_CHAT = 'Open Chat';
+/** The one answer a notification may give an approval: refusing needs no reading. */
+const DENY = 'Deny';
 
 /**
+ * A question is answered in the chat's card only, where its whole text is shown as it is: a notification
+ * renders `[label](…)` as a link and is capped, so what it shows is not a basis for Allow. It says that Pi
+ * is waiting and offers Open Chat, and Deny for an approval.
+ *
  * VS Code cannot take a notification back, so once its dialog closes the notification's buttons are
  * disarmed: a late click answers nothing (the dialog, or a later one with the same choices, is left alone)
  * and says why.
@@ -38,18 +44,20 @@ export class DialogMirror {
   async mirror(d: DialogView): Promise<void> {
     if (this._open.has(d.id)) return;
     this._open.set(d.id, undefined);
-    const choices = dialogChoices(d);
-    const text = plainNotificationText(`Pi is waiting for you: ${d.title}${d.message ? ` — ${d.message}` : ''}`);
+    const text = d.approval
+      ? 'Pi is waiting for your approval. Open the chat to read what would run and answer there.'
+      : `Pi is waiting for you: ${plainNotificationText(d.title)}. Open the chat to answer.`;
     try {
-      const picked = await this._surface.show(text, choices.length ? choices : [OPEN_CHAT]);
+      const picked = await this._surface.show(text, d.approval ? [OPEN_CHAT, DENY] : [OPEN_CHAT]);
       const ended = this._open.get(d.id);
       if (picked === undefined) return;
       if (ended !== undefined) {
         this._surface.say(`Pi: "${plainNotificationText(d.title)}" was already ${ending(ended)}.`);
         return;
       }
-      if (picked === OPEN_CHAT && !choices.includes(OPEN_CHAT)) await this._surface.openChat();
-      else if (!(await this._surface.answer(d.id, picked))) this._surface.say(`Pi: "${plainNotificationText(d.title)}" was already closed.`);
+      if (picked === OPEN_CHAT) await this._surface.openChat();
+      else if (picked === DENY && d.approval && !(await this._surface.answer(d.id, DENY)))
+        this._surface.say(`Pi: "${plainNotificationText(d.title)}" was already closed.`);
     } finally {
       this._open.delete(d.id);
     }

@@ -208,9 +208,9 @@ export class PiClient extends Disposable {
     await this._rpc.call('cancel', null);
   }
 
-  /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
-  async answerDialog(id: string, value: string | undefined): Promise<boolean> {
-    const r = await this._rpc.call('answerDialog', value === undefined ? { id } : { id, value });
+  /** The user's answer to an extension dialog; no `value` dismisses it; `reason` goes with an approval's Deny. False when it was no longer open. */
+  async answerDialog(id: string, value: string | undefined, reason?: string): Promise<boolean> {
+    const r = await this._rpc.call('answerDialog', value === undefined ? { id } : { id, value, ...(reason ? { reason } : {}) });
     return r?.answered ?? false;
   }
 

@@ -4,6 +4,8 @@
  * only when allow-listed and small enough; otherwise a placeholder with its type and size).
  */
 
+import { base64Source, imageSizeProblem } from './imageHeader.ts';
+
 /** Image types the panel accepts and shows. SVG is left out on purpose: it is a document that can carry script. */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
@@ -84,7 +86,8 @@ export function sniffImageType(bytes: ArrayLike<number>): ImageMimeType | undefi
 
 /**
  * Checks images from the webview: at most `MAX_IMAGES`, each an allow-listed type whose bytes really are
- * that type, base64, at most `MAX_IMAGE_BYTES` decoded. Returns them typed (only the known fields), or why not.
+ * that type, base64, at most `MAX_IMAGE_BYTES` decoded, its header's pixel size within `MAX_IMAGE_SIDE` and
+ * `MAX_IMAGE_PIXELS`. Returns them typed (only the known fields), or why not.
  */
 export function parseImageAttachments(raw: unknown): { ok: true; images: ImageAttachment[] } | { ok: false; reason: string } {
   if (!Array.isArray(raw)) return { ok: false, reason: 'images is not an array' };
@@ -99,6 +102,9 @@ export function parseImageAttachments(raw: unknown): { ok: true; images: ImageAt
     if (data.length > Math.ceil(MAX_IMAGE_BYTES / 3) * 4) return { ok: false, reason: `images[${i}] is larger than ${formatBytes(MAX_IMAGE_BYTES)}` };
     if (!isBase64(data)) return { ok: false, reason: `images[${i}].data is not base64` };
     if (sniffImageType(headBytes(data, 12)) !== mimeType) return { ok: false, reason: `images[${i}].data is not a ${mimeType} image` };
+    // Read from the header before anything decodes it: a small file can hold a huge image.
+    const tooLarge = imageSizeProblem(`images[${i}]`, mimeType, base64Source(data));
+    if (tooLarge) return { ok: false, reason: tooLarge };
     if (name !== undefined && (typeof name !== 'string' || name.length > 500)) return { ok: false, reason: `images[${i}].name is not a short string` };
     images.push({ mimeType, data, ...(typeof name === 'string' ? { name } : {}) });
   }

@@ -82,7 +82,10 @@ export class ChatApp extends Disposable {
     this._workingText = h('span', { class: 'working-text' }, 'Working…');
     this._working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true' }, h('span', { class: 'spinner' }), this._workingText);
     this._dialogs = this._register(
-      new DialogList({ answer: (id, value) => post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value }) }),
+      new DialogList({
+        answer: (id, value, reason) =>
+          post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value, ...(reason ? { reason } : {}) }),
+      }),
     );
     this._content = h('div', { class: 'scroll-content' }, this._transcript.earlier, this._transcript.el, this._shell.el, this._dialogs.el, this._working);
     const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': 'Conversation' }, this._content);

@@ -5,14 +5,14 @@
 
 import { dialogChoices, type ExtensionUiState } from '../shared/transcript/dialogsAndWidgets.ts';
 import { type DialogView } from '../shared/wire/events.ts';
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { DirectAction } from './actions.ts';
 import { button } from './components.ts';
 import { h, setHidden, setText } from './dom.ts';
 
 export interface DialogHost {
-  /** The user's answer; no `value` dismisses the dialog. */
-  answer(id: string, value: string | undefined): void;
+  /** The user's answer; no `value` dismisses the dialog; `reason` is what an approval card's Deny sends. */
+  answer(id: string, value: string | undefined, reason?: string): void;
 }
 
 interface Card {
@@ -95,11 +95,16 @@ export class DialogList {
     return id ? this._cards.get(id) : undefined;
   }
 
-  private _answer(card: Card, value: string | undefined): void {
+  private _answer(card: Card, value: string | undefined, reason?: string): void {
     if (card.el.hasAttribute('data-answered')) return;
     card.el.setAttribute('data-answered', value === undefined ? 'dismissed' : 'answered');
     for (const b of card.el.querySelectorAll('button')) b.disabled = true;
-    this._host.answer(card.dialog.id, value);
+    this._host.answer(card.dialog.id, value, reason?.trim() || undefined);
+  }
+
+  /** An approval's Deny: at once, with whatever reason is in the card's field. */
+  private _deny(card: Card): void {
+    this._answer(card, DENY, card.el.querySelector<HTMLInputElement>('.dialog-reason')?.value);
   }
 
   private _onClick(e: MouseEvent): void {
@@ -107,7 +112,8 @@ export class DialogList {
     if (!card) return;
     const btn = (e.target as Element).closest('button');
     if (!btn) return;
-    if (btn.hasAttribute('data-choice')) {
+    if (card.dialog.approval && btn.getAttribute('data-choice') === DENY) this._deny(card);
+    else if (btn.hasAttribute('data-choice')) {
       const field = card.el.querySelector<HTMLInputElement | HTMLTextAreaElement>('.dialog-field');
       // input and editor submit their text; select and confirm their label.
       this._answer(card, field ? field.value : btn.getAttribute('data-choice')!);
@@ -123,6 +129,12 @@ export class DialogList {
       e.preventDefault();
       e.stopPropagation();
       this._answer(card, undefined);
+      return;
+    }
+    if (e.key === 'Enter' && target.classList.contains('dialog-reason')) {
+      // Typing a reason means denying: Enter sends it.
+      e.preventDefault();
+      this._deny(card);
       return;
     }
     if (e.key === 'Enter' && target.classList.contains('dialog-field')) {
@@ -147,15 +159,34 @@ export class DialogList {
   }
 }
 
+/** The approval card's Deny (SPEC §7's `data-choice`). */
+const DENY = 'Deny';
+
 /** `n`: a number no other card of the page has, for its element ids. */
 function makeCard(d: DialogView, n: number): Card {
   const titleId = `dialog-title-${n}`;
   const messageId = `dialog-message-${n}`;
-  const title = h('div', { class: 'dialog-title', id: titleId }, showBidiControls(d.title));
-  const message = d.message ? h('div', { class: 'dialog-message', id: messageId }, showBidiControls(d.message)) : undefined;
+  const choices = dialogChoices(d);
+  const title = h('div', { class: 'dialog-title', id: titleId }, showInvisibles(d.title));
+  // An approval's text is the whole command or preview: it scrolls, by keyboard too.
+  const message = d.message
+    ? h(
+        'div',
+        { class: 'dialog-message', id: messageId, ...(d.approval ? { tabindex: 0, role: 'region', 'aria-label': 'What Pi will run or write' } : {}) },
+        showInvisibles(d.message),
+      )
+    : undefined;
+  const reason =
+    d.approval && choices.includes(DENY)
+      ? h('input', {
+          type: 'text',
+          class: 'dialog-reason',
+          'aria-label': 'Reason for Deny (optional), sent to Pi',
+          placeholder: 'Reason for Deny (optional), sent to Pi',
+        })
+      : undefined;
   const countdown = h('div', { class: 'dialog-countdown', 'aria-live': 'off' });
   setHidden(countdown, !d.timeoutMs);
-  const choices = dialogChoices(d);
   let field: HTMLInputElement | HTMLTextAreaElement | undefined;
   if (d.kind === 'input') {
     field = h('input', { type: 'text', class: 'dialog-field', 'aria-labelledby': titleId, placeholder: d.placeholder ?? '' });
@@ -164,7 +195,7 @@ function makeCard(d: DialogView, n: number): Card {
     field.value = d.prefill ?? '';
   }
   const buttons = choices.length
-    ? choices.map((c, i) => button(showBidiControls(c), DirectAction.DialogChoice, i === 0 ? 'primary' : 'secondary', { 'data-choice': c }))
+    ? choices.map((c, i) => button(showInvisibles(c), DirectAction.DialogChoice, i === 0 ? 'primary' : 'secondary', { 'data-choice': c }))
     : [button('Submit', DirectAction.DialogChoice, 'primary', { 'data-choice': 'Submit' })];
   const dismiss = button('Dismiss', DirectAction.DialogDismiss, 'secondary', { title: 'Dismiss (Escape)' });
   const hint = h(
@@ -174,12 +205,14 @@ function makeCard(d: DialogView, n: number): Card {
       ? 'Ctrl+Enter submits · Escape dismisses'
       : d.kind === 'input'
         ? 'Enter submits · Escape dismisses'
-        : 'Arrow keys move · Enter chooses · Escape dismisses',
+        : d.approval
+          ? 'Arrow keys move · Enter chooses · Enter in the reason denies · Escape dismisses'
+          : 'Arrow keys move · Enter chooses · Escape dismisses',
   );
   const el = h(
     'section',
     {
-      class: `dialog-card dialog-${d.kind}`,
+      class: `dialog-card dialog-${d.kind}${d.approval ? ' dialog-approval' : ''}`,
       'data-testid': 'dialog',
       'data-kind': d.kind,
       'data-dialog-id': d.id,
@@ -188,10 +221,11 @@ function makeCard(d: DialogView, n: number): Card {
       'aria-labelledby': titleId,
       ...(message ? { 'aria-describedby': messageId } : {}),
     },
-    h('div', { class: 'dialog-origin' }, 'A Pi extension asks'),
+    h('div', { class: 'dialog-origin' }, d.approval ? "Pi Agent Panel's approval (setting piPanel.approval)" : 'A Pi extension asks'),
     title,
     ...(message ? [message] : []),
     ...(field ? [field] : []),
+    ...(reason ? [reason] : []),
     h('div', { class: 'dialog-choices', role: 'group', 'aria-label': 'Answers' }, ...buttons, dismiss),
     hint,
     countdown,

@@ -17,6 +17,7 @@ import {
   type ImageView,
 } from '../shared/images.ts';
 import { showBidiControls } from '../shared/bidi.ts';
+import { arrayBytes, imageSizeProblem } from '../shared/imageHeader.ts';
 import { actionSelector, ConversationAction, DirectAction } from './actions.ts';
 import { iconButton } from './components.ts';
 import { h, setHidden } from './dom.ts';
@@ -85,6 +86,11 @@ export class ImageStrip {
       const sniffed = sniffImageType(bytes.subarray(0, 12));
       if (sniffed !== file.type) {
         problems.push(`${label} is not a readable ${file.type.slice(6).toUpperCase()} image.`);
+        continue;
+      }
+      const tooLarge = imageSizeProblem(label, sniffed, arrayBytes(bytes));
+      if (tooLarge) {
+        problems.push(tooLarge);
         continue;
       }
       this._images.push({ mimeType: sniffed, data: toBase64(bytes), ...(file.name ? { name: file.name.slice(0, 200) } : {}) });

@@ -1,7 +1,7 @@
 /** The strip above the composer where Pi's extensions show their widgets (`setWidget` with lines), keyed by widget key. */
 
 import type { ExtensionUiState, WidgetView } from '../shared/transcript/dialogsAndWidgets.ts';
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { h, setHidden } from './dom.ts';
 
 /** Extensions' widgets (`setWidget` with lines), above the composer. */
@@ -19,7 +19,7 @@ export class WidgetStrip {
     this._widgets = widgets;
     this.el.replaceChildren(
       ...widgets.map((w) =>
-        h('div', { class: 'widget', 'data-widget-key': w.key }, ...w.lines.map((l) => h('div', { class: 'widget-line' }, showBidiControls(l)))),
+        h('div', { class: 'widget', 'data-widget-key': w.key }, ...w.lines.map((l) => h('div', { class: 'widget-line' }, showInvisibles(l)))),
       ),
     );
     setHidden(this.el, widgets.length === 0);

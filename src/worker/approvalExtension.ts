@@ -2,10 +2,15 @@
  * The panel's own Pi extension for approvals (setting `piPanel.approval`): a `tool_call` hook that asks in the
  * chat's dialog card before a write, a command or any tool that can change things, and returns `block` with
  * the user's reason when denied, exactly as Pi's own gates do. "Allow for session" covers a tool (writes) or a
- * command prefix (bash) until the session closes.
+ * command prefix (shell tools) until the session is replaced or closes.
  */
 
+import * as path from 'node:path';
 import type { ExtensionFactory } from '@earendil-works/pi-coding-agent';
+import { commandScope, scopeText, type CommandScope } from './commandPrefix.ts';
+import { isWithin, realPath, resolveToolPath } from './toolPath.ts';
+
+export { commandPrefix } from './commandPrefix.ts';
 
 export type ApprovalMode = 'off' | 'writes' | 'commands' | 'all';
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['off', 'writes', 'commands', 'all'];
@@ -15,32 +20,38 @@ export const ALLOW = 'Allow';
 export const ALLOW_SESSION = 'Allow for session';
 export const DENY = 'Deny';
 
+/** The user's answer to an approval card: the choice, and the optional reason typed into the card with Deny. */
+export interface ApprovalAnswer {
+  readonly choice: string;
+  readonly reason?: string;
+}
+
 /** How the extension asks; the worker's `ExtensionUi` implements it with the inline dialog card. */
 export interface ApprovalAsker {
   /** A choice card with a message under the title; undefined when dismissed, cancelled or aborted. */
-  choose(title: string, message: string, choices: readonly string[], signal: AbortSignal | undefined): Promise<string | undefined>;
-  /** A one-line text card; undefined when dismissed. */
-  input(title: string, placeholder: string, signal: AbortSignal | undefined): Promise<string | undefined>;
+  ask(title: string, message: string, choices: readonly string[], signal: AbortSignal | undefined): Promise<ApprovalAnswer | undefined>;
 }
 
 /** Tools that only read: never asked about. */
 const READ_ONLY = new Set(['read', 'grep', 'find', 'ls']);
 const WRITES = new Set(['edit', 'write']);
-/** Commands whose first word says little on its own: the prefix keeps the subcommand too (`git status`). */
-const RUNNERS = new Set(['git', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'cargo', 'go', 'make', 'docker', 'kubectl', 'python', 'python3', 'node', 'pip', 'uv']);
-const PREVIEW_LINES = 40;
+/** Pi's shell tools (`bash`, and `powershell` on Windows) and the names other extensions give theirs. */
+const SHELL_TOOLS = new Set(['bash', 'powershell', 'pwsh', 'sh', 'zsh', 'shell', 'cmd', 'terminal', 'exec', 'run_command', 'run_shell_command']);
 
 export type ToolCallDecision = { block: true; reason: string } | undefined;
 
 export class Approvals {
   private readonly _mode: () => ApprovalMode;
   private readonly _asker: ApprovalAsker;
+  private readonly _cwd: () => string | undefined;
   private readonly _tools = new Set<string>();
   private readonly _prefixes = new Set<string>();
 
-  constructor(mode: () => ApprovalMode, asker: ApprovalAsker) {
+  /** `cwd`: the workspace folder, against which file paths resolve as Pi's tools resolve them. */
+  constructor(mode: () => ApprovalMode, asker: ApprovalAsker, cwd: () => string | undefined = () => undefined) {
     this._mode = mode;
     this._asker = asker;
+    this._cwd = cwd;
   }
 
   /** Forgets "Allow for session" answers (a new or another session). */
@@ -49,92 +60,111 @@ export class Approvals {
     this._prefixes.clear();
   }
 
-  /** The extension to add to Pi's resource loader. */
+  /**
+   * The extension to add to Pi's resource loader. Pi calls it for every session it builds (new, resume,
+   * import, fork, reload), so a grant never outlives the session it was given in.
+   */
   readonly factory: ExtensionFactory = (pi) => {
+    this.reset();
     pi.on('tool_call', (event, ctx) => this.decide(event.toolName, event.input, ctx.signal));
   };
 
-  /** Whether the current mode asks before `toolName`. */
-  asks(toolName: string): boolean {
-    switch (this._mode()) {
+  /** Whether the current mode asks before `toolName` (called with `input`: a tool taking a command is a shell tool). */
+  asks(toolName: string, input?: unknown): boolean {
+    const mode = this._mode();
+    switch (mode) {
       case 'off':
         return false;
       case 'writes':
         return WRITES.has(toolName);
       case 'commands':
-        return toolName === 'bash';
+        return SHELL_TOOLS.has(toolName) || shellCommand(input) !== undefined;
       case 'all':
         return !READ_ONLY.has(toolName);
+      default: {
+        const never: never = mode;
+        return never;
+      }
     }
   }
 
   /** Asks when the mode says so; resolves to Pi's `block` result when the call must not run. */
   async decide(toolName: string, input: unknown, signal: AbortSignal | undefined): Promise<ToolCallDecision> {
-    if (!this.asks(toolName)) return undefined;
+    if (!this.asks(toolName, input)) return undefined;
     const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-    const command = toolName === 'bash' && typeof args.command === 'string' ? args.command : undefined;
-    const prefix = command !== undefined ? commandPrefix(command) : undefined;
-    if (command !== undefined ? prefix !== undefined && this._prefixes.has(prefix) : this._tools.has(toolName)) return undefined;
+    const command = shellCommand(args);
+    const scope = command !== undefined ? commandScope(command) : undefined;
+    const key = scope ? `${toolName}\u0000${scope.kind === 'prefix' ? `prefix:${scope.prefix}` : `exact:${scope.command}`}` : undefined;
+    if (key !== undefined ? this._prefixes.has(key) : this._tools.has(toolName)) return undefined;
 
-    const { title, message } = describe(toolName, args, command, prefix);
-    const choice = await this._asker.choose(title, message, [ALLOW, ALLOW_SESSION, DENY], signal);
+    const { title, message } = this._describe(toolName, args, command, scope);
+    const answer = await this._asker.ask(title, message, [ALLOW, ALLOW_SESSION, DENY], signal);
+    const choice = answer?.choice;
     if (choice === ALLOW) return undefined;
     if (choice === ALLOW_SESSION) {
-      if (command === undefined) this._tools.add(toolName);
-      // A compound command (pipes, `;`, `$(…)`) has no prefix: "for session" then covers this exact command.
-      else this._prefixes.add(prefix ?? `=${command}`);
+      if (key === undefined) this._tools.add(toolName);
+      else this._prefixes.add(key);
       return undefined;
     }
     if (choice !== DENY)
       return { block: true, reason: signal?.aborted ? 'The run was cancelled before the user answered.' : 'The user dismissed the approval request.' };
-    const reason = (await this._asker.input('Tell Pi why (optional)', 'Reason sent back to Pi', signal))?.trim();
+    const reason = answer?.reason?.trim();
     return { block: true, reason: reason ? `The user denied this tool call: ${reason}` : 'The user denied this tool call.' };
   }
-}
 
-/** The part of a simple command "Allow for session" covers; undefined for compound commands, which are never covered by a prefix. */
-export function commandPrefix(command: string): string | undefined {
-  const c = command.trim();
-  if (!c || /[;&|`$<>()\n\\]/.test(c)) return undefined;
-  const words = c.split(/\s+/);
-  const first = words[0]!;
-  const second = words[1];
-  return RUNNERS.has(first) && second && !second.startsWith('-') ? `${first} ${second}` : first;
-}
-
-function describe(
-  toolName: string,
-  args: Record<string, unknown>,
-  command: string | undefined,
-  prefix: string | undefined,
-): { title: string; message: string } {
-  const path = typeof args.path === 'string' ? args.path : typeof args.file_path === 'string' ? args.file_path : undefined;
-  if (command !== undefined) {
-    const scope = prefix ? `Allow for session: every command starting with "${prefix}".` : 'Allow for session: this exact command.';
-    return { title: 'Pi wants to run a command', message: `${command}\n\n${scope}` };
-  }
-  if (toolName === 'edit') {
-    return { title: `Pi wants to edit ${path ?? 'a file'}`, message: `${clip(editPreview(args))}\n\nAllow for session: every edit.` };
-  }
-  if (toolName === 'write') {
-    const content = typeof args.content === 'string' ? args.content : '';
-    return {
-      title: `Pi wants to write ${path ?? 'a file'}`,
-      message: `${clip(
-        content
+  private _describe(
+    toolName: string,
+    args: Record<string, unknown>,
+    command: string | undefined,
+    scope: CommandScope | undefined,
+  ): { title: string; message: string } {
+    if (command !== undefined && scope) {
+      const what = toolName === 'bash' ? 'a command' : `a command with the tool "${toolName}"`;
+      return { title: `Pi wants to run ${what}`, message: `${command}\n\n${scopeText(scope)}` };
+    }
+    const given = typeof args.path === 'string' ? args.path : typeof args.file_path === 'string' ? args.file_path : undefined;
+    if (toolName === 'edit' || toolName === 'write') {
+      const target = given !== undefined ? this._target(given) : 'a file';
+      if (toolName === 'edit') return { title: `Pi wants to edit ${target}`, message: `${editPreview(args)}\n\nAllow for session: every edit.` };
+      const content = typeof args.content === 'string' ? args.content : '';
+      return {
+        title: `Pi wants to write ${target}`,
+        message: `${content
           .split('\n')
           .map((l) => `+ ${l}`)
-          .join('\n'),
-      )}\n\nAllow for session: every write.`,
-    };
+          .join('\n')}\n\nAllow for session: every write.`,
+      };
+    }
+    let json = '';
+    try {
+      json = JSON.stringify(args, null, 2) ?? '';
+    } catch {
+      json = '(arguments not shown)';
+    }
+    return { title: `Pi wants to use the tool "${toolName}"`, message: `${json}\n\nAllow for session: every "${toolName}" call.` };
   }
-  let json = '';
-  try {
-    json = JSON.stringify(args, null, 2) ?? '';
-  } catch {
-    json = '(arguments not shown)';
+
+  /**
+   * The file a write lands in, as Pi resolves the path and the file system follows symlinks: relative to
+   * the workspace when inside it, else absolute and marked, with the path as given when it reads otherwise.
+   */
+  private _target(given: string): string {
+    const cwd = this._cwd();
+    if (!cwd) return given;
+    const root = realPath(path.resolve(cwd));
+    const file = realPath(resolveToolPath(given, cwd));
+    if (!isWithin(root, file)) return `${file} (outside the workspace; given as ${given})`;
+    const rel = path.relative(root, file).split(path.sep).join('/');
+    return rel === given ? rel : `${rel} (given as ${given})`;
   }
-  return { title: `Pi wants to use the tool "${toolName}"`, message: `${clip(json)}\n\nAllow for session: every "${toolName}" call.` };
+}
+
+/** The command a shell tool's arguments carry (`command`, or `cmd` / `script` in other extensions' tools). */
+function shellCommand(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const args = input as Record<string, unknown>;
+  for (const k of ['command', 'cmd', 'script']) if (typeof args[k] === 'string') return args[k];
+  return undefined;
 }
 
 /** An edit's replacements as −/+ lines. */
@@ -148,9 +178,4 @@ function editPreview(args: Record<string, unknown>): string {
     if (typeof e.newText === 'string') out.push(...e.newText.split('\n').map((l) => `+ ${l}`));
   }
   return out.join('\n');
-}
-
-function clip(text: string): string {
-  const lines = text.split('\n');
-  return lines.length <= PREVIEW_LINES ? text : `${lines.slice(0, PREVIEW_LINES).join('\n')}\n… ${lines.length - PREVIEW_LINES} more lines`;
 }

@@ -9,7 +9,8 @@ import type { Scheduler } from '../shared/batcher.ts';
 import type { DialogKind, DialogView, ExtensionUiEvent } from '../shared/wire/events.ts';
 import type { NoticeLevel, WireEvent } from '../shared/wire/events.ts';
 import type { ExtensionUiNotice, Logger, UserNotification } from '../shared/wire/workerProtocol.ts';
-import type { ApprovalAsker } from './approvalExtension.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
+import type { ApprovalAnswer, ApprovalAsker } from './approvalExtension.ts';
 
 /** Where the UI context's effects go; the worker wires these to the session controller and the channel. */
 export interface ExtensionUiHost {
@@ -26,8 +27,17 @@ export interface ExtensionUiHost {
 interface Pending {
   readonly kind: DialogKind;
   readonly title: string;
-  finish(value: string | undefined, outcome: string): void;
+  finish(value: string | undefined, outcome: string, reason?: string): void;
 }
+
+/** What a dialog resolves to inside the worker: the answer, and the reason typed into an approval card. */
+interface Answer {
+  readonly value: string | undefined;
+  readonly reason?: string;
+}
+
+/** Longest reason a Deny sends back to Pi. */
+const MAX_REASON = 2000;
 
 /** Longest dialog title, message or option the card shows. */
 const MAX_TEXT = 4000;
@@ -47,10 +57,15 @@ export class ExtensionUi {
     this.context = this._makeContext();
   }
 
-  /** The panel's approvals ask through the same cards: a choice with the command or a diff preview under the title. */
+  /**
+   * The panel's approvals ask through the same cards, marked as the panel's own: a choice with the command or
+   * the full preview under the title, nothing clipped or stripped, and an optional reason sent with Deny.
+   */
   readonly approvals: ApprovalAsker = {
-    choose: (title, message, choices, signal) => this._dialog('select', { title, message, options: [...choices] }, signal ? { signal } : undefined),
-    input: (title, placeholder, signal) => this._dialog('input', { title, placeholder }, signal ? { signal } : undefined),
+    ask: async (title, message, choices, signal): Promise<ApprovalAnswer | undefined> => {
+      const a = await this._open('select', { title, message, options: [...choices], approval: true }, signal ? { signal } : undefined);
+      return a.value === undefined ? undefined : { choice: a.value, ...(a.reason ? { reason: a.reason } : {}) };
+    },
   };
 
   /** Dialogs waiting for the user. */
@@ -58,8 +73,8 @@ export class ExtensionUi {
     return this._pending.size;
   }
 
-  /** The user answered dialog `id` (no `value`: dismissed). False when it is no longer open. */
-  answer(id: string, value: string | undefined): boolean {
+  /** The user answered dialog `id` (no `value`: dismissed; `reason`: what an approval's Deny says why). False when it is no longer open. */
+  answer(id: string, value: string | undefined, reason?: string): boolean {
     const p = this._pending.get(id);
     if (!p) return false;
     if (value !== undefined && p.kind === 'select') {
@@ -67,7 +82,7 @@ export class ExtensionUi {
       const options = this._options.get(id) ?? [];
       if (!options.includes(value)) value = undefined;
     }
-    p.finish(value, value === undefined ? 'dismissed' : `answered ${value}`);
+    p.finish(value, value === undefined ? 'dismissed' : `answered ${value}`, typeof reason === 'string' ? reason.slice(0, MAX_REASON) : undefined);
     return true;
   }
 
@@ -95,20 +110,27 @@ export class ExtensionUi {
 
   private readonly _options = new Map<string, readonly string[]>();
 
-  private _dialog(
+  private async _dialog(
     kind: DialogKind,
-    fields: Omit<DialogView, 'id' | 'kind' | 'at' | 'timeoutMs'>,
+    fields: Omit<DialogView, 'id' | 'kind' | 'at' | 'timeoutMs' | 'approval'>,
     opts: ExtensionUIDialogOptions | undefined,
   ): Promise<string | undefined> {
-    if (opts?.signal?.aborted) return Promise.resolve(undefined);
+    return (await this._open(kind, fields, opts)).value;
+  }
+
+  private _open(kind: DialogKind, fields: Omit<DialogView, 'id' | 'kind' | 'at' | 'timeoutMs'>, opts: ExtensionUIDialogOptions | undefined): Promise<Answer> {
+    if (opts?.signal?.aborted) return Promise.resolve({ value: undefined });
     const id = `dialog-${++this._next}`;
     const clock = this._host.clock;
     const timeoutMs = typeof opts?.timeout === 'number' && opts.timeout > 0 ? opts.timeout : undefined;
+    // The panel's approval shows what will run in full (the card scrolls); an extension's text is capped, saying so.
+    const shown = fields.approval ? showInvisibles : clip;
     const dialog: DialogView = {
       id,
       kind,
-      title: clip(fields.title) || 'A Pi extension asks',
-      ...(fields.message !== undefined ? { message: clip(fields.message) } : {}),
+      title: shown(fields.title) || 'A Pi extension asks',
+      ...(fields.message !== undefined ? { message: shown(fields.message) } : {}),
+      ...(fields.approval ? { approval: true } : {}),
       ...(fields.options ? { options: fields.options.slice(0, MAX_OPTIONS).map((o) => clip(String(o))) } : {}),
       ...(fields.placeholder !== undefined ? { placeholder: clip(fields.placeholder) } : {}),
       ...(fields.prefill !== undefined ? { prefill: fields.prefill } : {}),
@@ -118,13 +140,13 @@ export class ExtensionUi {
     return new Promise((resolve) => {
       let cancelTimer: (() => void) | undefined;
       const onAbort = () => finish(undefined, 'aborted');
-      const finish = (value: string | undefined, outcome: string) => {
+      const finish = (value: string | undefined, outcome: string, reason?: string) => {
         if (!this._pending.delete(id)) return;
         this._options.delete(id);
         cancelTimer?.();
         opts?.signal?.removeEventListener('abort', onAbort);
         this._emitUi({ type: 'dialogClose', id, outcome });
-        resolve(value);
+        resolve({ value, ...(reason?.trim() ? { reason: reason.trim() } : {}) });
       };
       this._pending.set(id, { kind, title: dialog.title, finish });
       if (dialog.options) this._options.set(id, kind === 'confirm' ? ['Yes', 'No'] : dialog.options);
@@ -243,16 +265,18 @@ const plainTheme = new Proxy(
   },
 ) as ExtensionUIContext['theme'];
 
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*(\u0007|\u001b\\)/g;
+/** Colour and style (SGR) sequences only: they carry no text. Any other sequence is shown with its payload. */
+const SGR = /\u001b\[[0-9;:]*m/g;
 
-/** Text an extension styled for a terminal, without its escape sequences. */
+/** Text an extension styled for a terminal, without its colours; other control characters become visible. */
 function plain(text: string): string {
-  return String(text).replace(ANSI, '');
+  return showInvisibles(String(text).replace(SGR, ''));
 }
 
+/** A dialog's text from an extension: capped, and the card says how much is not shown. */
 function clip(text: string | undefined): string {
   const t = plain(text ?? '');
-  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT - 1)}…` : t;
+  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT)}… [${t.length - MAX_TEXT} more characters not shown]` : t;
 }
 
 /** `foo.ts` of `/home/me/.pi/agent/extensions/foo.ts`; `foo` of `…/extensions/foo/index.ts`. */

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { FileChangeView } from '../shared/wire/events.ts';
 import type { FileBefore } from '../shared/wire/workerProtocol.ts';
 import { lineCounts } from '../shared/lineDiff.ts';
+import { realPath, resolveToolPath } from './toolPath.ts';
 
 /** Files larger than this are not kept (no diff, no undo): a run's record stays small. */
 export const MAX_BEFORE_BYTES = 1_000_000;
@@ -68,7 +69,8 @@ export class FileChanges {
   toolStarted(toolName: string, args: unknown): void {
     const p = toolPath(toolName, args);
     if (p === undefined) return;
-    const file = real(path.resolve(this._cwd, p));
+    // Where Pi's tool writes (`~/x`, `@x`, `file://…`), not where `path.resolve` would put it.
+    const file = real(resolveToolPath(p, this._cwd));
     if (this._current.has(file)) return;
     this._current.set(file, { file, rel: this._rel(file), before: readBefore(file), sig: statSig(file) });
   }
@@ -179,15 +181,8 @@ export class FileChanges {
   }
 }
 
-/** The path with symlinks resolved (the host names files by real path); a missing file keeps its name under its real folder. */
-function real(p: string): string {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    const dir = path.dirname(p);
-    return dir === p ? p : path.join(real(dir), path.basename(p));
-  }
-}
+/** The path with symlinks resolved: the host names files by real path. */
+const real = realPath;
 
 function statSig(file: string): string {
   try {

@@ -15,7 +15,9 @@ import type { PiModule } from '../pi/piEntry.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';
+import { cleanProcessEnv } from './cleanEnv.ts';
 import { ExtensionUi } from './dialogBridge.ts';
+import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
@@ -66,6 +68,9 @@ const log: Logger = {
   error: (message) => notify('log', { level: 'error', message }),
 };
 
+// Before Pi loads: nothing it or its extensions start sees the editor's private variables (this thread's copy only).
+cleanProcessEnv();
+
 // Before Pi loads: every process it starts is recorded where the main thread reads it, so none outlives this worker.
 const started: WorkerData = workerData;
 new ChildProcesses(new ChildProcessTable(started.processTable), (pid) =>
@@ -106,7 +111,11 @@ const extensionUi = new ExtensionUi({
 });
 
 // Reads the setting at each tool call: changing `piPanel.approval` applies to the next call, no reload.
-const approvals = new Approvals(() => config?.approval ?? 'off', extensionUi.approvals);
+const approvals = new Approvals(
+  () => config?.approval ?? 'off',
+  extensionUi.approvals,
+  () => config?.cwd,
+);
 
 const controller: SessionController = new SessionController(
   ({ fresh, open }) => {
@@ -120,7 +129,7 @@ const controller: SessionController = new SessionController(
       trusted: c.trusted,
       tools: c.tools,
       cwdNote: c.cwdNote,
-      extensionFactories: [approvals.factory],
+      extensionFactories: [approvals.factory, imageReadGuard(() => config?.cwd)],
       extensions: {
         ui: extensionUi,
         actions: {
@@ -147,6 +156,7 @@ controller.onDidReplay(() => {
 controller.onDidRestoreInput((input) => notify('restoreInput', input));
 controller.onDidNotify((n) => notify('notify', n));
 const shell = new ShellCommands((events) => controller.emitExternal(events));
+const RESTRICTED_SHELL = 'Pi does not run ! commands in Restricted Mode: this workspace is not trusted. Trust it (Manage Workspace Trust) to use the shell.';
 controller.onWillCancel(() => {
   extensionUi.dismissAll('cancelled');
   shell.abort(controller.session);
@@ -245,9 +255,13 @@ const handlers: RequestHandlers = {
     return before ? { before } : {};
   },
   undo: async ({ path, runId }) => controller.undo(path, runId),
-  answerDialog: async ({ id, value }) => ({ answered: extensionUi.answer(id, value) }),
+  answerDialog: async ({ id, value, reason }) => ({ answered: extensionUi.answer(id, value, reason) }),
   composerText: acknowledge(({ text }) => extensionUi.setEditorText(text)),
-  bash: acknowledge(async ({ command, excluded }) => shell.run(await session(), command, excluded)),
+  bash: acknowledge(async ({ command, excluded }) => {
+    // Restricted Mode: Pi has no tools, and a `!` from a compromised view would look the same as the user's.
+    if (!currentConfig().trusted) return controller.emitExternal([{ type: 'noticeMessage', level: 'warning', text: RESTRICTED_SHELL }]);
+    return shell.run(await session(), command, excluded);
+  }),
   listCommands: async () => ({ commands: listPiCommands(await session()) }),
   setSessionName: acknowledge(async ({ name }) => setSessionName(await session(), name)),
   importSession: acknowledge(({ file }) => controller.importSession(file)),

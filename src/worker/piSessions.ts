@@ -142,7 +142,7 @@ type BashDefinition = NonNullable<Parameters<PiModule['createAgentSessionFromSer
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
   const sessionDir = sessionDirFor(o.cwd, o.agentDir);
   const sessionManager = o.open
-    ? pi.SessionManager.open(o.open, sessionDir)
+    ? pi.SessionManager.open(o.open, sessionDir, o.cwd)
     : o.fresh
       ? pi.SessionManager.create(o.cwd, sessionDir)
       : pi.SessionManager.continueRecent(o.cwd, sessionDir);
@@ -154,14 +154,13 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   // setting, which Pi reads before trust, is never consulted.
   // Tools are chosen once; the runtime's factory applies them, and the trust rules, to every session it
   // creates (new, resume, fork, import).
-  const tools = o.trusted
-    ? {
-        // Pi's own bash tool, with the extension host's private variables kept out of the shell. (Its
-        // definition is generic in its schema; the option takes the erased form.)
-        customTools: [pi.createBashToolDefinition(o.cwd, { spawnHook: (c) => ({ ...c, env: agentShellEnv(c.env) }) }) as unknown as BashDefinition],
-        ...(o.tools.length ? { tools: [...o.tools] } : {}),
-      }
-    : { noTools: 'all' as const };
+  const trustedTools = {
+    // Pi's own bash tool, with the extension host's private variables kept out of the shell. (Its
+    // definition is generic in its schema; the option takes the erased form.)
+    customTools: [pi.createBashToolDefinition(o.cwd, { spawnHook: (c) => ({ ...c, env: agentShellEnv(c.env) }) }) as unknown as BashDefinition],
+    ...(o.tools.length ? { tools: [...o.tools] } : {}),
+  };
+  const noTools = { noTools: 'all' as const };
   // Trusted, Pi's built-ins come first, as in the CLI; untrusted, no tool runs, so no MCP server starts.
   const builtIns = o.trusted ? piBuiltInExtensions(pi) : [];
   const agentDirProblem = o.trusted ? pointPiAtAgentDir(pi, o.agentDir) : undefined;
@@ -169,16 +168,19 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const runtime = await pi.createAgentSessionRuntime(
     async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
       const ownDir = path.resolve(agentDir);
+      // The panel opens every session in the workspace (cwdOverride); one that still names another folder
+      // gets no trust there: that folder's extensions, settings and AGENTS.md never load, no tool runs.
+      const trusted = o.trusted && path.resolve(cwd) === path.resolve(o.cwd);
       const services = await pi.createAgentSessionServices({
         cwd,
         agentDir,
-        settingsManager: pi.SettingsManager.create(cwd, agentDir, { projectTrusted: o.trusted }),
+        settingsManager: pi.SettingsManager.create(cwd, agentDir, { projectTrusted: trusted }),
         resourceLoaderOptions: {
-          ...(factories.length ? { extensionFactories: [...factories] } : {}),
-          ...(o.trusted ? {} : { agentsFilesOverride: (base) => ({ agentsFiles: base.agentsFiles.filter((file) => isInside(file.path, ownDir)) }) }),
+          ...(trusted && factories.length ? { extensionFactories: [...factories] } : {}),
+          ...(trusted ? {} : { agentsFilesOverride: (base) => ({ agentsFiles: base.agentsFiles.filter((file) => isInside(file.path, ownDir)) }) }),
         },
       });
-      const created = await pi.createAgentSessionFromServices({ services, sessionManager, sessionStartEvent, ...tools });
+      const created = await pi.createAgentSessionFromServices({ services, sessionManager, sessionStartEvent, ...(trusted ? trustedTools : noTools) });
       return { ...created, services, diagnostics: services.diagnostics };
     },
     { cwd: o.cwd, agentDir: o.agentDir, sessionManager },

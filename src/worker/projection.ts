@@ -133,7 +133,7 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
     case 'bash_execution_update':
       return event.id ? [{ type: 'bashOutput', id: event.id, delta: stripAnsi(event.delta) }] : [];
     default:
-      ctx.onUnknown?.(String((event as { type?: unknown }).type));
+      ctx.onUnknown?.(textOf((event as { type?: unknown }).type));
       return [];
   }
 }
@@ -152,14 +152,14 @@ function projectMessageStart(m: Record<string, unknown>, at: number): WireEvent[
     case 'compactionSummary':
       return [{ type: 'noticeMessage', level: 'info', text: `Earlier messages were summarized (${Number(m.tokensBefore) || 0} tokens before).` }];
     case 'branchSummary':
-      return [{ type: 'noticeMessage', level: 'info', text: `Branch summary: ${String(m.summary ?? '')}` }];
+      return [{ type: 'noticeMessage', level: 'info', text: `Branch summary: ${textOf(m.summary)}` }];
     case 'bashExecution':
       // Pi emits this only when a saved session is replayed; a live `!` command has its own events.
       return [
         {
           type: 'bashEnd',
-          command: String(m.command ?? ''),
-          output: clip(stripAnsi(String(m.output ?? ''))),
+          command: textOf(m.command),
+          output: clip(stripAnsi(textOf(m.output))),
           ...(typeof m.exitCode === 'number' ? { exitCode: m.exitCode } : {}),
           cancelled: m.cancelled === true,
           excluded: m.excludeFromContext === true,
@@ -193,9 +193,9 @@ function projectUpdate(
     case 'toolcall_delta':
       return ame.delta ? [{ type: 'delta', index, text: ame.delta }] : [];
     case 'text_end':
-      return [endBlock(ctx.state, { index, kind: 'text', text: String(ame.content ?? '') }, at)];
+      return [endBlock(ctx.state, { index, kind: 'text', text: textOf(ame.content) }, at)];
     case 'thinking_end':
-      return [endBlock(ctx.state, { index, kind: 'thinking', text: String(ame.content ?? '') }, at)];
+      return [endBlock(ctx.state, { index, kind: 'thinking', text: textOf(ame.content) }, at)];
     case 'toolcall_end':
       return [endBlock(ctx.state, toolCallFinal(index, ame.toolCall as ContentPart | undefined, streamedBlock(ctx.state, index)), at)];
     default:
@@ -211,7 +211,7 @@ function endBlock(state: TranscriptState, final: BlockFinal, at: number): WireEv
 
 function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): WireEvent[] {
   if (m.role === 'toolResult') {
-    const toolCallId = String(m.toolCallId ?? '');
+    const toolCallId = textOf(m.toolCallId);
     const { text, images } = contentText(m.content);
     const card = toolCard(ctx.state, toolCallId);
     const same = card !== undefined && card.output === clip(stripAnsi(text));
@@ -223,7 +223,7 @@ function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): 
       {
         type: 'toolResult',
         toolCallId,
-        toolName: String(m.toolName ?? ''),
+        toolName: textOf(m.toolName),
         isError: m.isError === true,
         ...(same ? {} : { text: clip(stripAnsi(text)) }),
         ...(sameMedia ? {} : { media }),
@@ -258,9 +258,9 @@ function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): 
 function partFinal(part: ContentPart, index: number, streamed: BlockView | undefined): BlockFinal | undefined {
   switch (part?.type) {
     case 'text':
-      return { index, kind: 'text', text: String(part.text ?? '') };
+      return { index, kind: 'text', text: textOf(part.text) };
     case 'thinking':
-      return { index, kind: 'thinking', text: String(part.thinking ?? '') };
+      return { index, kind: 'thinking', text: textOf(part.thinking) };
     case 'toolCall':
       return toolCallFinal(index, part, streamed);
     default:
@@ -310,6 +310,15 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v ? v : undefined;
 }
 
+/**
+ * A stored field as text: a crafted session may hold an object where text belongs, and `String()` of
+ * `{"toString":1}` throws. Numbers and booleans read as themselves, anything else as nothing.
+ */
+function textOf(v: unknown): string {
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
 /** Text of a user or tool message's content, with the number of images beside it. */
 export function contentText(content: unknown): { text: string; images: number } {
   if (typeof content === 'string') return { text: content, images: 0 };
@@ -317,7 +326,7 @@ export function contentText(content: unknown): { text: string; images: number } 
   let images = 0;
   const texts: string[] = [];
   for (const part of content as ContentPart[]) {
-    if (part?.type === 'text') texts.push(String(part.text ?? ''));
+    if (part?.type === 'text') texts.push(textOf(part.text));
     else if (part?.type === 'image') images++;
   }
   return { text: texts.join('\n'), images };

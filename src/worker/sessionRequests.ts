@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import type { ModelChoice } from '../shared/wire/workerProtocol.ts';
 import type { AgentSessionLike, ThinkingLevel } from './agentSession.ts';
+import { exportSessionHtml } from './sessionFiles.ts';
 
 /** Every thinking level Pi knows: a level Pi adds is a compile error here until it is listed. */
 const THINKING_LEVELS: Readonly<Record<ThinkingLevel, true>> = { off: true, minimal: true, low: true, medium: true, high: true, xhigh: true, max: true };
@@ -43,6 +44,8 @@ export function setSessionName(s: AgentSessionLike, name: string): void {
 
 /** Writes the session as HTML to `file`; the absolute path written. */
 export async function exportHtml(s: AgentSessionLike, file: string): Promise<string> {
+  // Pi's template inlines some fields unescaped: a crafted session's markup there must become numbers first.
+  if (s.sessionManager) return exportSessionHtml({ exportToHtml: (f) => s.exportToHtml(f), sessionManager: s.sessionManager }, file);
   // Always to the path the user chose: Pi's default is relative to the process, not the workspace.
   return path.resolve(await s.exportToHtml(file));
 }

@@ -22,9 +22,9 @@ export interface SessionRuntimeLike<S> {
   readonly session: S;
   setRebindSession(rebind?: (session: S) => Promise<void>): void;
   newSession(options?: NewSessionOptions): Promise<{ cancelled: boolean }>;
-  switchSession(sessionPath: string, options?: SwitchSessionOptions): Promise<{ cancelled: boolean }>;
+  switchSession(sessionPath: string, options?: SwitchSessionOptions & { cwdOverride?: string }): Promise<{ cancelled: boolean }>;
   fork(entryId: string, options?: ForkOptions): Promise<{ cancelled: boolean; selectedText?: string }>;
-  importFromJsonl(inputPath: string): Promise<{ cancelled: boolean }>;
+  importFromJsonl(inputPath: string, cwdOverride?: string): Promise<{ cancelled: boolean }>;
   dispose(): Promise<void>;
 }
 

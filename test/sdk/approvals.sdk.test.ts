@@ -13,12 +13,12 @@ const done = { chunks: [{ text: 'Done.' }], finish: 'stop' };
 
 const openDialog = (h: ClientHarness): DialogView | undefined => h.client.state.ui?.dialogs[0];
 
-/** Answers the next dialog that opens (one not answered before) with `choice`. */
-async function answerNext(h: ClientHarness, seen: Set<string>, choice: string | undefined): Promise<DialogView> {
+/** Answers the next dialog that opens (one not answered before) with `choice` (and the reason typed into the card). */
+async function answerNext(h: ClientHarness, seen: Set<string>, choice: string | undefined, reason?: string): Promise<DialogView> {
   await h.until(() => openDialog(h) !== undefined && !seen.has(openDialog(h)!.id), 'an approval card');
   const d = openDialog(h)!;
   seen.add(d.id);
-  assert.equal(await h.client.answerDialog(d.id, choice), true);
+  assert.equal(await h.client.answerDialog(d.id, choice, reason), true);
   return d;
 }
 
@@ -26,16 +26,15 @@ describe('approvals on the real worker', function () {
   this.timeout(90_000);
   const harnesses = useClientHarness();
 
-  it('commands + Deny with a reason: the command does not run and the card errors with the reason', async () => {
+  it('commands + Deny with a reason typed in the card: one answer, the command does not run and the card errors with the reason', async () => {
     const h = await harnesses.start({ name: 'deny', steps: [bash('call_b', 'touch ran.txt'), done] } as Scenario, [], { approval: 'commands' });
     const seen = new Set<string>();
     let asked: DialogView | undefined;
     await h.settledAfter(async () => {
       void h.client.send('Touch the file.', 'prompt');
-      asked = await answerNext(h, seen, 'Deny');
-      const reason = await answerNext(h, seen, 'not in this folder');
-      assert.equal(reason.kind, 'input');
+      asked = await answerNext(h, seen, 'Deny', 'not in this folder');
     }, 'the run to settle');
+    assert.equal(h.emitted.filter((e) => e.type === 'dialogOpen').length, 1, 'no second card asks why');
     assert.equal(asked?.kind, 'select');
     assert.deepEqual(asked?.options, ['Allow', 'Allow for session', 'Deny']);
     assert.match(asked?.message ?? '', /^touch ran\.txt\n/);
@@ -56,6 +55,24 @@ describe('approvals on the real worker', function () {
     }, 'the run to settle');
     assert.equal(h.emitted.filter((e) => e.type === 'dialogOpen').length, 1, 'asked once');
     assert.equal(toolOf(h.client.state.tools, 'c1')?.status, 'done');
+    assert.equal(toolOf(h.client.state.tools, 'c2')?.status, 'done');
+  });
+
+  it('Allow for session ends with the session: after New session the same command is asked again', async () => {
+    const h = await harnesses.start({ name: 'grant-reset', steps: [bash('c1', 'echo one'), done, bash('c2', 'echo one'), done] } as Scenario, [], {
+      approval: 'commands',
+    });
+    const seen = new Set<string>();
+    await h.settledAfter(async () => {
+      void h.client.send('Echo.', 'prompt');
+      await answerNext(h, seen, 'Allow for session');
+    }, 'the first run to settle');
+    await h.client.newSession();
+    await h.settledAfter(async () => {
+      void h.client.send('Echo again.', 'prompt');
+      await answerNext(h, seen, 'Allow');
+    }, 'the second run to settle');
+    assert.equal(h.emitted.filter((e) => e.type === 'dialogOpen').length, 2, 'asked again in the new session');
     assert.equal(toolOf(h.client.state.tools, 'c2')?.status, 'done');
   });
 

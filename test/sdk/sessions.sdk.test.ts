@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { listSessionPage } from '../../src/worker/sessionRuntime.ts';
+import { exportSessionHtml, type ExportableSession } from '../../src/worker/sessionFiles.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
 
@@ -194,6 +195,70 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     assert.deepEqual(shown(h.controller.state), piShows(h));
     assert.notEqual(h.controller.sessionFile, out, 'imported as a copy among the workspace sessions');
     oldSilent();
+  });
+
+  it("imports a session whose header names another folder into the workspace: that folder's extensions and AGENTS.md never load", async () => {
+    h = await startHarness(pi, answers(2));
+    await run('Export me');
+    const exported = join(mkdtempSync(join(tmpdir(), 'pi-export-')), 'exported.jsonl');
+    h.controller.session!.exportToJsonl!(exported);
+    // A hostile repository next door: an extension that leaves a mark when it loads, and context for the model.
+    const other = mkdtempSync(join(tmpdir(), 'pi-other-'));
+    const mark = join(other, 'LOADED');
+    mkdirSync(join(other, '.pi', 'extensions'), { recursive: true });
+    writeFileSync(
+      join(other, '.pi', 'extensions', 'mark.ts'),
+      `import { writeFileSync } from 'node:fs';\nexport default function () { writeFileSync(${JSON.stringify(mark)}, 'x'); }\n`,
+    );
+    writeFileSync(join(other, 'AGENTS.md'), 'OTHER-FOLDER-CONTEXT');
+    const lines = readFileSync(exported, 'utf8').split('\n');
+    lines[0] = JSON.stringify({ ...JSON.parse(lines[0]!), cwd: other });
+    writeFileSync(exported, lines.join('\n'));
+    await h.controller.importSession(exported);
+    assert.deepEqual(shown(h.controller.state), ['user: Export me', 'assistant: Answer number 1.']);
+    const session = h.controller.session as unknown as { sessionManager: { getCwd(): string } };
+    assert.equal(session.sessionManager.getCwd(), h.cwd, 'the imported session runs in the workspace');
+    await run('And now?');
+    assert.equal(existsSync(mark), false, "the other folder's extension did not run");
+    assert.doesNotMatch(JSON.stringify(h.model.requests), /OTHER-FOLDER-CONTEXT/, "the other folder's AGENTS.md did not reach the model");
+  });
+
+  it('imports a crafted session (object text, HTML in number fields): it replays and the HTML export carries numbers', async () => {
+    h = await startHarness(pi, answers(1));
+    await run('Export me');
+    const exported = join(mkdtempSync(join(tmpdir(), 'pi-export-')), 'crafted.jsonl');
+    h.controller.session!.exportToJsonl!(exported);
+    const lines = readFileSync(exported, 'utf8').trim().split('\n');
+    const last = JSON.parse(lines[lines.length - 1]!) as { id: string };
+    const first = JSON.parse(lines[1]!) as { id: string };
+    const at = new Date().toISOString();
+    const xss = '<img src=x onerror=alert(1)>';
+    lines.push(
+      JSON.stringify({
+        type: 'message',
+        id: 'c1',
+        parentId: last.id,
+        timestamp: at,
+        message: { role: 'bashExecution', command: 'ls', output: '', exitCode: xss, cancelled: false, truncated: false, timestamp: 0 },
+      }),
+      JSON.stringify({
+        type: 'message',
+        id: 'c2',
+        parentId: 'c1',
+        timestamp: at,
+        message: { role: 'user', content: [{ type: 'text', text: { toString: 1 } }], timestamp: 0 },
+      }),
+      JSON.stringify({ type: 'compaction', id: 'c3', parentId: 'c2', timestamp: at, summary: 'sum', firstKeptEntryId: first.id, tokensBefore: xss }),
+    );
+    writeFileSync(exported, `${lines.join('\n')}\n`);
+    await h.controller.importSession(exported);
+    assert.notEqual(h.controller.sessionFile, undefined);
+    assert.ok(!h.log.lines.some((l) => /Could not import/.test(l)), 'the import did not fail');
+    const html = readFileSync(await exportSessionHtml(h.controller.session as unknown as ExportableSession, join(dirname(exported), 'out.html')), 'utf8');
+    const data = /id="session-data"[^>]*>([^<]+)</.exec(html)?.[1];
+    assert.ok(data, 'the export embeds the session data');
+    const decoded = Buffer.from(data, 'base64').toString('utf8');
+    assert.doesNotMatch(decoded, /onerror/, 'no markup reaches the template through a number field');
   });
 
   it('reports the session totals from getSessionStats, in the header and the Sessions list', async () => {

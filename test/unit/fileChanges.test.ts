@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FileChanges, MAX_BEFORE_BYTES } from '../../src/worker/fileChanges.ts';
 import { firstChangedLine, lineCounts } from '../../src/shared/lineDiff.ts';
 
@@ -111,6 +112,32 @@ describe('file changes of a run', () => {
     fc.toolStarted('read', { path: 'x' });
     fc.toolStarted('bash', { command: 'rm -rf x' });
     assert.equal(fc.before('x'), undefined);
+  });
+
+  it('tracks and undoes writes through ~/x, @x, file:// and a Unicode space where Pi puts them', () => {
+    const home = mkdtempSync(join(tmpdir(), 'pi-home-'));
+    const savedHome = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      for (const f of ['h.txt', 'at.txt', 'url.txt', 'sp ace.txt']) writeFileSync(f === 'h.txt' ? join(home, f) : file(f), 'old\n');
+      const fc = new FileChanges(root, storage);
+      const writes: [string, string][] = [
+        ['~/h.txt', join(home, 'h.txt')],
+        ['@at.txt', file('at.txt')],
+        [pathToFileURL(file('url.txt')).href, file('url.txt')],
+        ['sp\u00A0ace.txt', file('sp ace.txt')],
+      ];
+      for (const [given, real] of writes) {
+        fc.toolStarted('write', { path: given, content: 'new\n' });
+        writeFileSync(real, 'new\n');
+      }
+      assert.equal(fc.runSettled(undefined)?.files.length, 4);
+      assert.deepEqual(fc.undoAll(), { ok: true, message: "Undid the run's changes to 4 files." });
+      for (const [, real] of writes) assert.equal(readFileSync(real, 'utf8'), 'old\n', real);
+    } finally {
+      process.env.HOME = savedHome;
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('keeps the last run in workspace storage: a fresh tracker (a reloaded window) shows it and can undo', () => {

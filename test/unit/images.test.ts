@@ -10,7 +10,10 @@ import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { anyRow } from '../support/anyRow.ts';
 
 const png = readFileSync(new URL('../fixtures/images/red-square.png', import.meta.url)).toString('base64');
-const jpegHead = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]).toString('base64');
+/** A JPEG's head: JFIF segment, then the frame header that gives its size (16×16). */
+const jpegHead = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 11, 8, 0, 16, 0, 16, 1, 1, 0x11, 0,
+]).toString('base64');
 const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>').toString('base64');
 
 function run(events: unknown[]): { wire: WireEvent[]; state: TranscriptState } {

@@ -200,6 +200,11 @@ export interface DialogView {
   readonly timeoutMs?: number;
   /** Epoch ms it opened (the countdown is derived from it). */
   readonly at: number;
+  /**
+   * The panel's own approval (`piPanel.approval`), not an extension's question: answered only in the chat's
+   * card, which offers a reason with Deny; the text is shown in full.
+   */
+  readonly approval?: boolean;
 }
 
 /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */

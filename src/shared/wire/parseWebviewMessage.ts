@@ -3,7 +3,15 @@
 import { parseImageAttachments } from '../images.ts';
 import { isBuiltin } from '../slashCommands.ts';
 import { MAX_PAGE_ROWS } from '../transcript/paging.ts';
-import { MAX_DROPPED_URIS, MAX_PROMPT_CHARS, MAX_SESSION_NAME, VIEW_COMMANDS, type ViewCommand, type WebviewToHost } from './webviewProtocol.ts';
+import {
+  MAX_DENY_REASON_CHARS,
+  MAX_DROPPED_URIS,
+  MAX_PROMPT_CHARS,
+  MAX_SESSION_NAME,
+  VIEW_COMMANDS,
+  type ViewCommand,
+  type WebviewToHost,
+} from './webviewProtocol.ts';
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e7;
 const isSessionFile = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 4096 && v.endsWith('.jsonl');
@@ -85,7 +93,17 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
     if (typeof raw.id !== 'string' || raw.id.length > 200) return { ok: false, reason: 'answerDialog.id is not a short string' };
     if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
       return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
-    return { ok: true, msg: raw.value === undefined ? { type: 'answerDialog', id: raw.id } : { type: 'answerDialog', id: raw.id, value: raw.value } };
+    if (raw.reason !== undefined && (typeof raw.reason !== 'string' || raw.reason.length > MAX_DENY_REASON_CHARS))
+      return { ok: false, reason: 'answerDialog.reason is not a string of sensible length' };
+    return {
+      ok: true,
+      msg: {
+        type: 'answerDialog',
+        id: raw.id,
+        ...(raw.value === undefined ? {} : { value: raw.value }),
+        ...(raw.reason === undefined || raw.value === undefined ? {} : { reason: raw.reason }),
+      },
+    };
   },
   bash: (raw) => {
     if (typeof raw.command !== 'string' || !raw.command.trim() || raw.command.length > MAX_PROMPT_CHARS)
@@ -95,6 +113,9 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
   slash: (raw) => {
     if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
     if (typeof raw.args !== 'string' || raw.args.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'slash.args is not a string of sensible length' };
+    // `/name` is a rename: the same cap as the Sessions list's.
+    if (raw.name === 'name' && raw.args.trim().length > MAX_SESSION_NAME)
+      return { ok: false, reason: `slash /name takes a title of at most ${MAX_SESSION_NAME} characters` };
     return { ok: true, msg: { type: 'slash', name: raw.name, args: raw.args } };
   },
   composerText: (raw) => {

@@ -106,7 +106,8 @@ export type WebviewToHost =
   /** Files or folders dropped on the composer (Shift held), as the workbench's URI list gives them: each becomes a chip. */
   | { readonly type: 'dropUris'; readonly uris: readonly string[] }
   /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
-  | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string }
+  /** `reason`: what the user typed into an approval card before Deny. */
+  | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string; readonly reason?: string }
   /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
   | { readonly type: 'composerText'; readonly text: string }
   /** The images attached in the composer, whenever they change: the host keeps them for a re-created view. */
@@ -138,3 +139,5 @@ export const MAX_DROPPED_URIS = 100;
 
 /** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
 export const MAX_PROMPT_CHARS = 1_000_000;
+/** Longest reason the user may send with an approval's Deny. */
+export const MAX_DENY_REASON_CHARS = 2000;

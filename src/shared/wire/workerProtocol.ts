@@ -104,7 +104,10 @@ export interface WorkerRequests {
   /** Undoes the last run's change to `path`, or to all its files. */
   readonly undo: { readonly params: { readonly path?: string; readonly runId?: string }; readonly result: { readonly ok: boolean; readonly message: string } };
   /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
-  readonly answerDialog: { readonly params: { readonly id: string; readonly value?: string }; readonly result: { readonly answered: boolean } };
+  readonly answerDialog: {
+    readonly params: { readonly id: string; readonly value?: string; readonly reason?: string };
+    readonly result: { readonly answered: boolean };
+  };
   /** The composer's current text, which an extension's `getEditorText()` returns. */
   readonly composerText: { readonly params: { readonly text: string }; readonly result: null };
   /** Pi's commands for the slash menu: extension commands, prompt templates, skills (as Pi lists them for RPC clients). */

@@ -1,0 +1,25 @@
+/** Settings a repository's folder must not be able to weaken: `piPanel.approval` takes the strictest level set; `/name` is capped like rename. */
+
+import { strict as assert } from 'node:assert';
+import { strictestApproval } from '../../src/shared/approvalSetting.ts';
+import { MAX_SESSION_NAME } from '../../src/shared/wire/webviewProtocol.ts';
+import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
+
+describe('settings a folder cannot lower', () => {
+  it("a folder's `off` does not lower the user's `commands`; levels combine to what asks about both", () => {
+    // [user, workspace, folder]
+    assert.equal(strictestApproval(['commands', 'off', undefined]), 'commands');
+    assert.equal(strictestApproval(['all', undefined, 'off']), 'all');
+    assert.equal(strictestApproval(['writes', 'commands', undefined]), 'all');
+    assert.equal(strictestApproval([undefined, 'writes', undefined]), 'writes', 'a folder may ask for more');
+    assert.equal(strictestApproval([undefined, undefined, undefined]), 'off');
+    assert.equal(strictestApproval(['off', 'typo', undefined]), 'all', 'an unknown value asks about everything');
+  });
+
+  it('refuses a /name title longer than a rename takes', () => {
+    assert.equal(parseWebviewMessage({ type: 'slash', name: 'name', args: 'x'.repeat(1_000_000) }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'slash', name: 'name', args: 'x'.repeat(MAX_SESSION_NAME + 1) }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'slash', name: 'name', args: 'x'.repeat(MAX_SESSION_NAME) }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'slash', name: 'compact', args: 'x'.repeat(1000) }).ok, true);
+  });
+});

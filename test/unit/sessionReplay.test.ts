@@ -1,0 +1,61 @@
+/** A crafted or damaged session replays without throwing: object-valued fields read as nothing, a message that cannot be shown is skipped and reported. */
+
+import { strict as assert } from 'node:assert';
+import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { replayOnto } from '../../src/worker/replay.ts';
+import { importLeavingNoCopy } from '../../src/worker/sessionFiles.ts';
+
+/** `String()` of this throws ("Cannot convert object to primitive value"). */
+const hostile = { toString: 1 };
+
+describe('replaying a crafted session', () => {
+  it('shows the good messages around ones whose text and id fields are objects, and reports what it skipped', () => {
+    const messages = [
+      { role: 'user', content: 'first', timestamp: 0 },
+      { role: 'user', content: [{ type: 'text', text: hostile }], timestamp: 0 },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: hostile },
+          { type: 'thinking', thinking: hostile },
+        ],
+        timestamp: 0,
+      },
+      { role: 'toolResult', toolCallId: hostile, toolName: hostile, content: [{ type: 'text', text: hostile }], timestamp: 0 },
+      { role: 'bashExecution', command: hostile, output: hostile, exitCode: hostile, timestamp: 0 },
+      { role: 'branchSummary', summary: hostile, timestamp: 0 },
+      null,
+      { role: 'user', content: 'last', timestamp: 0 },
+    ];
+    const skipped: number[] = [];
+    const s = replayOnto(initialTranscript, messages, 0, undefined, (i) => skipped.push(i));
+    const users = s.messages.filter((m) => m.role === 'user').map((m) => m.blocks.map((b) => b?.text ?? '').join(''));
+    assert.equal(users[0], 'first');
+    assert.equal(users[users.length - 1], 'last');
+    assert.deepEqual(skipped, [6], 'only the message that is not an object is skipped');
+  });
+});
+
+describe('a failed import', () => {
+  it('removes the copy it made, and only that, so a reload does not open the bad file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pi-import-'));
+    try {
+      writeFileSync(join(dir, 'kept.jsonl'), '{}');
+      await assert.rejects(
+        importLeavingNoCopy(dir, async () => {
+          writeFileSync(join(dir, 'imported.jsonl'), '{}');
+          throw new Error('replay failed');
+        }),
+        /replay failed/,
+      );
+      assert.deepEqual(readdirSync(dir), ['kept.jsonl']);
+      assert.equal(await importLeavingNoCopy(dir, async () => 'ok'), 'ok');
+      assert.ok(existsSync(join(dir, 'kept.jsonl')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
