@@ -64,6 +64,8 @@ class MarkdownBody implements TextBody {
   private _env: Required<MdEnv> = { references: {} };
   private _labels = 0;
   private _defsScanned = 0;
+  /** A line with `]:` was read and no blank line since: a later line may still finish its definition. */
+  private _defsOpen = false;
   private _blocks: Committed[] = [];
   /** Where the open top-level block starts. */
   private _start = 0;
@@ -102,18 +104,20 @@ class MarkdownBody implements TextBody {
       this._raw = text;
       this._final = true;
       this._clear(this._shared ? sanitize(renderHtml(text, this._env, true)) : renderMarkdown(text));
-      return;
+    } else {
+      this._append(text);
+      this._final = final;
+      // Definitions only ever get added, so this ends; usually after one round.
+      for (let plain = false; ; plain = true) {
+        this._scanDefinitions(final);
+        this._advance(final, plain);
+        if (this._count() === this._labels) break;
+        this._labels = this._count();
+        this._refreshReferences();
+      }
     }
-    this._append(text);
-    this._final = final;
-    // Definitions only ever get added, so this ends; usually after one round.
-    for (let plain = false; ; plain = true) {
-      this._scanDefinitions(final);
-      this._advance(final, plain);
-      if (this._count() === this._labels) break;
-      this._labels = this._count();
-      this._refreshReferences();
-    }
+    // markdown-it writes no newline inside a quote that ends empty (`>` alone).
+    if (final && this._lead && this.el.childNodes.length === 1 && this.el.firstChild?.nodeType === Node.TEXT_NODE) this.el.firstChild.remove();
   }
 
   private _count(): number {
@@ -127,6 +131,7 @@ class MarkdownBody implements TextBody {
     if (!this._shared) this._env = { references: {} };
     this._labels = 0;
     this._defsScanned = 0;
+    this._defsOpen = false;
     this._blocks = [];
     this._start = 0;
     this._open = undefined;
@@ -144,14 +149,18 @@ class MarkdownBody implements TextBody {
 
   /**
    * Definitions on finished lines of the open block count from now on, for every block; a definition on
-   * the open line may still grow. Only lines that contain `]:` make the block's definitions be read again.
+   * the open line may still grow. A line that contains `]:` makes the block's definitions be read again, and
+   * so does each line after it up to a blank line: a definition's destination or title may come on a later
+   * line (`[a]: /url '` is a definition only once the line that closes its title has come).
    */
   private _scanDefinitions(final: boolean): void {
     const end = final ? this._src.length : this._src.lastIndexOf('\n') + 1;
     if (end <= this._defsScanned) return;
     const fresh = this._src.slice(Math.max(this._defsScanned, this._start), end);
     this._defsScanned = end;
-    if (!fresh.includes(']:')) return;
+    const at = fresh.lastIndexOf(']:');
+    if (at === -1 && !this._defsOpen) return;
+    this._defsOpen = !/(?:^|\n)[ \t]*\n/.test(fresh.slice(Math.max(at, 0)));
     const env: MdEnv = { references: {} };
     parseBlocks(this._src.slice(this._start, end), env);
     const refs = this._env.references;
@@ -281,6 +290,10 @@ function openBlock(tokens: Token[], tail: string, start: number, nodes: ChildNod
   const first = tokens[0]!;
   const element = nodes.find((n): n is HTMLElement => n.nodeType === Node.ELEMENT_NODE);
   if (!element) return undefined;
+  // The first line decides what a block is ("-" may still become "---", "-x" or "- item"): until it is
+  // finished, only a paragraph, which checks its first line again each frame, or a quote, which no later
+  // character turns into something else, is taken over; any other block is rendered whole meanwhile.
+  if (!lineDone(tail, 0) && first.type !== 'paragraph_open' && first.type !== 'blockquote_open') return undefined;
   switch (first.type) {
     case 'paragraph_open':
       return new ParagraphBlock(start, tail, nodes, element, env);
@@ -625,6 +638,9 @@ class ListBlock implements OpenBlock {
     this._trailer = trailer(this.nodes, this._trailer, end === undefined ? tokens.slice(listEnd) : [], this._env);
     const items = itemRanges(tokens, listEnd);
     if (items.length < 1) return 'reset';
+    // The open item's line is an item of this list or starts the block after it; otherwise it has joined the
+    // item before it (a lazy line: "+" became "+++"), and the list is not what was rendered.
+    if (tokens[items[1]?.[0] ?? -1]?.map?.[0] !== 1 && starts[1]?.line !== 1) return 'reset';
     const standIn = tokens[items[0]![0] + 1];
     const loose = this._committedLoose || standIn?.type !== 'paragraph_open' || standIn.hidden !== true;
     if (this._committed > 0 && loose !== this._renderedLoose) return 'reset';
