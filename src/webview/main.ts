@@ -16,7 +16,7 @@ import { ImageViewer } from './images.ts';
 import { DialogList, ShellLive, WidgetStrip } from './extensionUi.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { renderMarkdown, safeHref } from './markdown.ts';
-import { markdownBody } from './markdownStream.ts';
+import { markdownBody } from './markdownStream/markdownBody.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { SessionsView } from './sessionsView.ts';
 import { SessionTreeView } from './sessionTree.ts';

@@ -22,7 +22,8 @@ const EXAMPLES = (createRequire(import.meta.url)('commonmark-spec') as { tests: 
 
 /**
  * Cases found by streaming the spec (issue 19), deliveries in order: a block start that could still have
- * been a list item, a rule or a setext underline, decided by the next delivery.
+ * been a list item, a rule or a setext underline, decided by the next delivery; a definition that a later
+ * line gives its title.
  */
 const EXTRA: readonly (readonly string[])[] = [
   ['+', '++\n'],
@@ -34,6 +35,8 @@ const EXTRA: readonly (readonly string[])[] = [
   ['- a\n-', '--\n'],
   ['Foo\n', '-', '-\n'],
   ['1', '.', ' a\n'],
+  ['[foo]: /url\n', "'the title'\n\n[foo]\n"],
+  ['[foo]:\n', '/url\n', "'ti\ntle'\n\n[foo]\n"],
 ];
 
 /** The chunkings of a text: one character at a time, word by word (a word with the white space before it), seeded random pieces of 1–6. */

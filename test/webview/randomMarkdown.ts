@@ -239,9 +239,19 @@ export function chunkings(text: string, r: Random): [string, string[]][] {
   ];
 }
 
-/** `text` cut right after each character that may start or mark a block (`-+*_#>=|` and the rest), so a delivery ends on each. */
+/**
+ * `text` cut right after each character of what starts a line up to its first other character (`-`, `+`,
+ * `*`, `_`, `#`, `>`, `=`, `|`, a fence's backticks, `<`, a list number…), so a delivery ends on each.
+ */
 export function afterMarkers(text: string): string[] {
-  return text.split(/(?<=[-+*_#>=|`~<\d.)\t\n])/).filter((c) => c !== '');
+  const cuts: number[] = [];
+  for (const m of text.matchAll(/^[ \t\d.)\-+*_#>=|`~<]+/gm)) {
+    for (let i = 0; i < m[0].length; i++) if (!/[ \t]/.test(m[0][i]!)) cuts.push(m.index + i + 1);
+  }
+  return [0, ...cuts, text.length]
+    .slice(1)
+    .map((end, i, all) => text.slice(i === 0 ? 0 : all[i - 1], end))
+    .filter((c) => c !== '');
 }
 
 /** `text` in two deliveries, cut at each position in turn: one chunking per position. */
