@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { useChatPage } from './harness.ts';
-import { rng } from './randomMarkdown.ts';
+import { seeded } from './randomMarkdown.ts';
 import { allDivergent, report, type Stream } from './streamCompare.ts';
 
 /** One example of the spec, as the `commonmark-spec` package lists them. */
@@ -62,8 +62,7 @@ describe('CommonMark spec examples streamed (headless Chromium)', function () {
   });
 
   it('ends every spec example, and each case found by streaming it, as a one-shot render in every chunking', async () => {
-    const seed = Number(process.env.MD_SEED ?? 20261201);
-    const random = rng(seed);
+    const { seed, random } = seeded(20261201);
     const streams: Stream[] = EXTRA.map((chunks, i) => ({ name: `extra ${i + 1} ${JSON.stringify(chunks)}`, chunks, blockEnd: i % 2 === 0 }));
     for (const ex of EXAMPLES) {
       for (const [name, chunks] of chunkings(ex.markdown, random))

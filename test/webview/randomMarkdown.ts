@@ -14,6 +14,12 @@ export function rng(seed: number): () => number {
 
 type Random = () => number;
 
+/** A generator seeded from `MD_SEED` when set (to replay a failure), else from `fallback`; and its seed, for the report. */
+export function seeded(fallback: number): { seed: number; random: Random } {
+  const seed = Number(process.env.MD_SEED ?? fallback);
+  return { seed, random: rng(seed) };
+}
+
 const int = (r: Random, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 const pick = <T>(r: Random, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 

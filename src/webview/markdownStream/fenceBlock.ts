@@ -4,16 +4,14 @@ import { markFocus, restoreFocus } from '../a11y.ts';
 import { highlights, renderHtml, sanitize } from '../markdown.ts';
 import { finishedEnd, finishedLines } from './lines.ts';
 import { afterFrame } from './nodes.ts';
-import type { OpenBlock, Step } from './openBlock.ts';
+import { UnitBlock, type Step } from './openBlock.ts';
 
 /**
  * A code fence: its lines are appended as plain text; when the closing fence arrives it is highlighted
  * once, after the frame, by rendering the finished fence again.
  */
-export class FenceBlock implements OpenBlock {
-  readonly nodes: ChildNode[];
+export class FenceBlock extends UnitBlock {
   readonly refs = false;
-  labels = 0;
   private readonly _start: number;
   private readonly _content: number;
   private readonly _info: string;
@@ -25,6 +23,7 @@ export class FenceBlock implements OpenBlock {
   private _shown: number;
 
   constructor(start: number, opener: string, info: string, nodes: ChildNode[], block: HTMLElement, code: HTMLElement) {
+    super(nodes);
     this._start = start;
     this._content = start + opener.length;
     this._checked = this._content;
@@ -32,14 +31,11 @@ export class FenceBlock implements OpenBlock {
     const marker = opener[0] === '`' ? '`' : '~';
     const run = /^[`~]+/.exec(opener)![0].length;
     this._close = new RegExp(`^ {0,3}\\${marker}{${run},}[ \\t]*$`);
-    this.nodes = nodes;
     this._block = block;
     this._text = document.createTextNode(code.textContent ?? '');
     this._shown = this._text.length;
     code.replaceChildren(this._text);
   }
-
-  drop(): void {}
 
   update(src: string, final: boolean): Step {
     const done = finishedEnd(src, final);

@@ -2,40 +2,37 @@
 
 import { parse, renderTokens, type MdEnv, type Token } from '../markdown.ts';
 import { lineDone, lineOffset, topLevelStarts } from './lines.ts';
-import { fragmentIn, replaceNodes, trailer } from './nodes.ts';
-import { envOf, type OpenBlock, type Step } from './openBlock.ts';
+import { childrenAfterLead, fragmentIn, replaceNodes, Trailer } from './nodes.ts';
+import { envOf, UnitBlock, type Step } from './openBlock.ts';
 
 /**
  * A list: its items are rendered one by one; finished items stay, the open (last) item is rendered again.
  * The window parsed each frame is a stand-in first item plus the open item, whose paragraph tells whether
  * the list is loose. When that changes, the whole list is rendered again, once.
  */
-export class ListBlock implements OpenBlock {
-  readonly nodes: ChildNode[];
+export class ListBlock extends UnitBlock {
   readonly refs = true;
-  labels = 0;
   private readonly _list: HTMLElement;
   private readonly _env: Required<MdEnv>;
   /** Start of the open item's first line. */
   private _item: number;
   private _tail: ChildNode[];
   private _committed = 0;
-  private _trailer: ChildNode[] = [];
+  private readonly _trailer = new Trailer();
   private _committedLoose = false;
   private _renderedLoose = false;
 
   constructor(start: number, tail: string, nodes: ChildNode[], list: HTMLElement, env: Required<MdEnv>) {
-    this.nodes = nodes;
+    super(nodes);
     this._list = list;
     this._env = env;
     this._item = start;
     // All of the list is the open part until the first update commits its finished items.
-    this._tail = Array.from(list.childNodes).filter((n, i) => !(i === 0 && n.nodeType === Node.TEXT_NODE));
+    this._tail = childrenAfterLead(list);
   }
 
-  drop(): void {
-    for (const n of this._trailer) n.remove();
-    this._trailer = [];
+  override drop(): void {
+    this._trailer.remove();
   }
 
   update(src: string, final: boolean): Step {
@@ -54,12 +51,9 @@ export class ListBlock implements OpenBlock {
       const line = starts[1]!.line - 1;
       if (final || lineDone(rest, line)) end = this._item + lineOffset(rest, line);
     }
-    this._trailer = trailer(this.nodes, this._trailer, end === undefined ? tokens.slice(listEnd) : [], this._env);
+    this._trailer.show(this.nodes, end === undefined ? tokens.slice(listEnd) : [], this._env);
     const items = itemRanges(tokens, listEnd);
     if (items.length < 1) return 'reset';
-    // The open item's line is an item of this list or starts the block after it; otherwise it has joined the
-    // item before it (a lazy line: "+" became "+++"), and the list is not what was rendered.
-    if (tokens[items[1]?.[0] ?? -1]?.map?.[0] !== 1 && starts[1]?.line !== 1) return 'reset';
     const standIn = tokens[items[0]![0] + 1];
     const loose = this._committedLoose || standIn?.type !== 'paragraph_open' || standIn.hidden !== true;
     if (this._committed > 0 && loose !== this._renderedLoose) return 'reset';

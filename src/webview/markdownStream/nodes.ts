@@ -12,15 +12,29 @@ export function fragmentIn(html: string, parent: 'p' | 'list' | 'tbody'): ChildN
 }
 
 /**
- * Renders, after a block, the start of the next block while its first line is unfinished (it could still
- * join the block: "1." after a list item can become "1.x", a lazy continuation line); returns its nodes.
+ * The start of the next block, shown after a block while its first line is unfinished (it could still
+ * join the block: "1." after a list item can become "1.x", a lazy continuation line).
  */
-export function trailer(block: readonly ChildNode[], old: ChildNode[], tokens: Token[], env: Required<MdEnv>): ChildNode[] {
-  for (const n of old) n.remove();
-  if (!tokens.length) return [];
-  const nodes = Array.from(sanitize(renderTokens(tokens, envOf(env), false)).childNodes);
-  block.at(-1)?.after(...nodes);
-  return nodes;
+export class Trailer {
+  private _nodes: ChildNode[] = [];
+
+  /** Shows `tokens` after the block's last node, in place of what it showed; no tokens, nothing. */
+  show(block: readonly ChildNode[], tokens: Token[], env: Required<MdEnv>): void {
+    this.remove();
+    if (!tokens.length) return;
+    this._nodes = Array.from(sanitize(renderTokens(tokens, envOf(env), false)).childNodes);
+    block.at(-1)?.after(...this._nodes);
+  }
+
+  remove(): void {
+    for (const n of this._nodes) n.remove();
+    this._nodes = [];
+  }
+}
+
+/** A list's or table body's children, without the newline markdown-it writes first inside it. */
+export function childrenAfterLead(el: Element): ChildNode[] {
+  return Array.from(el.childNodes).filter((n, i) => !(i === 0 && n.nodeType === Node.TEXT_NODE));
 }
 
 /**

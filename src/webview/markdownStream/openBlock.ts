@@ -19,6 +19,21 @@ export interface OpenBlock {
   drop(): void;
 }
 
+/** What every unit-wise block keeps: its nodes and how many definitions its rendering knew. */
+export abstract class UnitBlock implements OpenBlock {
+  readonly nodes: ChildNode[];
+  abstract readonly refs: boolean;
+  labels = 0;
+
+  constructor(nodes: ChildNode[]) {
+    this.nodes = nodes;
+  }
+
+  abstract update(src: string, final: boolean): Step;
+
+  drop(): void {}
+}
+
 /**
  * The definitions known so far, for one parse or render: markdown-it adds the definitions it meets to the
  * environment it is given, and only those on finished lines may join the shared ones.

@@ -3,7 +3,7 @@
 import { parseBlocks, renderClosedInline, renderInline, type MdEnv } from '../markdown.ts';
 import { finishedEnd, finishedLines, topLevelStarts } from './lines.ts';
 import { afterFrame, fragmentIn, replaceNodes } from './nodes.ts';
-import type { OpenBlock, Step } from './openBlock.ts';
+import { UnitBlock, type Step } from './openBlock.ts';
 
 /** A paragraph piece longer than this is committed, so the re-rendered tail stays about this long. */
 const PIECE_CHARS = 2000;
@@ -23,10 +23,8 @@ const GROUP_CHARS = 4000;
  * moves on screen): a group, once laid out, is not laid out again. The groups are unwrapped after the frame
  * that ends the paragraph, which leaves the DOM of a one-shot render.
  */
-export class ParagraphBlock implements OpenBlock {
-  readonly nodes: ChildNode[];
+export class ParagraphBlock extends UnitBlock {
   readonly refs = true;
-  labels = 0;
   private readonly _start: number;
   private readonly _p: HTMLElement;
   private readonly _env: Required<MdEnv>;
@@ -47,8 +45,8 @@ export class ParagraphBlock implements OpenBlock {
   private _next: number | undefined;
 
   constructor(start: number, tail: string, nodes: ChildNode[], p: HTMLElement, env: Required<MdEnv>) {
+    super(nodes);
     this._start = start;
-    this.nodes = nodes;
     this._p = p;
     this._env = env;
     this._piece = start + (tail.length - tail.trimStart().length);
@@ -56,8 +54,6 @@ export class ParagraphBlock implements OpenBlock {
     this._checked = start;
     this._lastLine = start;
   }
-
-  drop(): void {}
 
   update(src: string, final: boolean): Step {
     const end = this._structure(src, final);

@@ -1,7 +1,7 @@
 /** The unit-wise renderer of a block quote: its content streamed into a body of its own inside it. */
 
 import { finishedEnd, finishedLines } from './lines.ts';
-import type { OpenBlock, Step } from './openBlock.ts';
+import { UnitBlock, type Step } from './openBlock.ts';
 
 /** The body a quote's content streams into (a markdown body inside the `<blockquote>`, sharing the definitions). */
 export interface QuoteContent {
@@ -14,10 +14,8 @@ export interface QuoteContent {
  * units as at the top level. It ends at a blank line. A line without a marker (a lazy continuation, or
  * the quote ending) or a tab after the marker makes it render whole again.
  */
-export class QuoteBlock implements OpenBlock {
-  readonly nodes: ChildNode[];
+export class QuoteBlock extends UnitBlock {
   readonly refs = true;
-  labels = 0;
   /** The streaming body inside the `<blockquote>`. */
   private readonly _body: QuoteContent;
   /** Start of the first line not yet taken into the content. */
@@ -26,12 +24,10 @@ export class QuoteBlock implements OpenBlock {
   private _content = '';
 
   constructor(start: number, nodes: ChildNode[], body: QuoteContent) {
-    this.nodes = nodes;
+    super(nodes);
     this._line = start;
     this._body = body;
   }
-
-  drop(): void {}
 
   update(src: string, final: boolean): Step {
     const done = finishedEnd(src, final);

@@ -2,8 +2,8 @@
 
 import { parse, renderTokens, type MdEnv, type Token } from '../markdown.ts';
 import { lineDone, lineOffset, topLevelStarts } from './lines.ts';
-import { afterFrame, fragmentIn, replaceNodes, trailer } from './nodes.ts';
-import { envOf, type OpenBlock, type Step } from './openBlock.ts';
+import { afterFrame, childrenAfterLead, fragmentIn, replaceNodes, Trailer } from './nodes.ts';
+import { envOf, UnitBlock, type Step } from './openBlock.ts';
 
 /** Finished rows of a streaming table's open chunk past which the next rows go into a new chunk (see TableBlock). */
 const CHUNK_ROWS = 64;
@@ -19,10 +19,8 @@ const CHUNK_ROWS = 64;
  * rather than as another table. A chunk, once laid out, is not laid out again. The chunks' rows are moved
  * back into the first table after the frame that ends it, which leaves the DOM of a one-shot render.
  */
-export class TableBlock implements OpenBlock {
-  readonly nodes: ChildNode[];
+export class TableBlock extends UnitBlock {
   readonly refs = true;
-  labels = 0;
   private readonly _table: HTMLElement;
   /** The body that the open chunk's rows go into: the table's own, then the last chunk's. */
   private _body: HTMLElement;
@@ -30,7 +28,7 @@ export class TableBlock implements OpenBlock {
   private readonly _head: string;
   private _row: number;
   private _tail: ChildNode[];
-  private _trailer: ChildNode[] = [];
+  private readonly _trailer = new Trailer();
   /** Continuation tables, in order. */
   private readonly _chunks: HTMLElement[] = [];
   /** Finished rows in the open chunk. */
@@ -39,18 +37,17 @@ export class TableBlock implements OpenBlock {
   private _widths: number[] | undefined;
 
   constructor(start: number, tail: string, nodes: ChildNode[], table: HTMLElement, body: HTMLElement, env: Required<MdEnv>) {
-    this.nodes = nodes;
+    super(nodes);
     this._table = table;
     this._body = body;
     this._env = env;
     this._head = tail.slice(0, lineOffset(tail, 2));
     this._row = start + this._head.length;
-    this._tail = Array.from(body.childNodes).filter((n, i) => !(i === 0 && n.nodeType === Node.TEXT_NODE));
+    this._tail = childrenAfterLead(body);
   }
 
-  drop(): void {
-    for (const n of this._trailer) n.remove();
-    this._trailer = [];
+  override drop(): void {
+    this._trailer.remove();
   }
 
   update(src: string, final: boolean): Step {
@@ -66,7 +63,7 @@ export class TableBlock implements OpenBlock {
     }
     // Measured before this frame's change, while the layout of the last frame is still valid.
     if (end === undefined && !final && this._chunkRows >= CHUNK_ROWS) this._chunk();
-    this._trailer = trailer(this.nodes, this._trailer, end === undefined ? tokens.slice(tableEnd) : [], this._env);
+    this._trailer.show(this.nodes, end === undefined ? tokens.slice(tableEnd) : [], this._env);
     const rows: [number, number][] = [];
     let inBody = false;
     for (let i = 0, open = -1; i < tableEnd; i++) {
