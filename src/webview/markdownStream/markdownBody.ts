@@ -3,7 +3,8 @@
  * not the size of the block. Finished top-level blocks are rendered once. The open block is rendered by
  * units: list items, table rows, pieces of a paragraph and the lines of a code fence; a block quote's
  * content is streamed the same way inside it. Finished units stay, only the open one is rendered again.
- * The finished DOM equals a one-shot render of the final text.
+ * A block is taken over by its unit-wise renderer (a file of its own beside this one) only once its first
+ * line has decided what it is. The finished DOM equals a one-shot render of the final text.
  */
 
 import type { TextBody } from '../transcriptView.ts';
