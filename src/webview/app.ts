@@ -18,7 +18,7 @@ import { applyEvents, dispatchHostMessage, type HostMessageHandlers } from './di
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { Header } from './header.ts';
 import { ImageViewer } from './images.ts';
-import { markdownBody } from './markdownStream.ts';
+import { markdownBody } from './markdownStream/markdownBody.ts';
 import { Paging } from './paging.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { ShellLive } from './shellLive.ts';

@@ -2,7 +2,7 @@
  * Assistant text as markdown: markdown-it (raw HTML off) renders, DOMPurify sanitizes with an allow-list,
  * highlight.js colours finished code blocks. Links keep a real `href` only when it is http(s) or a
  * relative path (so assistive technology sees a link) and open through the host on click (clickRouter.ts).
- * Streaming (incremental) rendering is in markdownStream.ts; every HTML string it produces goes through
+ * Streaming (incremental) rendering is in markdownStream/; every HTML string it produces goes through
  * `sanitize` here.
  */
 

@@ -21,9 +21,6 @@ import { imageGallery } from './images.ts';
 import { shellHeader } from './shellLive.ts';
 import { plainBody, type TextBody, type TextBodyFactory } from './textBody.ts';
 
-// markdownStream.ts names the contract from here.
-export type { TextBody } from './textBody.ts';
-
 /** Rows rendered at first and added per "show earlier". */
 export const PAGE_ROWS = 100;
 /** While following the bottom, rows beyond this many are dropped from the top again. */

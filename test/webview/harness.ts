@@ -239,7 +239,7 @@ export const session = { model: 'scripted-model', thinkingLevel: 'medium', cwd: 
 export function assertBundleFresh(): void {
   const bundle = statSync(join(root, 'dist', 'webview', 'main.js')).mtimeMs;
   for (const dir of ['src/webview', 'src/shared']) {
-    for (const f of readdirSync(join(root, dir))) {
+    for (const f of readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })) {
       if (f.endsWith('.ts') && statSync(join(root, dir, f)).mtimeMs > bundle)
         throw new Error(`dist/webview/main.js is older than ${dir}/${f}: run \`npm run build\` first`);
     }

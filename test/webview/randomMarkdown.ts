@@ -14,6 +14,12 @@ export function rng(seed: number): () => number {
 
 type Random = () => number;
 
+/** A generator seeded from `MD_SEED` when set (to replay a failure), else from `fallback`; and its seed, for the report. */
+export function seeded(fallback: number): { seed: number; random: Random } {
+  const seed = Number(process.env.MD_SEED ?? fallback);
+  return { seed, random: rng(seed) };
+}
+
 const int = (r: Random, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 const pick = <T>(r: Random, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
@@ -128,7 +134,43 @@ function fence(r: Random): string {
   return `${mark}${lang}\n${body}${body ? '\n' : ''}${mark}`;
 }
 
+/**
+ * A block whose kind its first characters leave open: a lone or repeated `-`, `+`, `*` or `_` with or
+ * without a space after it (a list item, a rule, emphasis or plain text), a rule or a setext underline,
+ * emphasis opening a paragraph, what would start an HTML block (raw HTML is off: it is text), an indented
+ * or fenced code start, or an ordered list's number that may become text.
+ */
+export function blockStart(r: Random): string {
+  const mark = pick(r, ['-', '+', '*', '_']);
+  const roll = r();
+  if (roll < 0.2) {
+    // The marker alone, repeated, or glued to text: "-", "--", "+++", "*x", "__init__".
+    const run = mark.repeat(int(r, 1, 4));
+    return pick(r, [run, `${run}${pick(r, WORDS)}`, `${run}${pick(r, WORDS)}${run}`, `${run} ${inline(r, int(r, 0, 3))}`.trimEnd(), `${run}\n${mark}`]);
+  }
+  if (roll < 0.3) return pick(r, ['***', '---', '___', '* * *', '- - -', '_ _ _', '-----', ' **  * ** * ** * **', '+++', '--a---', '_ _ _ _ a']);
+  if (roll < 0.4) return `${inline(r, int(r, 1, 3))}\n${pick(r, ['===', '---', '-', '--', '= =', '***', '- a', '* b'])}`;
+  if (roll < 0.55) {
+    const em = pick(r, ['*', '**', '_', '__', '***']);
+    return `${em}${pick(r, PLAIN)}${r() < 0.8 ? em : ''} ${inline(r, int(r, 0, 4))}`.trimEnd();
+  }
+  if (roll < 0.65)
+    return pick(r, ['<div>', '<DIV CLASS="foo">', '</div>', '<!-- c -->', '<?php x ?>', '<![CDATA[x]]>', '<pre>', '<a href="x">']) + `\n${inline(r, 2)}`;
+  if (roll < 0.75) return pick(r, ['    code', '\tcode', '  - x', '```', '```ts\nx', '~~~\n~~', '``x``', '`` ` ``', '    - y']);
+  if (roll < 0.85) return `${pick(r, ['1', '1.', '1)', '2.', '10.', '1.5', '0.'])}${pick(r, ['', ' ', ' a', 'a'])}`;
+  // A list whose next item may turn out to be a rule or a line of the item before it.
+  return `${mark} ${pick(r, PLAIN)}\n${pick(r, [mark, `${mark}${mark}`, `${mark}${mark}${mark}`, `${mark} ${mark} ${mark}`, `${mark}x`, `${mark} y`])}`;
+}
+
+/** A short document of ambiguous block starts, each ended by a blank line or by the next line. */
+export function randomBlockStarts(r: Random): string {
+  return Array.from({ length: int(r, 1, 4) }, () => blockStart(r))
+    .map((b, i) => (i === 0 ? b : (r() < 0.6 ? '\n\n' : '\n') + b))
+    .join('');
+}
+
 function block(r: Random, depth = 0): string {
+  if (r() < 0.12) return blockStart(r);
   const roll = r();
   if (roll < 0.04) return longParagraph(r);
   if (roll < 0.05) return longTable(r);
@@ -199,5 +241,26 @@ export function chunkings(text: string, r: Random): [string, string[]][] {
     ['1–8 characters', random(8)],
     ['1–60 characters', random(60)],
     ['single characters at the end', tailSingles()],
+    ['cut after each marker character', afterMarkers(text)],
   ];
+}
+
+/**
+ * `text` cut right after each character of what starts a line up to its first other character (`-`, `+`,
+ * `*`, `_`, `#`, `>`, `=`, `|`, a fence's backticks, `<`, a list number…), so a delivery ends on each.
+ */
+export function afterMarkers(text: string): string[] {
+  const cuts: number[] = [];
+  for (const m of text.matchAll(/^[ \t\d.)\-+*_#>=|`~<]+/gm)) {
+    for (let i = 0; i < m[0].length; i++) if (!/[ \t]/.test(m[0][i]!)) cuts.push(m.index + i + 1);
+  }
+  return [0, ...cuts, text.length]
+    .slice(1)
+    .map((end, i, all) => text.slice(i === 0 ? 0 : all[i - 1], end))
+    .filter((c) => c !== '');
+}
+
+/** `text` in two deliveries, cut at each position in turn: one chunking per position. */
+export function everySplit(text: string): string[][] {
+  return Array.from({ length: text.length - 1 }, (_, i) => [text.slice(0, i + 1), text.slice(i + 1)]);
 }
