@@ -6,6 +6,7 @@
 
 import type { TreeNodeView } from '../shared/sessions.ts';
 import { errorText, type AgentSessionLike, type NavigateTreeOptions } from './agentSession.ts';
+import { importLeavingNoCopy } from './sessionFiles.ts';
 import type { SessionNotices } from './sessionNotices.ts';
 import {
   exchangeEndId,
@@ -23,6 +24,8 @@ export interface BranchTarget {
   session(): AgentSessionLike | undefined;
   runtime(): SessionRuntimeLike<AgentSessionLike> | undefined;
   sessionFile(): string | undefined;
+  /** The workspace folder the session runs in. */
+  cwd(): string | undefined;
   ensureSession(): Promise<AgentSessionLike | undefined>;
   /** Cancels an active run and waits (within the settle timeout) for it to settle. */
   cancelAndWait(): Promise<void>;
@@ -64,14 +67,24 @@ export class Branching {
   /** Switches to a saved session file and shows its history (a Pi extension's `withSession` runs in it). */
   async resumeSession(file: string, options?: SwitchSessionOptions): Promise<void> {
     if (file === this._target.sessionFile()) return;
-    if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file, options));
+    // A session file names its own folder; it runs in this workspace, with this workspace's trust.
+    if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file, { ...options, ...this._inWorkspace() }));
     else await this._target.switchSession({ fresh: false, open: file });
   }
 
   /** Copies a session file (JSONL) into the workspace's sessions and opens it. */
   async importSession(file: string): Promise<void> {
-    if (await this._withRuntime()) await this._replace('import the session', (rt) => rt.importFromJsonl(file));
-    else this._notices.unsupported('Import');
+    const session = await this._withRuntime();
+    if (!session) return this._notices.unsupported('Import');
+    // A failed import leaves no copy behind in the session folder.
+    const dir = session.sessionManager?.getSessionDir();
+    await this._replace('import the session', (rt) => importLeavingNoCopy(dir, () => rt.importFromJsonl(file, this._inWorkspace().cwdOverride)));
+  }
+
+  /** Pi's `cwdOverride` for a session opened from a file: the workspace, whatever folder the file's header names. */
+  private _inWorkspace(): { cwdOverride?: string } {
+    const cwd = this._target.cwd();
+    return cwd ? { cwdOverride: cwd } : {};
   }
 
   /**

@@ -117,6 +117,7 @@ export class SessionController extends Disposable {
         session: () => this._session,
         runtime: () => this._runtime,
         sessionFile: () => this.sessionFile,
+        cwd: () => this._cwd,
         ensureSession: () => this.ensureSession(),
         cancelAndWait: () => this._prompting.cancelAndWait(),
         bind: (session) => this._bind(session),
@@ -387,9 +388,19 @@ export class SessionController extends Disposable {
     const messages = session.messages;
     const name = session.sessionName;
     if (!messages.length && !name) return false;
-    let state = replayOnto(this._state, messages, this._clock.now());
-    if (name) state = reduceOne(state, { type: 'sessionInfo', name });
+    let skipped = 0;
+    let state = replayOnto(this._state, messages, this._clock.now(), undefined, (index, err) => {
+      skipped++;
+      this._log.warn(`Message ${index} of the session could not be shown and was skipped: ${errorText(err)}`);
+    });
+    // A crafted file's name can be anything: only text names the session.
+    if (typeof name === 'string' && name) state = reduceOne(state, { type: 'sessionInfo', name });
     this._state = state;
+    if (skipped)
+      this._notices.notice(
+        'warning',
+        `${skipped} message${skipped === 1 ? '' : 's'} of this session could not be shown (malformed) and ${skipped === 1 ? 'was' : 'were'} skipped.`,
+      );
     this._onDidReplay.fire();
     return true;
   }
