@@ -21,6 +21,9 @@ export interface PiPanelApi {
   readonly client: PiClient;
 }
 
+/** Stops the chat's worker keeping its turn; set while the extension is active, awaited by `deactivate`. */
+let stopGracefully: (() => Promise<void>) | undefined;
+
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const log = vscode.window.createOutputChannel('Pi Agent Panel', { log: true });
   const distDir = vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath;
@@ -63,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
       // The message may carry a provider's or tool's text: never let it become a link.
       void show(plainNotificationText(n.message), ...actions).then((choice) => {
-        if (choice === 'Restart') client.restart();
+        if (choice === 'Restart') void client.restart();
         if (choice === 'Open Chat') void focusChat();
         if (choice === 'Show Log') log.show();
       });
@@ -99,10 +102,17 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       else if (e.affectsConfiguration('piPanel.approval')) client.configure();
     }),
   );
+  stopGracefully = () => client.shutdown();
   log.info(`Pi Agent Panel activated (extension host Node ${process.versions.node}).`);
   return { client };
 }
 
-export function deactivate(): void {
-  // Everything is in context.subscriptions, which VS Code disposes.
+/**
+ * A window reload or close: the run is aborted and saved and Pi's extensions hear `session_shutdown` before the
+ * worker ends (bounded well inside the ~5 s VS Code gives). Everything else is in `context.subscriptions`.
+ */
+export async function deactivate(): Promise<void> {
+  const stop = stopGracefully;
+  stopGracefully = undefined;
+  await stop?.();
 }

@@ -33,6 +33,12 @@ import { WorkerSupervisor, type WorkerSupervisorOptions } from './workerSupervis
 export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
 export { errorText };
 
+/**
+ * How long a stop on purpose waits: for the run to settle, for Pi's extensions' `session_shutdown`, and in all
+ * (VS Code gives `deactivate` about 5 s).
+ */
+const SHUTDOWN = { settleMs: 2000, extensionsMs: 1500, deadlineMs: 4000 } as const;
+
 /** Timings of the worker's supervision and of requests with a short timeout. */
 export type PiClientOptions = WorkerSupervisorOptions;
 
@@ -300,14 +306,31 @@ export class PiClient extends Disposable {
         this._log.warn(`Force idle: the worker did not answer (${errorText(err)}); restarting it.`);
       }
     }
-    this.restart();
+    await this._restart(false);
   }
 
-  /** Stops the worker (whatever it is doing) and starts a fresh one that resumes the session. */
-  restart(): void {
-    const stopped = this._supervisor.stop();
+  /**
+   * Stops the worker (the run aborted and saved first, within a bound) and starts a fresh one that resumes the
+   * session.
+   */
+  async restart(): Promise<void> {
+    await this._restart(true);
+  }
+
+  /** `graceful` false: the worker does not answer, so it is ended at once. */
+  private async _restart(graceful: boolean): Promise<void> {
+    const stopped = graceful ? await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs) : this._supervisor.stop();
     if (stopped) this._afterWorkerGone('Pi was restarted.', false, stopped.sending);
-    void this._supervisor.start().ready;
+    if (!this.isDisposed) await this._supervisor.start().ready;
+  }
+
+  /**
+   * Ends the worker on purpose and keeps the turn (window reload or close): the run is aborted and saved by Pi,
+   * its extensions hear `session_shutdown`, then the worker and its processes end. Bounded by `SHUTDOWN`.
+   */
+  async shutdown(): Promise<void> {
+    await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
+    this.dispose();
   }
 
   async listModels(): Promise<{ models: readonly ModelChoice[]; current?: string } | undefined> {

@@ -1,0 +1,69 @@
+/** Stopping the worker on purpose keeps the turn: the real worker and Pi against the scripted model, the run held mid-stream. */
+
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Scenario } from '../scriptedModel/scenario.ts';
+import { useClientHarness } from './workerHarness.ts';
+
+const STREAMED = 'Streamed before the stop, word by word. ';
+
+/** One reply that streams a sentence, then waits at gate `mid` until the test releases it. */
+const held: Scenario = {
+  name: 'held-reply',
+  steps: [
+    { chunks: [{ text: STREAMED, split: 6 }, { hold: 'mid' }, { text: 'Never sent.' }], finish: 'stop' },
+    { chunks: [{ text: 'Second answer.' }], finish: 'stop' },
+  ],
+} as Scenario;
+
+/** The messages Pi saved in `file`. */
+function savedMessages(file: string): { role: string; stopReason?: string; content?: unknown }[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; message?: { role: string; stopReason?: string; content?: unknown } })
+    .flatMap((e) => (e.type === 'message' && e.message ? [e.message] : []));
+}
+
+function textOf(content: unknown): string {
+  return Array.isArray(content) ? content.map((c: { type?: string; text?: string }) => (c.type === 'text' ? (c.text ?? '') : '')).join('') : String(content);
+}
+
+describe('stopping the worker on purpose (SDK, real worker)', function () {
+  this.timeout(60_000);
+  const harness = useClientHarness();
+
+  it("saves the reply streamed so far in Pi's session as aborted, and tells Pi's extensions session_shutdown", async () => {
+    const h = await harness.start(held, ['shutdownMarker.js']);
+    void h.client.send('Tell me something long.', 'prompt');
+    await h.model.held('mid');
+    await h.until(() => h.client.state.messages.some((m) => m.role === 'assistant' && JSON.stringify(m).includes('word by word')), 'the streamed text');
+    const file = h.client.sessionFile;
+    assert.ok(file, 'the session has a file');
+    await h.client.shutdown();
+    assert.equal(h.client.workerStarted, false, 'the worker is gone');
+    const saved = savedMessages(file);
+    const last = saved.at(-1);
+    assert.equal(last?.role, 'assistant');
+    assert.equal(last?.stopReason, 'aborted');
+    assert.equal(textOf(last?.content), STREAMED);
+    assert.equal(saved.filter((m) => m.role === 'user').length, 1, 'the prompt is saved too');
+    const marker = join(h.cwd, 'session-shutdown.txt');
+    assert.ok(existsSync(marker), 'session_shutdown reached the extension');
+    assert.equal(readFileSync(marker, 'utf8'), 'quit\n', 'exactly once, as Pi says on exit');
+  });
+
+  it('Restart keeps the turn too, and the next message is answered in the fresh worker', async () => {
+    const h = await harness.start(held, ['shutdownMarker.js']);
+    void h.client.send('Tell me something long.', 'prompt');
+    await h.model.held('mid');
+    await h.until(() => JSON.stringify(h.client.state.messages).includes('word by word'), 'the streamed text');
+    const file = h.client.sessionFile!;
+    await h.client.restart();
+    assert.equal(savedMessages(file).at(-1)?.stopReason, 'aborted');
+    await h.settledAfter(() => h.client.send('And now?', 'prompt'), 'the second run');
+    assert.ok(JSON.stringify(h.client.state.messages).includes('Second answer.'));
+    assert.equal(textOf(savedMessages(file).at(-1)?.content), 'Second answer.');
+  });
+});
