@@ -14,6 +14,7 @@ import { PiClient } from './piClient.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
+import { TurnJournalFile } from './turnJournalFile.ts';
 import { workerConfig } from './workerConfig.ts';
 
 /** What `activate` returns: the worker's client, for the integration tests. */
@@ -39,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       pingMs: 2_000,
       hangMs: 10_000,
     },
+    new TurnJournalFile(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'turn-journal.json').fsPath, log),
   );
   const review = new FileReview(client, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? client.sessionInfo.cwd);
   const imageDraft = new ComposerImageDraft(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'composer-images').fsPath, log);

@@ -200,6 +200,9 @@ function onClick(e: MouseEvent): void {
     case 'retry-last':
       post({ type: 'retryLast' });
       return;
+    case 'continue-interrupted':
+      post({ type: 'continueInterrupted' });
+      return;
     case 'edit-resend':
     case 'fork-here': {
       const row = userRow(actionEl);

@@ -434,6 +434,7 @@ class MessageRow {
     if (m.code === 'settleTimeout') actions.push(button('Force idle', 'force-idle', 'secondary'));
     // Force idle on a stopped or silent worker starts a fresh one.
     if (m.code === 'workerStopped') actions.push(button('Restart', 'force-idle', 'secondary'));
+    if (m.code === 'interrupted') actions.push(button('Continue', 'continue-interrupted', 'secondary'));
     if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', 'retry-last', 'secondary'));
     if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed')
       actions.push(button('Show Log', 'show-log', 'secondary'));

@@ -25,6 +25,7 @@ export function parseWebviewMessage(raw: unknown): { ok: true; msg: WebviewToHos
     case 'forceIdle':
     case 'showLog':
     case 'retryLast':
+    case 'continueInterrupted':
     case 'pickFile':
       return { ok: true, msg: { type: raw.type } };
     case 'send': {
