@@ -14,6 +14,7 @@ import { PiClient } from './piClient.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
+import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
 import { TurnJournalFile } from './turnJournalFile.ts';
 import { workerConfig } from './workerConfig.ts';
 
@@ -104,7 +105,15 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       else if (e.affectsConfiguration('piPanel.approval')) client.configure();
     }),
   );
-  stopGracefully = () => client.shutdown();
+  // The queue a stop takes back from Pi cannot reach a view that is closing: the next extension host restores it.
+  const restoredFile = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'restored-input.json').fsPath;
+  const left = takeRestoredInput(restoredFile, log);
+  if (left) client.restoreInput(left);
+  stopGracefully = async () => {
+    const keep = client.onDidRestoreInput((input) => keepRestoredInput(restoredFile, input, log));
+    await client.shutdown();
+    keep.dispose();
+  };
   log.info(`Pi Agent Panel activated (extension host Node ${process.versions.node}).`);
   return { client };
 }

@@ -426,6 +426,11 @@ export class PiClient extends Disposable {
     super.dispose();
   }
 
+  /** Input kept across a reload (a queue the stop took back) goes to the composer, as a cancelled queue does. */
+  restoreInput(input: RestoredInput): void {
+    if (input.texts.length || input.images?.length) this._onDidRestoreInput.fire(input);
+  }
+
   /** Continue on an interrupted reply: asks Pi to go on from the text it never saved. */
   async continueInterrupted(): Promise<void> {
     const turn = this._interrupted;

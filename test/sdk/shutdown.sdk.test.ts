@@ -78,6 +78,18 @@ describe('stopping the worker on purpose (SDK, real worker)', function () {
     assert.equal(textOf(savedMessages(file).at(-1)?.content), 'Second answer.');
   });
 
+  it('gives a queued follow-up back (for the composer after the reload)', async () => {
+    const h = await harness.start(held, []);
+    const restored: string[] = [];
+    h.client.onDidRestoreInput((r) => restored.push(...r.texts));
+    void h.client.send('Tell me something long.', 'prompt');
+    await h.model.held('mid');
+    await h.client.send('Then this, please.', 'followUp');
+    await h.until(() => h.client.state.queue.followUp.includes('Then this, please.'), 'the follow-up in the queue');
+    await h.client.shutdown();
+    assert.deepEqual(restored, ['Then this, please.']);
+  });
+
   describe('a kill (the extension host ends without deactivate)', () => {
     let next: PiClient | undefined;
     afterEach(() => {
