@@ -463,13 +463,7 @@ async function runCommandById(wb: Workbench, id: string, timeoutMs: number): Pro
   const title = commandTitle(id);
   if (title) return wb.runCommand(title);
   const page = wb.page;
-  await page
-    .locator('.part.editor')
-    .click({ position: { x: 20, y: 20 } })
-    .catch(() => undefined);
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible', timeout: Math.min(timeoutMs, 10_000) });
+  const input = await wb.openQuickInput(Math.min(timeoutMs, 10_000));
   await input.fill(`>${id}`);
   await page
     .locator('.quick-input-list .monaco-list-row')

@@ -47,14 +47,7 @@ export async function waitForTerminalText(wb: Workbench, text: string, deadline:
 /** Opens a workspace file through Quick Open, at `line` and `column` (1-based) when given; the editor has focus after. */
 export async function openFileAt(wb: Workbench, file: string, line: number | undefined, column: number | undefined, deadline: number): Promise<void> {
   const page = wb.page;
-  // Focus the workbench outside the webview so the key reaches it.
-  await page
-    .locator('.part.editor')
-    .click({ position: { x: 20, y: 20 } })
-    .catch(() => undefined);
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) });
+  const input = await wb.openQuickInput(Math.max(1, deadline - Date.now()));
   const name = file.split('/').at(-1)!;
   await input.fill(`${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}`);
   await page

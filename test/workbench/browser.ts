@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { onExitCleanup } from './cleanup.ts';
 import { ensureSystemPackages } from './install.ts';
 
@@ -148,17 +148,23 @@ export class Workbench {
     await this.webview().locator(selector).first().waitFor({ state: 'attached', timeout: timeoutMs });
   }
 
-  /** Runs a command palette entry by its exact title, e.g. "Pi: Cancel Run". */
-  async runCommand(title: string): Promise<void> {
-    const page = this.page;
+  /** Opens the quick input (F1) and answers its text box, visible. */
+  async openQuickInput(timeoutMs = 10_000): Promise<Locator> {
     // Focus the workbench outside the webview so F1 reaches the workbench, not the iframe.
-    await page
+    await this.page
       .locator('.part.editor')
       .click({ position: { x: 20, y: 20 } })
       .catch(() => undefined);
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    return input;
+  }
+
+  /** Runs a command palette entry by its exact title, e.g. "Pi: Cancel Run". */
+  async runCommand(title: string): Promise<void> {
+    const page = this.page;
+    const input = await this.openQuickInput();
     await input.fill(`>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     await row.waitFor({ state: 'visible', timeout: 10_000 });
