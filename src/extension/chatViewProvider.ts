@@ -239,6 +239,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return;
       case 'retryLast':
         return this._client.retryLast();
+      case 'continueInterrupted':
+        return this._client.continueInterrupted();
       case 'runCommand':
         await vscode.commands.executeCommand(`piPanel.${msg.command}`);
         return;

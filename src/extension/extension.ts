@@ -17,12 +17,17 @@ import { PiClient } from './piClient.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
+import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
+import { TurnJournalFile } from './turnJournalFile.ts';
 import { workerConfig } from './workerConfig.ts';
 
 /** What `activate` returns: the worker's client, for the integration tests. */
 export interface PiPanelApi {
   readonly client: PiClient;
 }
+
+/** Stops the chat's worker keeping its turn; set while the extension is active, awaited by `deactivate`. */
+let stopGracefully: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const log = vscode.window.createOutputChannel('Pi Agent Panel', { log: true });
@@ -39,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       pingMs: 2_000,
       hangMs: 10_000,
     },
+    new TurnJournalFile(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'turn-journal.json').fsPath, log),
   );
   const review = new FileReview(client, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? client.sessionInfo.cwd);
   const imageDraft = new ComposerImageDraft(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'composer-images').fsPath, log);
@@ -73,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
       // The message may carry a provider's or tool's text: never let it become a link.
       void show(plainNotificationText(n.message), ...actions).then((choice) => {
-        if (choice === 'Restart') client.restart();
+        if (choice === 'Restart') void client.restart();
         if (choice === 'Open Chat') void focusChat();
         if (choice === 'Show Log') log.show();
       });
@@ -112,10 +118,25 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       else if (e.affectsConfiguration('piPanel.approval')) client.configure();
     }),
   );
+  // The queue a stop takes back from Pi cannot reach a view that is closing: the next extension host restores it.
+  const restoredFile = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'restored-input.json').fsPath;
+  const left = takeRestoredInput(restoredFile, log);
+  if (left) client.restoreInput(left);
+  stopGracefully = async () => {
+    const keep = client.onDidRestoreInput((input) => keepRestoredInput(restoredFile, input, log));
+    await client.shutdown();
+    keep.dispose();
+  };
   log.info(`Pi Agent Panel activated (extension host Node ${process.versions.node}).`);
   return { client };
 }
 
-export function deactivate(): void {
-  // Everything is in context.subscriptions, which VS Code disposes.
+/**
+ * A window reload or close: the run is aborted and saved and Pi's extensions hear `session_shutdown` before the
+ * worker ends (bounded well inside the ~5 s VS Code gives). Everything else is in `context.subscriptions`.
+ */
+export async function deactivate(): Promise<void> {
+  const stop = stopGracefully;
+  stopGracefully = undefined;
+  await stop?.();
 }

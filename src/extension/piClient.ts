@@ -25,6 +25,7 @@ import type {
   WorkerConfig,
   WorkerData,
 } from '../shared/wire/workerProtocol.ts';
+import { streamingTurn, TurnJournal, turnIsSaved, type JournaledTurn, type TurnJournalStore } from '../shared/run/turnJournal.ts';
 import { TranscriptMirror } from './transcriptMirror.ts';
 import { errorText } from './workerRequests.ts';
 import { WorkerRpc } from './workerRpc.ts';
@@ -32,6 +33,12 @@ import { WorkerSupervisor, type WorkerSupervisorOptions } from './workerSupervis
 
 export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
 export { errorText };
+
+/**
+ * How long a stop on purpose waits: for the run to settle, for Pi's extensions' `session_shutdown`, and in all
+ * (VS Code gives `deactivate` about 5 s).
+ */
+const SHUTDOWN = { settleMs: 2000, extensionsMs: 1500, deadlineMs: 4000 } as const;
 
 /** Timings of the worker's supervision and of requests with a short timeout. */
 export type PiClientOptions = WorkerSupervisorOptions;
@@ -57,6 +64,11 @@ export class PiClient extends Disposable {
   private readonly _mirror: TranscriptMirror;
   private readonly _supervisor: WorkerSupervisor;
   private readonly _rpc: WorkerRpc;
+  private readonly _journalStore: TurnJournalStore | undefined;
+  /** A journal an earlier extension host left (it ended mid-turn): checked against Pi's session once it opens. */
+  private _leftJournal: JournaledTurn | undefined;
+  /** The reply last shown as interrupted, which Continue hands back to Pi. */
+  private _interrupted: JournaledTurn | undefined;
 
   private readonly _onDidRestoreInput = this._register(new Emitter<RestoredInput>());
   /** Texts and images that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
@@ -72,7 +84,15 @@ export class PiClient extends Disposable {
   /** An extension set a status-bar item, the view's title or the composer's text. */
   readonly onDidExtensionUi = this._onDidExtensionUi.event;
 
-  constructor(spawn: (data: WorkerData) => Worker, config: () => WorkerConfig, log: Logger, clock: Scheduler, options: PiClientOptions) {
+  /** `journal`: where the streaming turn is kept against a crash (the extension's storage); none keeps nothing. */
+  constructor(
+    spawn: (data: WorkerData) => Worker,
+    config: () => WorkerConfig,
+    log: Logger,
+    clock: Scheduler,
+    options: PiClientOptions,
+    journal?: TurnJournalStore,
+  ) {
     super();
     this._log = log;
     this._clock = clock;
@@ -94,6 +114,7 @@ export class PiClient extends Disposable {
           this._info = p.info;
           this._sessionFile = p.sessionFile;
           this._onDidChangeSession.fire(p.info);
+          if (p.info.ready) this._showLeftJournal();
         },
         restoreInput: (p) => this._onDidRestoreInput.fire(p),
         setInput: (p) => this._onDidSetInput.fire(p.text),
@@ -105,6 +126,20 @@ export class PiClient extends Disposable {
       clock,
       options,
     );
+    if (journal) {
+      this._leftJournal = journal.load();
+      const kept = new TurnJournal(journal, clock);
+      this._journalStore = journal;
+      this._register(
+        mirror.onDidEmit((events) => {
+          if (events.some((e) => e.type === 'settled' || e.type === 'reset')) kept.clear();
+          else if (mirror.isActive) {
+            const turn = streamingTurn(mirror.state, this._sessionFile);
+            if (turn) kept.update(turn);
+          }
+        }),
+      );
+    }
     this._rpc = new WorkerRpc(this._supervisor, log, (text) => mirror.notice('error', text));
     this._register(this._supervisor.onDidFault((f) => this._afterWorkerGone(`Pi's worker stopped (${f.reason}).`, true, f.sending)));
     this._register(
@@ -300,14 +335,31 @@ export class PiClient extends Disposable {
         this._log.warn(`Force idle: the worker did not answer (${errorText(err)}); restarting it.`);
       }
     }
-    this.restart();
+    await this._restart(false);
   }
 
-  /** Stops the worker (whatever it is doing) and starts a fresh one that resumes the session. */
-  restart(): void {
-    const stopped = this._supervisor.stop();
+  /**
+   * Stops the worker (the run aborted and saved first, within a bound) and starts a fresh one that resumes the
+   * session.
+   */
+  async restart(): Promise<void> {
+    await this._restart(true);
+  }
+
+  /** `graceful` false: the worker does not answer, so it is ended at once. */
+  private async _restart(graceful: boolean): Promise<void> {
+    const stopped = graceful ? await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs) : this._supervisor.stop();
     if (stopped) this._afterWorkerGone('Pi was restarted.', false, stopped.sending);
-    void this._supervisor.start().ready;
+    if (!this.isDisposed) await this._supervisor.start().ready;
+  }
+
+  /**
+   * Ends the worker on purpose and keeps the turn (window reload or close): the run is aborted and saved by Pi,
+   * its extensions hear `session_shutdown`, then the worker and its processes end. Bounded by `SHUTDOWN`.
+   */
+  async shutdown(): Promise<void> {
+    await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
+    this.dispose();
   }
 
   async listModels(): Promise<{ models: readonly ModelChoice[]; current?: string } | undefined> {
@@ -374,6 +426,39 @@ export class PiClient extends Disposable {
     super.dispose();
   }
 
+  /** Input kept across a reload (a queue the stop took back) goes to the composer, as a cancelled queue does. */
+  restoreInput(input: RestoredInput): void {
+    if (input.texts.length || input.images?.length) this._onDidRestoreInput.fire(input);
+  }
+
+  /** Continue on an interrupted reply: asks Pi to go on from the text it never saved. */
+  async continueInterrupted(): Promise<void> {
+    const turn = this._interrupted;
+    if (!turn) return;
+    this._interrupted = undefined;
+    const prompt =
+      'Your previous reply was cut off (VS Code reloaded or Pi stopped) before it was saved. ' +
+      `My message was:\n\n${turn.prompt}\n\nWhat you had written so far:\n\n${turn.text}\n\nContinue from where it stopped.`;
+    await this.send(prompt, this.isActive ? 'followUp' : 'prompt');
+  }
+
+  /** After a reload: a turn the last extension host journaled but Pi never saved is shown as interrupted, once. */
+  private _showLeftJournal(): void {
+    const left = this._leftJournal;
+    if (!left) return;
+    this._leftJournal = undefined;
+    this._journalStore?.clear();
+    // A turn of another session stays there; one Pi saved (a stop that settled in time) is on screen already.
+    if (left.sessionFile && left.sessionFile !== this._sessionFile) return;
+    if (turnIsSaved(this._mirror.state, left)) return;
+    this._showInterrupted(left);
+  }
+
+  private _showInterrupted(turn: JournaledTurn): void {
+    this._interrupted = turn;
+    this._mirror.notice('warning', `**Interrupted — not saved in Pi's session.** The reply so far:\n\n${turn.text}`, 'interrupted');
+  }
+
   /** Leaves the starting state once no prompt waits for the session any more. */
   private _endStarting(): void {
     if (this.state.run.starting && !this._waiting.length) this._mirror.starting(false);
@@ -389,7 +474,10 @@ export class PiClient extends Disposable {
   /** The transcript stays; a run in progress is marked failed; the next worker resumes the same session file. */
   private _afterWorkerGone(message: string, fault: boolean, sending: number): void {
     this._resumeFile = this._sessionFile ?? this._resumeFile;
+    // A crash: the reply streamed so far died with Pi before it saved it.
+    const cut = fault && this.isActive ? streamingTurn(this.state, this._sessionFile) : undefined;
     this._mirror.workerGone({ message, fault, sending });
+    if (cut) this._showInterrupted({ ...cut, at: this._clock.now() });
     const waiting = this._takeWaiting();
     if (waiting) this._onDidRestoreInput.fire(waiting);
     this._info = { ...this._info, ready: false };

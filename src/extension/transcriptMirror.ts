@@ -6,7 +6,7 @@
 
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
-import type { NoticeLevel, WireEvent } from '../shared/wire/events.ts';
+import type { NoticeCode, NoticeLevel, WireEvent } from '../shared/wire/events.ts';
 import { earlierPage, MAX_PAGE_ROWS, prependRows, type EarlierPage } from '../shared/transcript/paging.ts';
 import { firstRowId } from '../shared/transcript/rowStore.ts';
 import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
@@ -100,8 +100,8 @@ export class TranscriptMirror extends Disposable {
     this._onDidEmit.fire(events);
   }
 
-  notice(level: NoticeLevel, text: string): void {
-    this.apply([{ type: 'noticeMessage', level, text, code: 'workerStopped' }]);
+  notice(level: NoticeLevel, text: string, code: NoticeCode = 'workerStopped'): void {
+    this.apply([{ type: 'noticeMessage', level, text, code }]);
   }
 
   /** Shows or ends "starting" (prompts wait for the session to open). */

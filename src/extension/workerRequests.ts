@@ -41,6 +41,8 @@ export const REQUEST_RULES = {
   answerDialog: { when: 'running', timeout: 'short', failure: 'report' },
   composerText: { when: 'running', timeout: 'short', failure: 'report' },
   reload: { when: 'running', timeout: 'none', failure: 'report' },
+  // Bounded by the supervisor's own stop deadline, not the request timeout; a worker that fails it is ended anyway.
+  shutdown: { when: 'running', timeout: 'none', failure: 'throw' },
   // Need the open session. A run (retry, compaction, a `!` command) takes as long as Pi does.
   retryLast: { when: 'ready', timeout: 'none', failure: 'report' },
   compact: { when: 'ready', timeout: 'none', failure: 'report' },

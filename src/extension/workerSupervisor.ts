@@ -144,6 +144,32 @@ export class WorkerSupervisor extends Disposable {
     return worker;
   }
 
+  /**
+   * Stops the current worker on purpose, keeping the turn: it is asked to shut down (the run aborted and saved,
+   * Pi's extensions told) and given until `deadlineMs`, then stopped as `stop()` does. Its events still arrive
+   * meanwhile, so the aborted reply reaches the transcript. A worker that never answered a ping is stopped at once.
+   */
+  async shutdown(settleMs: number, extensionsMs: number, deadlineMs: number): Promise<RunningWorker | undefined> {
+    const worker = this._current;
+    if (!worker) return undefined;
+    if (!worker.hangReported && !worker.stopping) {
+      // Its exit meanwhile (an extension calling process.exit on shutdown) is not a fault.
+      worker.stopping = true;
+      let cancel: (() => void) | undefined;
+      const deadline = new Promise<void>((resolve) => (cancel = this._clock.setTimer(resolve, deadlineMs)));
+      const asked = worker.request('shutdown', { settleMs, extensionsMs }).then(
+        () => undefined,
+        (err: unknown) => this._log.warn(`The Pi worker did not shut down cleanly: ${err instanceof Error ? err.message : String(err)}`),
+      );
+      await Promise.race([asked, deadline]);
+      cancel?.();
+    }
+    if (this._current === worker) return this.stop();
+    // It ended by itself meanwhile: what it left running is killed here, since its exit saw it stopping.
+    killProcesses(worker.processes.close());
+    return worker;
+  }
+
   /** Stops the current worker on purpose, and whatever it has running; returns it (undefined when none ran). */
   stop(): RunningWorker | undefined {
     const worker = this._current;

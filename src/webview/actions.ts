@@ -11,6 +11,7 @@ export const ConversationAction = {
   ForceIdle: 'force-idle',
   ShowLog: 'show-log',
   RetryLast: 'retry-last',
+  ContinueInterrupted: 'continue-interrupted',
   // SPEC §7: user rows.
   EditResend: 'edit-resend',
   ForkHere: 'fork-here',

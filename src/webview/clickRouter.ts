@@ -72,6 +72,8 @@ export class ClickRouter {
         return t.post({ type: 'showLog' });
       case ConversationAction.RetryLast:
         return t.post({ type: 'retryLast' });
+      case ConversationAction.ContinueInterrupted:
+        return t.post({ type: 'continueInterrupted' });
       case ConversationAction.EditResend:
       case ConversationAction.ForkHere: {
         const row = this._userRow(el);

@@ -414,6 +414,7 @@ class MessageRow {
     if (m.code === 'settleTimeout') actions.push(button('Force idle', ConversationAction.ForceIdle, 'secondary'));
     // Force idle on a stopped or silent worker starts a fresh one.
     if (m.code === 'workerStopped') actions.push(button('Restart', ConversationAction.ForceIdle, 'secondary'));
+    if (m.code === 'interrupted') actions.push(button('Continue', ConversationAction.ContinueInterrupted, 'secondary'));
     if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', ConversationAction.RetryLast, 'secondary'));
     if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed')
       actions.push(button('Show Log', ConversationAction.ShowLog, 'secondary'));

@@ -286,6 +286,10 @@ const handlers: RequestHandlers = {
     const page = earlierPage(controller.state, before, count);
     return page ? { page } : {};
   },
+  shutdown: acknowledge(async ({ settleMs, extensionsMs }) => {
+    clearTimeout(warmTimer);
+    await controller.shutdown(settleMs, extensionsMs);
+  }),
   ping: async () => null,
 };
 

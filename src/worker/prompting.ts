@@ -135,11 +135,11 @@ export class Prompting {
     }
   }
 
-  /** Cancels an active run and waits (up to the settle timeout) for it to settle. */
-  async cancelAndWait(): Promise<void> {
+  /** Cancels an active run and waits (up to `timeoutMs`, by default the settle timeout) for it to settle. */
+  async cancelAndWait(timeoutMs = this._options.settleTimeoutMs): Promise<void> {
     if (!this._target.isActive()) return;
     await this.cancel();
-    await this._whenIdle(this._options.settleTimeoutMs);
+    await this._whenIdle(timeoutMs);
   }
 
   /** Forgets the images of queued messages Pi has delivered (their text left the queue). */

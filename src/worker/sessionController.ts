@@ -279,6 +279,32 @@ export class SessionController extends Disposable {
     if (!this.isDisposed && events.length) this._apply(events);
   }
 
+  /**
+   * Stops on purpose, keeping the turn (the worker is about to end: a reload, Restart, closing the window): the
+   * queue goes back to the composer and the run is aborted, so Pi writes the partial reply (its text and tool
+   * results) as aborted; after it settles (or `settleMs`), Pi's extensions hear `session_shutdown` (at most
+   * `extensionsMs`). The only place a stopping worker emits it.
+   */
+  async shutdown(settleMs: number, extensionsMs: number): Promise<void> {
+    if (this._creating) await within(this._clock, this._creating, settleMs);
+    if (this.isActive) await this._prompting.cancelAndWait(settleMs);
+    const runtime = this._runtime;
+    const session = this._session;
+    if (session) this._onWillDisposeSession.fire();
+    this._watchdog.clear();
+    this._detach();
+    this._session = undefined;
+    this._runtime = undefined;
+    try {
+      runtime?.setRebindSession(undefined);
+      // Pi's own exit path: abort (a no-op once settled), `session_shutdown` with reason "quit", dispose.
+      if (runtime) await within(this._clock, runtime.dispose(), extensionsMs);
+      else session?.dispose();
+    } catch (err) {
+      this._log.error(`Shutting the session down failed: ${errorText(err)}`);
+    }
+  }
+
   override dispose(): void {
     this._disposeSession();
     super.dispose();
@@ -469,4 +495,11 @@ export class SessionController extends Disposable {
     for (const ev of events) this._state = reduceOne(this._state, ev);
     this._onDidEmit.fire(events);
   }
+}
+
+/** Waits for `work`, but no longer than `ms` on `clock`; its failure is the caller's. */
+function within(clock: Scheduler, work: Promise<unknown>, ms: number): Promise<unknown> {
+  let cancel: (() => void) | undefined;
+  const timeout = new Promise((resolve) => (cancel = clock.setTimer(() => resolve(undefined), ms)));
+  return Promise.race([work, timeout]).finally(() => cancel?.());
 }

@@ -10,6 +10,7 @@ import { realScheduler } from '../../src/shared/batcher.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import type { WorkerConfig } from '../../src/shared/wire/workerProtocol.ts';
+import type { TurnJournalStore } from '../../src/shared/run/turnJournal.ts';
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
@@ -43,6 +44,8 @@ export async function startClientHarness(
     approval?: WorkerConfig['approval'];
     /** Writes what the run needs into the agent directory and the workspace before the worker starts (mcp.json, .pi/). */
     prepare?: (dirs: { agentDir: string; cwd: string }) => void;
+    /** Where the client journals the streaming turn (none: nowhere). */
+    journal?: TurnJournalStore;
   } = {},
 ): Promise<ClientHarness> {
   if (!existsSync(workerFile)) loadBundledPi();
@@ -69,6 +72,7 @@ export async function startClientHarness(
     log,
     realScheduler,
     { requestTimeoutMs: 10_000, pingMs: 1000, hangMs: 5_000 },
+    options.journal,
   );
   const emitted: WireEvent[] = [];
   const notifications: UserNotification[] = [];

@@ -177,8 +177,11 @@ export interface FileChangeView {
 /** How serious a notice is. */
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
-/** Notices the webview offers an action for. */
-export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed' | 'providerError' | 'workerStopped';
+/**
+ * Notices the webview offers an action for. `interrupted`: a reply cut off by a crash or a kill, which Pi never
+ * saved (Continue asks Pi to go on from it).
+ */
+export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed' | 'providerError' | 'workerStopped' | 'interrupted';
 
 /** The dialog kinds Pi's `ExtensionUIContext` offers; each is an inline card in the chat. */
 export type DialogKind = 'select' | 'confirm' | 'input' | 'editor';

@@ -55,6 +55,7 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
   forceIdle: bare('forceIdle'),
   showLog: bare('showLog'),
   retryLast: bare('retryLast'),
+  continueInterrupted: bare('continueInterrupted'),
   pickFile: bare('pickFile'),
   showTree: bare('showTree'),
   send: (raw) => {

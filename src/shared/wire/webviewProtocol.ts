@@ -93,6 +93,8 @@ export type WebviewToHost =
   | { readonly type: 'showLog' }
   /** Sends the last prompt again (after a provider error or a stalled run). */
   | { readonly type: 'retryLast' }
+  /** Continue on a reply shown as interrupted: Pi goes on from the text it never saved. */
+  | { readonly type: 'continueInterrupted' }
   /** Runs one of the allow-listed palette commands (the header's model and thinking pickers). */
   | { readonly type: 'runCommand'; readonly command: ViewCommand }
   /** Opens a workspace file; `line` (1-based) or, with `firstChange`, the first line the last run changed. */

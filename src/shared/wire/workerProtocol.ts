@@ -137,6 +137,12 @@ export interface WorkerRequests {
    * thread got as a snapshot); no page when the worker has no such row (the transcript was replaced since).
    */
   readonly earlierRows: { readonly params: { readonly before: number; readonly count: number }; readonly result: { readonly page?: EarlierPage } };
+  /**
+   * The worker is about to be ended on purpose: the queue goes back to the composer, the run is aborted and
+   * settles (at most `settleMs`) so Pi saves the partial reply, then Pi's extensions get `session_shutdown`
+   * (at most `extensionsMs`). Answered when done; the worker takes no more work after it.
+   */
+  readonly shutdown: { readonly params: { readonly settleMs: number; readonly extensionsMs: number }; readonly result: null };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
 }
