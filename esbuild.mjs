@@ -6,6 +6,7 @@
  * - dist/pi/pi.cjs          Pi SDK as one CommonJS file, required lazily by the worker, plus the files
  *                           Pi reads beside itself at runtime (package.json, Photon wasm, image worker,
  *                           export-html templates and themes).
+ * - dist/pi/cli.cjs         Pi's own CLI (its dist/cli.js), so an extension can start `pi` as a child process.
  * - dist/pi/codemode-worker.js  the worker Pi's codemode runs scripts in (bundled Pi looks for it beside itself).
  * - dist/webview/main.js    webview code (browser, iife) and main.css when present.
  *
@@ -139,6 +140,25 @@ builds.push({
     // Pi's source maps would triple the size for little use in the extension host.
     sourcemap: false,
     plugins: [reportPlugin('dist/pi/pi.cjs'), copyPiAssetsPlugin()],
+  },
+});
+
+// Pi's CLI, for extensions that start `pi` again (subagents): the worker points `process.argv[1]` at it.
+// Its own bundle, so the SDK the worker loads does not carry the terminal UI.
+builds.push({
+  label: 'dist/pi/cli.cjs',
+  options: {
+    ...common,
+    entryPoints: [join(piPackageDir, 'dist', 'cli.js')],
+    outfile: join(piOut, 'cli.cjs'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    define: { 'import.meta.url': 'import_meta_url', PI_BUNDLED_NODE: 'true' },
+    inject: [join(root, 'src', 'pi', 'importMetaUrlShim.js')],
+    external: ['electron'],
+    sourcemap: false,
+    plugins: [reportPlugin('dist/pi/cli.cjs')],
   },
 });
 

@@ -69,7 +69,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._sessions = new SessionActions(client, (msg) => this._post(msg), log);
     this._register(
       client.onDidExtensionUi((n) => {
-        if (n.kind === 'title') this._setTitle(n.title);
+        if (n.kind === 'title' || n.kind === 'reset') this._setTitle(n.kind === 'title' ? n.title : '');
         else if (n.kind === 'editorText') this._post({ type: 'editorText', text: n.text, paste: n.paste });
         else if (n.kind === 'bound') {
           this._trackComposer = n.count > 0;

@@ -25,6 +25,10 @@ export class ExtensionSurfaces extends Disposable {
     this._register(
       client.onDidExtensionUi((n) => {
         if (n.kind === 'status') this._setStatus(n.key, n.text);
+        else if (n.kind === 'reset') {
+          for (const item of this._status.values()) item.dispose();
+          this._status.clear();
+        }
       }),
     );
     this._register(

@@ -33,10 +33,10 @@ export type AgentSessionLike = Pick<
   readonly messages: readonly unknown[];
 } & Partial<SessionOps> &
   Partial<ShellOps> &
-  Partial<Pick<AgentSession, 'extensionRunner' | 'promptTemplates' | 'resourceLoader' | 'sessionManager'>>;
+  Partial<Pick<AgentSession, 'extensionRunner' | 'promptTemplates' | 'resourceLoader' | 'sessionManager' | 'waitForIdle'>>;
 
 /** A `!` command in Pi's shell (a test's plain session has none). */
-export type ShellOps = Pick<AgentSession, 'executeBash' | 'abortBash' | 'isBashRunning'>;
+export type ShellOps = Pick<AgentSession, 'executeBash' | 'abortBash' | 'isBashRunning' | 'recordBashResult'>;
 
 /** Pi's thinking levels (`off` … `max`). */
 export type ThinkingLevel = Parameters<AgentSession['setThinkingLevel']>[0];

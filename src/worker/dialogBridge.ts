@@ -12,6 +12,13 @@ import type { ExtensionUiNotice, Logger, UserNotification } from '../shared/wire
 import { showInvisibles } from '../shared/visibleText.ts';
 import type { ApprovalAnswer, ApprovalAsker } from './approvalExtension.ts';
 
+/** A load error or warning of a resource (extension, skill, prompt, theme), as Pi's runtime reports it. */
+export interface LoadDiagnostic {
+  readonly type: 'error' | 'warning' | 'info';
+  readonly message: string;
+  readonly path?: string;
+}
+
 /** Where the UI context's effects go; the worker wires these to the session controller and the channel. */
 export interface ExtensionUiHost {
   /** Wire events into the transcript (dialogs, widgets, the working message, notices). */
@@ -49,6 +56,8 @@ export class ExtensionUi {
   private readonly _host: ExtensionUiHost;
   private readonly _pending = new Map<string, Pending>();
   private readonly _told = new Set<string>();
+  /** Widget keys shown now, removed when the session is replaced. */
+  private readonly _widgets = new Set<string>();
   private _next = 0;
   private _editorText = '';
 
@@ -94,6 +103,31 @@ export class ExtensionUi {
   /** Extensions were bound: the view reports the composer's text only when there are some. */
   bound(count: number): void {
     this._host.surface({ kind: 'bound', count });
+  }
+
+  /**
+   * A session is about to bind its extensions (new, resumed, forked, reloaded, a restarted worker): what the
+   * last one's extensions put up goes, as the CLI starts each session with a clean footer and title.
+   */
+  reset(): void {
+    this._host.surface({ kind: 'reset' });
+    for (const key of this._widgets) this._emitUi({ type: 'widget', key });
+    this._widgets.clear();
+    this._emitUi({ type: 'workingMessage' });
+    this._emitUi({ type: 'workingVisible', visible: true });
+  }
+
+  /**
+   * Load errors and warnings of extensions, skills, prompts and themes: each logged and shown once as a
+   * notice naming the file, as the CLI prints them at start and after `/reload`.
+   */
+  diagnostics(list: readonly LoadDiagnostic[]): void {
+    for (const d of list) {
+      const level: NoticeLevel = d.type;
+      const text = d.path && !d.message.includes(d.path) ? `${d.path}: ${d.message}` : d.message;
+      this._host.log[level === 'warning' ? 'warn' : level](`Pi: ${text}`);
+      this._notice(level, text);
+    }
   }
 
   /** The composer's text as the webview last reported it. */
@@ -206,9 +240,13 @@ export class ExtensionUi {
         // Thinking blocks are shown (folded) in the panel, never hidden behind a label.
       },
       setWidget(key: string, content: unknown) {
-        if (content === undefined) self._emitUi({ type: 'widget', key: String(key) });
-        else if (Array.isArray(content)) self._emitUi({ type: 'widget', key: String(key), lines: content.map((l) => plain(String(l))) });
-        else self._tuiOnly('a component widget');
+        if (content === undefined) {
+          self._widgets.delete(String(key));
+          self._emitUi({ type: 'widget', key: String(key) });
+        } else if (Array.isArray(content)) {
+          self._widgets.add(String(key));
+          self._emitUi({ type: 'widget', key: String(key), lines: content.map((l) => plain(String(l))) });
+        } else self._tuiOnly('a component widget');
       },
       setFooter(factory) {
         if (factory) self._tuiOnly('a custom footer');
@@ -244,7 +282,10 @@ export class ExtensionUi {
       },
       getAllThemes: () => [],
       getTheme: () => undefined,
-      setTheme: () => ({ success: false, error: 'The panel follows the VS Code theme.' }),
+      setTheme() {
+        self._tuiOnly('setTheme (the panel follows the VS Code theme)');
+        return { success: false, error: 'The panel follows the VS Code theme.' };
+      },
       getToolsExpanded: () => false,
       setToolsExpanded() {
         // Tool cards fold and unfold in the view itself.

@@ -5,6 +5,7 @@
  */
 
 import childProcess from 'node:child_process';
+import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
@@ -16,6 +17,7 @@ import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';
 import { cleanProcessEnv } from './cleanEnv.ts';
+import { runOwnExecutableAsNode } from './electronNode.ts';
 import { ExtensionUi } from './dialogBridge.ts';
 import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
@@ -25,6 +27,7 @@ import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
 import { SessionController } from './sessionController.ts';
 import { exportHtml, exportJsonl, lastAnswer, listModels, setModel, setSessionName, setThinkingLevel, thinkingLevels } from './sessionRequests.ts';
 import { ShellCommands } from './shellCommands.ts';
+import { followWorkspace } from './workspaceCwd.ts';
 
 if (!parentPort) throw new Error('dist/worker.js runs only as a worker thread.');
 const port = parentPort;
@@ -71,6 +74,10 @@ const log: Logger = {
 // Before Pi loads: nothing it or its extensions start sees the editor's private variables (this thread's copy only).
 cleanProcessEnv();
 
+// Extensions find `pi` through `process.argv[1]` (the subagent example): Pi's CLI bundled beside the SDK.
+process.argv[1] = path.join(distDir, 'pi', 'cli.cjs');
+runOwnExecutableAsNode(childProcess);
+
 // Before Pi loads: every process it starts is recorded where the main thread reads it, so none outlives this worker.
 const started: WorkerData = workerData;
 new ChildProcesses(new ChildProcessTable(started.processTable), (pid) =>
@@ -87,6 +94,8 @@ function afterCommand(action: () => Promise<void>): { cancelled: false } {
 }
 
 let config: WorkerConfig | undefined;
+// Pi's extensions read `process.cwd()` for the project they work in (titles, relative paths, `git`).
+followWorkspace(() => config?.cwd);
 const options: { settleTimeoutMs: number; noResponseMs: number; collapseThinking: boolean; storageDir?: string } = {
   settleTimeoutMs: 5000,
   noResponseMs: 60_000,
@@ -138,6 +147,7 @@ const controller: SessionController = new SessionController(
           fork: async (entryId, o) => afterCommand(() => controller.forkAt(entryId, o)),
           navigateTree: async (targetId, o) => afterCommand(() => controller.navigateTree(targetId, o)),
         },
+        onShutdown: () => afterCommand(() => controller.endSession()),
       },
     });
   },

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { PiModule } from '../pi/piEntry.ts';
 import type { AgentSession, ExtensionCommandContextActions, ExtensionFactory, InlineExtension } from '@earendil-works/pi-coding-agent';
-import type { ExtensionUi } from './dialogBridge.ts';
+import type { ExtensionUi, LoadDiagnostic } from './dialogBridge.ts';
 import type { AgentSessionLike, CreatedSession } from './agentSession.ts';
 
 export interface PiSessionOptions {
@@ -26,6 +26,8 @@ export interface PiSessionOptions {
     readonly ui: ExtensionUi;
     /** Session switches and moves an extension's command may ask for; what is missing answers `cancelled`. */
     readonly actions?: Partial<Pick<ExtensionCommandContextActions, 'newSession' | 'switchSession' | 'fork' | 'navigateTree'>>;
+    /** An extension called `ctx.shutdown()`. */
+    readonly onShutdown?: () => void;
   };
 }
 
@@ -137,7 +139,22 @@ export function pointPiAtAgentDir(pi: PiModule, agentDir: string): string | unde
   return `Pi's MCP support reads mcp.json from ${pi.getAgentDir()}, not from ${want}: this Pi version no longer takes its directory from ${AGENT_DIR_VARIABLE}.`;
 }
 
-type BashDefinition = NonNullable<Parameters<PiModule['createAgentSessionFromServices']>[0]>['customTools'] extends (infer T)[] | undefined ? T : never;
+type ResourceLoaderLike = Awaited<ReturnType<PiModule['createAgentSessionServices']>>['resourceLoader'];
+
+/**
+ * What failed or warned while Pi loaded extensions, skills, prompt templates and themes, worded as the CLI
+ * prints it (its `main` collects the same lists; the SDK's runtime leaves them to the caller).
+ */
+export function loadDiagnostics(loader: ResourceLoaderLike): LoadDiagnostic[] {
+  const extensions = loader.getExtensions();
+  return [
+    ...extensions.errors.map(({ path, error }) => ({ type: 'error' as const, path, message: `Failed to load extension "${path}": ${error}` })),
+    ...(extensions.warnings ?? []).map(({ path, warning }) => ({ type: 'warning' as const, path, message: `Extension package "${path}": ${warning}` })),
+    ...[...loader.getSkills().diagnostics, ...loader.getPrompts().diagnostics, ...loader.getThemes().diagnostics].flatMap((d) =>
+      d.type === 'collision' ? [] : [{ type: d.type, message: d.message, ...(d.path ? { path: d.path } : {}) }],
+    ),
+  ];
+}
 
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
   const sessionDir = sessionDirFor(o.cwd, o.agentDir);
@@ -154,12 +171,10 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   // setting, which Pi reads before trust, is never consulted.
   // Tools are chosen once; the runtime's factory applies them, and the trust rules, to every session it
   // creates (new, resume, fork, import).
-  const trustedTools = {
-    // Pi's own bash tool, with the extension host's private variables kept out of the shell. (Its
-    // definition is generic in its schema; the option takes the erased form.)
-    customTools: [pi.createBashToolDefinition(o.cwd, { spawnHook: (c) => ({ ...c, env: agentShellEnv(c.env) }) }) as unknown as BashDefinition],
-    ...(o.tools.length ? { tools: [...o.tools] } : {}),
-  };
+  // Pi's own tools, never a replacement of them: an extension's `bash` override then wins, as in the CLI.
+  // The panel's shell protections do not need a tool of their own: the worker's environment is cleaned once
+  // at start (cleanEnv.ts) and every child process is tracked (childProcesses.ts), whoever spawns it.
+  const trustedTools = o.tools.length ? { tools: [...o.tools] } : {};
   const noTools = { noTools: 'all' as const };
   // Trusted, Pi's built-ins come first, as in the CLI; untrusted, no tool runs, so no MCP server starts.
   const builtIns = o.trusted ? piBuiltInExtensions(pi) : [];
@@ -181,7 +196,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
         },
       });
       const created = await pi.createAgentSessionFromServices({ services, sessionManager, sessionStartEvent, ...(trusted ? trustedTools : noTools) });
-      return { ...created, services, diagnostics: services.diagnostics };
+      return { ...created, services, diagnostics: [...services.diagnostics, ...loadDiagnostics(services.resourceLoader)] };
     },
     { cwd: o.cwd, agentDir: o.agentDir, sessionManager },
   );
@@ -199,6 +214,8 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const bind = ext
     ? async (bound: AgentSessionLike) => {
         const session = bound as unknown as AgentSession;
+        ext.ui.reset();
+        ext.ui.diagnostics(runtime.takeUnreportedDiagnostics());
         await session.bindExtensions({
           uiContext: ext.ui.context,
           // Dialogs work and there is no terminal: what Pi's RPC clients get.
@@ -209,9 +226,14 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
             switchSession: ext.actions?.switchSession ?? (async () => ({ cancelled: true })),
             fork: ext.actions?.fork ?? (async () => ({ cancelled: true })),
             navigateTree: ext.actions?.navigateTree ?? (async () => ({ cancelled: true })),
-            reload: () => session.reload(),
+            reload: async () => {
+              await session.reload();
+              // A reload reads every resource again: what still fails is shown again, as the CLI does.
+              ext.ui.diagnostics(loadDiagnostics(session.resourceLoader));
+            },
           },
           onError: ext.ui.onError,
+          ...(ext.onShutdown ? { shutdownHandler: ext.onShutdown } : {}),
         });
         // The panel's own extensions (approvals) and Pi's built-ins (`builtin:<name>`) never read the
         // composer: only the user's count.

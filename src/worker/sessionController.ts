@@ -194,6 +194,17 @@ export class SessionController extends Disposable {
     return this._branching.newSession(options);
   }
 
+  /**
+   * A Pi extension called `ctx.shutdown()`: once the session is idle it ends, as `pi` would exit, and an
+   * empty one takes its place (the panel stays open), with a notice saying why.
+   */
+  async endSession(): Promise<void> {
+    await this._session?.waitForIdle?.();
+    if (this.isDisposed) return;
+    await this.newSession();
+    this._notices.notice('info', 'A Pi extension ended the session (ctx.shutdown()), where `pi` would exit. This is a new session.');
+  }
+
   /** See `Branching.resumeSession`. */
   resumeSession(file: string, options?: SwitchSessionOptions): Promise<void> {
     return this._branching.resumeSession(file, options);

@@ -33,7 +33,8 @@ export type SessionOps = Pick<
   AgentSession,
   'navigateTree' | 'setSessionName' | 'getSessionStats' | 'exportToJsonl' | 'getLastAssistantText' | 'sessionName'
 > & {
-  readonly sessionManager: Pick<AgentSession['sessionManager'], 'getTree' | 'getBranch' | 'getLeafId' | 'getEntry'>;
+  readonly sessionManager: Pick<AgentSession['sessionManager'], 'getTree' | 'getBranch' | 'getLeafId' | 'getEntry'> &
+    Partial<Pick<AgentSession['sessionManager'], 'getCwd'>>;
 };
 
 /** What the tree read-outs need: the session's entries. */

@@ -1,4 +1,7 @@
-/** `!command` from the composer: runs in Pi's shell, its row streams in the transcript, Cancel stops it. */
+/**
+ * `!command` from the composer: Pi's extensions see it first (`user_bash`, as Pi's RPC mode emits it) and may
+ * answer it or run it their way; otherwise it runs in Pi's shell. Its row streams in the transcript, Cancel stops it.
+ */
 
 import { MAX_TOOL_OUTPUT_CHARS } from './projection.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
@@ -21,8 +24,18 @@ export class ShellCommands {
     const id = `bash-${++this._runs}`;
     this._emit([{ type: 'bashStart', id, command, excluded, at: Date.now() }]);
     try {
+      const routed = await s.extensionRunner?.emitUserBash({
+        type: 'user_bash',
+        command,
+        excludeFromContext: excluded,
+        cwd: s.sessionManager?.getCwd?.() ?? process.cwd(),
+      });
+      // An extension's answer is the command's result: recorded as Pi's RPC mode records it, and the row ends.
+      if (routed?.result && s.recordBashResult) s.recordBashResult(command, routed.result, { excludeFromContext: excluded });
       // Pi streams the output as bash_execution_update events carrying `id`, and records the result in the session.
-      const r = await s.executeBash(command, undefined, { excludeFromContext: excluded, id });
+      const r =
+        routed?.result ??
+        (await s.executeBash(command, undefined, { excludeFromContext: excluded, id, ...(routed?.operations ? { operations: routed.operations } : {}) }));
       this._emit([
         {
           type: 'bashEnd',

@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PiModule } from '../../src/pi/piEntry.ts';
+import { cleanProcessEnv } from '../../src/worker/cleanEnv.ts';
 import { HOST_PRIVATE_ENV, USER_ENV } from '../support/hostEnv.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { loadBundledPi, startHarness, type Harness } from './harness.ts';
@@ -16,16 +17,22 @@ describe("the agent's shell environment, on the real Pi SDK", function () {
   const planted = { ...HOST_PRIVATE_ENV, ...USER_ENV };
   const saved: Record<string, string | undefined> = {};
 
+  let whole: NodeJS.ProcessEnv = {};
+
   before(() => {
     pi = loadBundledPi();
     for (const [name, value] of Object.entries(planted)) {
       saved[name] = process.env[name];
       process.env[name] = value;
     }
+    // Pi's own bash runs (an extension may override it): the protection is the worker's environment, cleaned at start.
+    whole = { ...process.env };
+    cleanProcessEnv();
   });
 
   after(async () => {
     await h?.dispose();
+    Object.assign(process.env, whole);
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;

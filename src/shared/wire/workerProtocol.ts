@@ -170,6 +170,8 @@ export interface WorkerNotifications {
 export type ExtensionUiNotice =
   /** `setStatus`: one status-bar item per key; no `text` removes it. */
   | { readonly kind: 'status'; readonly key: string; readonly text?: string }
+  /** A session is about to bind its extensions: status items and the title the last one set are removed. */
+  | { readonly kind: 'reset' }
   /** `setTitle`: the chat view's title. */
   | { readonly kind: 'title'; readonly title: string }
   /** Pi's extensions are bound to the panel (count > 0): only then does the composer's text need to reach the worker. */
