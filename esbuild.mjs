@@ -6,7 +6,8 @@
  * - dist/pi/pi.cjs          Pi SDK as one CommonJS file, required lazily by the worker, plus the files
  *                           Pi reads beside itself at runtime (package.json, Photon wasm, image worker,
  *                           export-html templates and themes).
- * - dist/pi/cli.cjs         Pi's own CLI (its dist/cli.js), so an extension can start `pi` as a child process.
+ * - dist/pi/cli.cjs         Pi's own CLI (what its dist/cli.js does, over pi.cjs), so an extension can start `pi`
+ *                           as a child process.
  * - dist/pi/codemode-worker.js  the worker Pi's codemode runs scripts in (bundled Pi looks for it beside itself).
  * - dist/webview/main.js    webview code (browser, iife) and main.css when present.
  *
@@ -111,6 +112,21 @@ function copyPiAssetsPlugin() {
   };
 }
 
+/**
+ * Lets the SDK bundle's entry take a module from Pi's `dist/` that its `exports` map does not list (the CLI's
+ * setup, src/pi/piInternals.d.ts); the same file the package's index imports, so it is bundled once.
+ */
+function piInternalsPlugin() {
+  return {
+    name: 'pi-internals',
+    setup(build) {
+      build.onResolve({ filter: /^@earendil-works\/pi-coding-agent\/dist\// }, (args) => ({
+        path: join(piPackageDir, args.path.slice('@earendil-works/pi-coding-agent/'.length)),
+      }));
+    },
+  };
+}
+
 const common = {
   bundle: true,
   minify: production,
@@ -139,24 +155,23 @@ builds.push({
     external: ['electron'],
     // Pi's source maps would triple the size for little use in the extension host.
     sourcemap: false,
-    plugins: [reportPlugin('dist/pi/pi.cjs'), copyPiAssetsPlugin()],
+    plugins: [reportPlugin('dist/pi/pi.cjs'), piInternalsPlugin(), copyPiAssetsPlugin()],
   },
 });
 
-// Pi's CLI, for extensions that start `pi` again (subagents): the worker points `process.argv[1]` at it.
-// Its own bundle, so the SDK the worker loads does not carry the terminal UI.
+// Pi's CLI, for extensions that start `pi` again (subagents): the worker points `process.argv[1]` at it. A few
+// lines that require the SDK bundle beside them and run Pi's `main()`, so the package holds one copy of Pi.
 builds.push({
   label: 'dist/pi/cli.cjs',
   options: {
     ...common,
-    entryPoints: [join(piPackageDir, 'dist', 'cli.js')],
+    entryPoints: [join(root, 'src', 'pi', 'cliEntry.ts')],
     outfile: join(piOut, 'cli.cjs'),
     platform: 'node',
     format: 'cjs',
     target: 'node22',
-    define: { 'import.meta.url': 'import_meta_url', PI_BUNDLED_NODE: 'true' },
-    inject: [join(root, 'src', 'pi', 'importMetaUrlShim.js')],
-    external: ['electron'],
+    external: ['./pi.cjs'],
+    banner: { js: '#!/usr/bin/env node' },
     sourcemap: false,
     plugins: [reportPlugin('dist/pi/cli.cjs')],
   },

@@ -19,6 +19,7 @@ export {
   formatDimensionNote,
   getAgentDir,
   getPackageDir,
+  main,
   ModelRegistry,
   ModelRuntime,
   resizeImage,
@@ -26,6 +27,8 @@ export {
   SettingsManager,
   VERSION,
 } from '@earendil-works/pi-coding-agent';
+// Pi's CLI (dist/pi/cli.cjs) runs `setupCli()` then `main()` from this bundle, as Pi's own dist/cli.js does.
+export { setupCli } from '@earendil-works/pi-coding-agent/dist/cli/setup.js';
 
 export type {
   AgentSessionEvent,

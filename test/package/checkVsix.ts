@@ -1,6 +1,6 @@
 /**
- * Checks the packaged extension a user would publish: only allow-listed files, under 10 MB, a 128×128 PNG
- * icon, `extensionKind: ["workspace"]`, repository/bugs/homepage, and a CHANGELOG entry for its version.
+ * Checks the packaged extension a user would publish: only allow-listed files, under 10 MB, one copy of Pi (its CLI
+ * entry a few lines over the SDK bundle), a 128×128 PNG icon, `extensionKind: ["workspace"]`, repository/bugs/homepage, and a CHANGELOG entry for its version.
  *
  *   node test/package/checkVsix.ts [--vsix FILE]   (default: runs `npm run package` first)
  */
@@ -12,6 +12,9 @@ import zlib from 'node:zlib';
 import { REPO_ROOT } from '../workbench/install.ts';
 
 export const MAX_BYTES = 10 * 1024 * 1024;
+
+/** `dist/pi/cli.cjs` requires the SDK bundle beside it (esbuild.mjs); more than this means it carries Pi again. */
+export const MAX_CLI_BYTES = 16 * 1024;
 
 /** Every file a .vsix may hold (vsce's own files, then the .vscodeignore allow-list under `extension/`). */
 export const ALLOWED: readonly RegExp[] = [
@@ -34,6 +37,9 @@ export const REQUIRED: readonly string[] = [
   'extension/dist/pi/codemode-worker.js',
   'extension/dist/pi/node_modules/quickjs-wasi/quickjs.wasm',
   'extension/dist/pi/node_modules/quickjs-wasi/package.json',
+  // Pi's CLI, which the worker gives extensions as `process.argv[1]` (subagents start it), and the SDK it runs.
+  'extension/dist/pi/cli.cjs',
+  'extension/dist/pi/pi.cjs',
 ];
 
 /** The entries of a zip file, read from its central directory (name, and the data inflated on demand). */
@@ -70,6 +76,9 @@ export function problems(vsixBytes: Buffer, changelog: string): string[] {
   const names = [...zip.keys()].filter((n) => !n.endsWith('/'));
   for (const n of names) if (!ALLOWED.some((re) => re.test(n))) out.push(`not on the allow-list: ${n}`);
   for (const n of REQUIRED) if (!zip.has(n)) out.push(`missing: ${n}`);
+  const cli = zip.get('extension/dist/pi/cli.cjs')?.();
+  if (cli && cli.length > MAX_CLI_BYTES)
+    out.push(`dist/pi/cli.cjs is ${(cli.length / 1024).toFixed(0)} KB: a second copy of Pi instead of an entry over pi.cjs`);
   const readPkg = zip.get('extension/package.json');
   if (!readPkg) return out;
   const pkg = JSON.parse(readPkg().toString('utf8')) as Record<string, unknown>;
