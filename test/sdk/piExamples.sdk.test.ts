@@ -4,24 +4,40 @@
  */
 
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../scriptedModel/scenario.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
+import { toolOf } from '../../src/shared/transcript/rows.ts';
 import { useClientHarness, type ClientHarness } from './workerHarness.ts';
 
 const examples = fileURLToPath(new URL('../../node_modules/@earendil-works/pi-coding-agent/examples/extensions/', import.meta.url));
 
-/** Points the agent directory's settings at Pi's examples named, by absolute path. */
-function loading(...names: string[]): { prepare: (dirs: { agentDir: string; cwd: string }) => void } {
+type Dirs = { agentDir: string; cwd: string };
+
+/** Points the agent directory's settings at Pi's examples named (or absolute paths), then runs `more`. */
+function loading(names: string | string[], more?: (dirs: Dirs) => void): { prepare: (dirs: Dirs) => void } {
   return {
-    prepare: ({ agentDir }) => {
-      mkdirSync(agentDir, { recursive: true });
-      const file = join(agentDir, 'settings.json');
+    prepare: (dirs) => {
+      mkdirSync(dirs.agentDir, { recursive: true });
+      const file = join(dirs.agentDir, 'settings.json');
       const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      writeFileSync(file, JSON.stringify({ ...settings, extensions: names.map((n) => join(examples, n)) }, null, 2));
+      const paths = (Array.isArray(names) ? names : [names]).map((n) => (n.startsWith('/') ? n : join(examples, n)));
+      writeFileSync(file, JSON.stringify({ ...settings, extensions: paths }, null, 2));
+      more?.(dirs);
     },
   };
+}
+
+const tool = (id: string, name: string, args: Record<string, unknown>) => ({ chunks: [{ toolCall: { id, name, arguments: args } }], finish: 'tool_calls' });
+const say = (text: string) => ({ chunks: [{ text }], finish: 'stop' });
+const steps = (name: string, ...list: unknown[]): Scenario => ({ name, steps: list }) as unknown as Scenario;
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 }
 
 const answers = (n: number): Scenario =>
@@ -30,6 +46,14 @@ const answers = (n: number): Scenario =>
 function notices(h: ClientHarness): string[] {
   return h.client.state.messages.filter((m) => m.role === 'notice').map((m) => m.blocks[0]?.text ?? '');
 }
+
+/** The text of every tool result the model was sent in request `i`. */
+function toolResultsSent(h: ClientHarness, i: number): string {
+  const body = h.model.requests[i] as { messages?: { role: string; content?: unknown }[] } | undefined;
+  return JSON.stringify((body?.messages ?? []).filter((m) => m.role === 'tool'));
+}
+
+const openDialog = (h: ClientHarness) => h.client.state.ui?.dialogs[0];
 
 describe("Pi's example extensions in the panel (real worker, real Pi)", function () {
   this.timeout(90_000);
@@ -92,6 +116,136 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
         ['echo plain', 'plain', 0],
         ['vim notes.txt', '(interactive commands require TUI)', 1],
       ],
+    );
+  });
+
+  it('permission-gate: a dangerous command asks in the chat, and No blocks it with the reason Pi gives the model', async () => {
+    const h = await harnesses.start(steps('gate', tool('call_rm', 'bash', { command: 'rm -rf build' }), say('Understood.')), [], loading('permission-gate.ts'));
+    const run = h.settledAfter(() => h.client.send('Clean up', 'prompt'), 'the run');
+    await h.until(() => openDialog(h) !== undefined, 'the question');
+    const d = openDialog(h)!;
+    assert.equal(d.kind, 'select');
+    assert.match(d.title, /Dangerous command:[\s\S]*rm -rf build[\s\S]*Allow\?/);
+    assert.deepEqual(d.options, ['Yes', 'No']);
+    assert.equal(await h.client.answerDialog(d.id, 'No'), true);
+    await run;
+    assert.equal(toolOf(h.client.state.tools, 'call_rm')?.status, 'error');
+    assert.ok(toolResultsSent(h, 1).includes('Blocked by user'), toolResultsSent(h, 1));
+  });
+
+  it('confirm-destructive: New Session asks "Clear session?", and No keeps the session with a "Clear cancelled" notification', async () => {
+    const h = await harnesses.start(answers(1), [], loading('confirm-destructive.ts'));
+    await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');
+    const before = h.client.sessionFile;
+    const asked = h.client.newSession();
+    await h.until(() => openDialog(h) !== undefined, 'the question');
+    const d = openDialog(h)!;
+    assert.equal(d.kind, 'confirm');
+    assert.equal(d.title, 'Clear session?');
+    assert.equal(d.message, 'This will delete all messages in the current session.');
+    await h.client.answerDialog(d.id, 'No');
+    await asked;
+    await h.until(() => h.notifications.some((n) => n.message === 'Clear cancelled'), 'the notification');
+    assert.equal(h.client.sessionFile, before, 'the same session');
+    assert.ok(
+      h.client.state.messages.some((m) => m.role === 'user'),
+      'the conversation stays',
+    );
+  });
+
+  it('plan-mode: /plan shows its status, the plan is offered as a choice, and Execute runs it with a progress widget', async () => {
+    const plan = 'Plan:\n1. Read the config file\n2. Fix the typo';
+    const h = await harnesses.start(steps('plan', say(plan), say('Noted.'), say('[DONE:1] Read it.')), [], loading('plan-mode'));
+    await h.client.send('/plan', 'prompt');
+    await h.until(() => h.notifications.some((n) => n.message.startsWith('Plan mode enabled.')), 'the notification');
+    assert.ok(
+      h.surfaces.some((s) => s.kind === 'status' && s.key === 'plan-mode' && s.text === '⏸ plan'),
+      JSON.stringify(h.surfaces),
+    );
+    const run = h.settledAfter(() => h.client.send('Fix the typo', 'prompt'), 'the plan');
+    await h.until(() => openDialog(h) !== undefined, 'the choice');
+    const d = openDialog(h)!;
+    assert.equal(d.title, 'Plan mode - what next?');
+    assert.equal(await h.client.answerDialog(d.id, 'Execute the plan (track progress)'), true);
+    await run;
+    // Pi delivers the two follow-ups the choice queued (the steps, then the order to execute) as two turns.
+    await h.until(() => h.model.requests.length === 3 && runPhase(h.client.state.run) === 'idle', 'the execution turn');
+    assert.ok(JSON.stringify(h.model.requests[0]).includes('[PLAN MODE ACTIVE]'), 'the plan-mode context reached the model');
+    assert.ok(JSON.stringify(h.model.requests[2]).includes('Execute the plan.'), 'the execute message triggered a turn');
+    await h.until(() => (h.client.state.ui?.widgets ?? []).some((w) => w.key === 'plan-todos'), 'the progress widget');
+    const widget = h.client.state.ui!.widgets.find((w) => w.key === 'plan-todos')!;
+    assert.deepEqual(
+      widget.lines.map((l) => l.slice(0, 2)),
+      ['☑ ', '☐ '],
+      JSON.stringify(widget.lines),
+    );
+    assert.ok(
+      h.surfaces.some((s) => s.kind === 'status' && s.key === 'plan-mode' && s.text === '📋 1/2'),
+      JSON.stringify(h.surfaces),
+    );
+  });
+
+  it('auto-commit-on-exit: closing the window (a graceful stop) commits the work with the last answer as the message', async () => {
+    const h = await harnesses.start(
+      answers(1),
+      [],
+      loading('auto-commit-on-exit.ts', ({ cwd }) => {
+        git(cwd, 'init', '-q');
+        git(cwd, 'config', 'user.email', 'test@example.com');
+        git(cwd, 'config', 'user.name', 'Test');
+        writeFileSync(join(cwd, 'notes.txt'), 'work\n');
+      }),
+    );
+    await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');
+    await h.client.shutdown();
+    assert.equal(git(h.cwd, 'log', '-1', '--format=%s'), '[pi] Answer 1.');
+    assert.equal(git(h.cwd, 'status', '--porcelain'), '');
+  });
+
+  it('debug-provider: /debug-provider shows its status item, and a new session clears it as the CLI does', async () => {
+    const h = await harnesses.start(answers(1), [], loading('debug-provider.ts'));
+    await h.client.send('/debug-provider on', 'prompt');
+    await h.until(() => h.notifications.some((n) => n.message === 'Provider event capture enabled'), 'the notification');
+    const at = h.surfaces.findIndex((s) => s.kind === 'status' && s.key === 'debug-provider' && s.text === 'provider debug');
+    assert.ok(at >= 0, JSON.stringify(h.surfaces));
+    await h.client.newSession();
+    await h.until(() => h.surfaces.slice(at).some((s) => s.kind === 'reset'), 'the surfaces reset');
+  });
+
+  it('subagent: the subagent tool starts `pi` (the bundled CLI) as a child process, which answers through the same model', async () => {
+    const h = await harnesses.start(
+      steps('subagent', tool('call_sub', 'subagent', { agent: 'echo', task: 'Say hello' }), say('Hello from the child.'), say('The subagent said hello.')),
+      [],
+      loading('subagent', ({ agentDir }) => {
+        mkdirSync(join(agentDir, 'agents'), { recursive: true });
+        writeFileSync(join(agentDir, 'agents', 'echo.md'), '---\nname: echo\ndescription: Answers the task\ntools: read\n---\n\nAnswer briefly.\n');
+      }),
+    );
+    await h.settledAfter(() => h.client.send('Ask a subagent', 'prompt'), 'the run');
+    assert.equal(h.model.requests.length, 3, 'the parent, the child, the parent again');
+    assert.ok(JSON.stringify(h.model.requests[1]).includes('Task: Say hello'), 'the child pi asked the model');
+    assert.ok(toolResultsSent(h, 2).includes('Hello from the child.'), toolResultsSent(h, 2));
+    assert.equal(toolOf(h.client.state.tools, 'call_sub')?.status, 'done');
+  });
+
+  it('with-deps: with its dependency installed it loads and its tool runs', async () => {
+    const h = await harnesses.start(steps('deps', tool('call_ms', 'parse_duration', { duration: '2 days' }), say('Two days.')), [], loading('with-deps'));
+    await h.settledAfter(() => h.client.send('How long is 2 days?', 'prompt'), 'the run');
+    assert.ok(toolResultsSent(h, 1).includes('2 days = 172800000 milliseconds'), toolResultsSent(h, 1));
+  });
+
+  it('with-deps without `npm install`: a notice names the file and the missing package, and the chat still works', async () => {
+    // Pi's own file, in a folder with no node_modules above it: what a user who copied the example sees.
+    const dir = mkdtempSync(join(tmpdir(), 'pi-with-deps-'));
+    copyFileSync(join(examples, 'with-deps', 'index.ts'), join(dir, 'index.ts'));
+    const h = await harnesses.start(answers(1), [], loading(join(dir, 'index.ts')));
+    await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');
+    const notice = notices(h).find((t) => t.includes('Failed to load extension'));
+    assert.ok(notice, JSON.stringify(notices(h)));
+    assert.ok(notice.includes(join(dir, 'index.ts')) && notice.includes('ms'), notice);
+    assert.ok(
+      h.log.lines.some((l) => l.includes('Failed to load extension') && l.includes(dir)),
+      'logged',
     );
   });
 });
