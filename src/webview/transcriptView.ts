@@ -237,6 +237,9 @@ class MessageRow {
     switch (m.role) {
       case 'notice':
         if (m.level) this.el.classList.add(`notice-${m.level}`);
+        // An extension's message, as the CLI shows it: its type in brackets above the Markdown.
+        if (m.label) this.el.insertBefore(h('div', { class: 'notice-label' }, `[${m.label}]`), this._blocksEl);
+        setAttr(this.el, 'data-custom-type', m.label);
         break;
       case 'changes':
         this.el.setAttribute('data-testid', 'changes');
@@ -350,7 +353,8 @@ class MessageRow {
     if (b.kind === 'thinking') part = new ThinkingPart(this._view);
     else if (b.kind === 'toolCall') part = new ToolCallPart(this._view);
     else if (m.role === 'toolResult') part = new ResultPart(this._view);
-    else part = new TextPart(m.role === 'assistant' ? this._view.markdown() : m.role === 'user' ? userBody() : plainBody());
+    else
+      part = new TextPart(m.role === 'assistant' || (m.role === 'notice' && m.markdown) ? this._view.markdown() : m.role === 'user' ? userBody() : plainBody());
     part.el.setAttribute('data-block', b.kind);
     part.el.setAttribute('data-content-index', String(b.index));
     part.update(b, m);

@@ -46,6 +46,12 @@ interface Answer {
 /** Longest reason a Deny sends back to Pi. */
 const MAX_REASON = 2000;
 
+/**
+ * Fewest milliseconds between two view titles: a spinner extension sets one about 12 times a second, which
+ * would re-lay the view's header as often. The latest title always arrives.
+ */
+export const TITLE_INTERVAL_MS = 250;
+
 /** Longest dialog title, message or option the card shows. */
 const MAX_TEXT = 4000;
 const MAX_OPTIONS = 50;
@@ -60,6 +66,13 @@ export class ExtensionUi {
   private readonly _widgets = new Set<string>();
   private _next = 0;
   private _editorText = '';
+  /** Whether an extension hid the working indicator (`setWorkingVisible(false)`). */
+  private _workingHidden = false;
+  /** A title held back by the throttle, sent when the interval ends. */
+  private _heldTitle: string | undefined;
+  private _cancelTitleTimer: (() => void) | undefined;
+  /** Which extension file registered a command (the session's runner), to name it when the command throws. */
+  private _commandOwner: ((name: string) => string | undefined) | undefined;
 
   constructor(host: ExtensionUiHost) {
     this._host = host;
@@ -109,11 +122,28 @@ export class ExtensionUi {
    * A session is about to bind its extensions (new, resumed, forked, reloaded, a restarted worker): what the
    * last one's extensions put up goes, as the CLI starts each session with a clean footer and title.
    */
-  reset(): void {
+  reset(commandOwner?: (name: string) => string | undefined): void {
+    this._commandOwner = commandOwner;
+    // A title the last session's extension set and the throttle still holds belongs to that session.
+    this._cancelTitleTimer?.();
+    this._cancelTitleTimer = undefined;
+    this._heldTitle = undefined;
     this._host.surface({ kind: 'reset' });
     for (const key of this._widgets) this._emitUi({ type: 'widget', key });
     this._widgets.clear();
     this._emitUi({ type: 'workingMessage' });
+    this._workingHidden = false;
+    this._emitUi({ type: 'workingVisible', visible: true });
+  }
+
+  /**
+   * The user starts a run: the working indicator shows again if an extension hid it. An extension that hides
+   * it for its own progress display (a terminal editor, which the panel cannot show) would otherwise leave
+   * the chat without any sign of work for good; one that hides it per run does so again from its handlers.
+   */
+  runStarting(): void {
+    if (!this._workingHidden) return;
+    this._workingHidden = false;
     this._emitUi({ type: 'workingVisible', visible: true });
   }
 
@@ -137,10 +167,40 @@ export class ExtensionUi {
 
   /** `bindExtensions({ onError })`: the log, plus a notice naming the extension and what failed. */
   readonly onError = (err: ExtensionError): void => {
-    const name = extensionName(err.extensionPath);
-    this._host.log.error(`Pi extension ${err.extensionPath} failed in ${err.event}: ${err.error}${err.stack ? `\n${err.stack}` : ''}`);
-    this._notice('error', `The Pi extension "${name}" failed (${err.event}): ${err.error}`);
+    // Pi reports a throwing command as `command:NAME`; the user wants to know which extension it belongs to.
+    const command = /^command:(.*)$/s.exec(err.extensionPath)?.[1];
+    const file = command !== undefined ? this._ownerOf(command) : err.extensionPath;
+    const where = command !== undefined ? `/${command}` : err.event;
+    this._host.log.error(`Pi extension ${file ?? err.extensionPath} failed in ${where}: ${err.error}${err.stack ? `\n${err.stack}` : ''}`);
+    const text = file
+      ? `The Pi extension "${extensionName(file)}" failed (${where}): ${err.error}`
+      : `The Pi extension command /${command ?? ''} failed: ${err.error}`;
+    this._notice('error', text);
   };
+
+  private _ownerOf(command: string): string | undefined {
+    try {
+      return this._commandOwner?.(command);
+    } catch {
+      // A runner already replaced by the next session's: the notice names the command alone.
+      return undefined;
+    }
+  }
+
+  /** `setTitle`, at most one every `TITLE_INTERVAL_MS`; the last one set always reaches the view. */
+  private _title(title: string): void {
+    if (this._cancelTitleTimer) {
+      this._heldTitle = title;
+      return;
+    }
+    this._host.surface({ kind: 'title', title });
+    this._cancelTitleTimer = this._host.clock.setTimer(() => {
+      this._cancelTitleTimer = undefined;
+      const held = this._heldTitle;
+      this._heldTitle = undefined;
+      if (held !== undefined) this._title(held);
+    }, TITLE_INTERVAL_MS);
+  }
 
   private readonly _options = new Map<string, readonly string[]>();
 
@@ -231,6 +291,7 @@ export class ExtensionUi {
         self._emitUi(message === undefined ? { type: 'workingMessage' } : { type: 'workingMessage', message: plain(message) });
       },
       setWorkingVisible(visible) {
+        self._workingHidden = visible === false;
         self._emitUi({ type: 'workingVisible', visible: visible !== false });
       },
       setWorkingIndicator() {
@@ -255,7 +316,7 @@ export class ExtensionUi {
         if (factory) self._tuiOnly('a custom header');
       },
       setTitle(title) {
-        self._host.surface({ kind: 'title', title: plain(String(title)) });
+        self._title(plain(String(title)));
       },
       async custom() {
         self._tuiOnly('a custom component (ctx.ui.custom)');

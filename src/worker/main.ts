@@ -213,9 +213,15 @@ type RequestHandlers = { readonly [M in WorkerRequestMethod]: (params: WorkerReq
 const handlers: RequestHandlers = {
   configure: acknowledge(configure),
   ensureSession: async ({ resume }) => ({ ok: (await controller.ensureSession(resume)) !== undefined }),
-  send: acknowledge(({ text, mode, images }) => controller.send(text, mode, images)),
+  send: acknowledge(({ text, mode, images }) => {
+    if (!controller.isActive) extensionUi.runStarting();
+    return controller.send(text, mode, images);
+  }),
   cancel: acknowledge(() => controller.cancel()),
-  retryLast: acknowledge(() => controller.retryLast()),
+  retryLast: acknowledge(() => {
+    if (!controller.isActive) extensionUi.runStarting();
+    return controller.retryLast();
+  }),
   newSession: acknowledge(() => controller.newSession()),
   resumeSession: acknowledge(({ file }) => controller.resumeSession(file)),
   reload: async (c) => {

@@ -214,7 +214,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const bind = ext
     ? async (bound: AgentSessionLike) => {
         const session = bound as unknown as AgentSession;
-        ext.ui.reset();
+        ext.ui.reset((name) => session.extensionRunner?.getCommand(name)?.sourceInfo?.path);
         ext.ui.diagnostics(runtime.takeUnreportedDiagnostics());
         await session.bindExtensions({
           uiContext: ext.ui.context,

@@ -6,7 +6,7 @@
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { imageView, type ImageView } from '../shared/images.ts';
-import type { BlockFinal, BlockKind, StopReason, UsageView, WireEvent } from '../shared/wire/events.ts';
+import type { BlockFinal, BlockKind, NoticeLevel, StopReason, UsageView, WireEvent } from '../shared/wire/events.ts';
 import { openMessage, toolCallBlock, toolCard } from '../shared/transcript/rowStore.ts';
 import type { BlockView, TranscriptState } from '../shared/transcript/rows.ts';
 
@@ -148,7 +148,7 @@ function projectMessageStart(m: Record<string, unknown>, at: number): WireEvent[
       return [{ type: 'userMessage', text, images, ...(media.length ? { media } : {}) }];
     }
     case 'custom':
-      return m.display === false ? [] : [{ type: 'noticeMessage', level: 'info', text: contentText(m.content).text }];
+      return m.display === false ? [] : [customMessageNotice(m)];
     case 'compactionSummary':
       return [{ type: 'noticeMessage', level: 'info', text: `Earlier messages were summarized (${Number(m.tokensBefore) || 0} tokens before).` }];
     case 'branchSummary':
@@ -171,6 +171,21 @@ function projectMessageStart(m: Record<string, unknown>, at: number): WireEvent[
       return [];
   }
 }
+
+/**
+ * A message an extension sent (`sendMessage`), as the CLI shows it: `[customType]` over its text as Markdown,
+ * at the level its `details.level` names (the message-renderer example's `warn` / `error`), else info.
+ */
+function customMessageNotice(m: Record<string, unknown>): WireEvent {
+  const details = m.details as { level?: unknown } | undefined;
+  const wanted = typeof details?.level === 'string' ? details.level.toLowerCase() : '';
+  const level: NoticeLevel = wanted === 'error' ? 'error' : wanted === 'warn' || wanted === 'warning' ? 'warning' : 'info';
+  const label = textOf(m.customType).slice(0, MAX_LABEL_CHARS);
+  return { type: 'noticeMessage', level, text: contentText(m.content).text, markdown: true, ...(label ? { label } : {}) };
+}
+
+/** Longest `customType` label shown. */
+const MAX_LABEL_CHARS = 80;
 
 function projectUpdate(
   ame: { type: string; contentIndex?: number; delta?: string; content?: string; partial?: unknown; toolCall?: unknown },

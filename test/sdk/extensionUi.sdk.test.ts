@@ -141,6 +141,14 @@ describe('slash commands on the real worker', function () {
     );
   });
 
+  it('a command that throws is reported by the extension that registered it, not as "command:NAME"', async () => {
+    const h = await harnesses.start(answers(1), ['hello.js']);
+    await h.client.send('/hello fail', 'prompt');
+    await h.until(() => h.client.state.messages.some((m) => m.role === 'notice' && m.level === 'error'), 'the notice');
+    const notice = h.client.state.messages.find((m) => m.role === 'notice' && m.level === 'error');
+    assert.equal(notice?.blocks[0]?.text, 'The Pi extension "hello.js" failed (/hello): hello failed on purpose');
+  });
+
   it('runs an extension command typed while a run is active at once, never as text for the model', async () => {
     const slow = {
       name: 'slow-answer',

@@ -172,6 +172,9 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
     await h.until(() => h.model.requests.length === 3 && runPhase(h.client.state.run) === 'idle', 'the execution turn');
     assert.ok(JSON.stringify(h.model.requests[0]).includes('[PLAN MODE ACTIVE]'), 'the plan-mode context reached the model');
     assert.ok(JSON.stringify(h.model.requests[2]).includes('Execute the plan.'), 'the execute message triggered a turn');
+    // Its messages show as the CLI shows them: `[customType]` over the Markdown.
+    const labelled = h.client.state.messages.flatMap((m) => (m.role === 'notice' && m.markdown ? [m.label] : []));
+    assert.deepEqual(labelled, ['plan-todo-list', 'plan-mode-execute']);
     await h.until(() => (h.client.state.ui?.widgets ?? []).some((w) => w.key === 'plan-todos'), 'the progress widget');
     const widget = h.client.state.ui!.widgets.find((w) => w.key === 'plan-todos')!;
     assert.deepEqual(

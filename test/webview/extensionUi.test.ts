@@ -154,4 +154,19 @@ describe('extension UI in the chat webview (headless Chromium)', function () {
       ),
     );
   });
+
+  it("shows an extension's message as the CLI does: [customType] over its Markdown, at its level", async () => {
+    await batch(page, [
+      { type: 'noticeMessage', level: 'warning', text: '**Plan Complete!** ✓\n\n~~Read the file~~', markdown: true, label: 'plan-complete' },
+      { type: 'noticeMessage', level: 'info', text: 'a *plain* notice' },
+    ]);
+    const row = page.locator('[data-role="notice"][data-custom-type="plan-complete"]');
+    assert.equal(await row.locator('.notice-label').innerText(), '[plan-complete]');
+    assert.equal(await row.locator('strong').innerText(), 'Plan Complete!');
+    assert.equal(await row.locator('del, s').innerText(), 'Read the file');
+    assert.equal(await row.evaluate((el) => el.classList.contains('notice-warning')), true);
+    const plain = page.locator('[data-role="notice"]:not([data-custom-type])');
+    assert.equal(await plain.locator('em').count(), 0, "the panel's own notices stay plain text");
+    assert.match(await plain.innerText(), /a \*plain\* notice/);
+  });
 });

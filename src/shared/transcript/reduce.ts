@@ -38,7 +38,16 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         ...(ev.media?.length ? { media: ev.media } : {}),
       });
     case 'noticeMessage':
-      return append(s, { id: s.nextId, role: 'notice', blocks: [textBlock(ev.text)], final: true, level: ev.level, code: ev.code });
+      return append(s, {
+        id: s.nextId,
+        role: 'notice',
+        blocks: [textBlock(ev.text)],
+        final: true,
+        level: ev.level,
+        code: ev.code,
+        ...(ev.label ? { label: ev.label } : {}),
+        ...(ev.markdown ? { markdown: true } : {}),
+      });
     case 'assistantStart': {
       // A duplicated start or a lost end must not leave the previous row streaming forever.
       const closed = closeOpen(s, 'error', ev.at);

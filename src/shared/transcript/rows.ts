@@ -63,6 +63,10 @@ export interface NoticeRow extends RowBase {
   readonly role: 'notice';
   readonly level: NoticeLevel;
   readonly code?: NoticeCode;
+  /** A Pi extension's message (`sendMessage`): its `customType`, shown as `[label]` above it. */
+  readonly label?: string;
+  /** The text is Markdown (an extension's message), rendered like a reply. */
+  readonly markdown?: boolean;
 }
 
 /** The files a run changed (no blocks). */

@@ -41,7 +41,15 @@ export type WireEvent =
   | { readonly type: 'turnStart' }
   /** `images` counts the message's image blocks; `media` shows them (absent when there are none). */
   | { readonly type: 'userMessage'; readonly text: string; readonly images: number; readonly media?: readonly ImageView[] }
-  | { readonly type: 'noticeMessage'; readonly level: NoticeLevel; readonly text: string; readonly code?: NoticeCode }
+  /** `markdown`: the text is Markdown (an extension's `sendMessage`); `label`: its `customType`, shown as `[label]`. */
+  | {
+      readonly type: 'noticeMessage';
+      readonly level: NoticeLevel;
+      readonly text: string;
+      readonly code?: NoticeCode;
+      readonly label?: string;
+      readonly markdown?: boolean;
+    }
   | { readonly type: 'assistantStart'; readonly at: number }
   | {
       readonly type: 'blockStart';
