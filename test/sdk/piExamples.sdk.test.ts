@@ -251,4 +251,26 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
       'logged',
     );
   });
+
+  it('load problems of skills and themes are shown too, each once, and again after a reload (as the CLI after /reload)', async () => {
+    const h = await harnesses.start(
+      answers(1),
+      [],
+      loading([], ({ agentDir }) => {
+        mkdirSync(join(agentDir, 'skills', 'broken'), { recursive: true });
+        writeFileSync(join(agentDir, 'skills', 'broken', 'SKILL.md'), '---\nname: broken\n---\n\nNo description.\n');
+        mkdirSync(join(agentDir, 'themes'), { recursive: true });
+        writeFileSync(join(agentDir, 'themes', 'bad.json'), '{ not json');
+      }),
+    );
+    const skill = (t: string) => t.includes(join('skills', 'broken', 'SKILL.md')) && t.includes('description is required');
+    const theme = (t: string) => t.includes(join('themes', 'bad.json'));
+    await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');
+    assert.equal(notices(h).filter(skill).length, 1, JSON.stringify(notices(h)));
+    assert.equal(notices(h).filter(theme).length, 1, JSON.stringify(notices(h)));
+    await h.client.newSession();
+    assert.equal(notices(h).filter(skill).length, 0, 'a new session starts a clean view; Pi reported them already');
+    assert.equal(await h.client.reload(), true);
+    await h.until(() => notices(h).filter(skill).length === 1 && notices(h).filter(theme).length === 1, 'the problems again');
+  });
 });
