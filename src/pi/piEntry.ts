@@ -11,6 +11,7 @@ export {
   createBashToolDefinition,
   createCodemodeExtension,
   createCodingTools,
+  createLocalBashOperations,
   createMcpExtension,
   createReadOnlyTools,
   createToolSearchExtension,

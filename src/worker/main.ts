@@ -165,7 +165,11 @@ controller.onDidReplay(() => {
 });
 controller.onDidRestoreInput((input) => notify('restoreInput', input));
 controller.onDidNotify((n) => notify('notify', n));
-const shell = new ShellCommands((events) => controller.emitExternal(events));
+// `!` commands run in Pi's shell as `executeBash` makes it (the shell path from Pi's settings).
+const shell = new ShellCommands(
+  (events) => controller.emitExternal(events),
+  (s) => loadPi(distDir).createLocalBashOperations({ shellPath: s.settingsManager?.getShellPath() }),
+);
 const RESTRICTED_SHELL = 'Pi does not run ! commands in Restricted Mode: this workspace is not trusted. Trust it (Manage Workspace Trust) to use the shell.';
 controller.onWillCancel(() => {
   extensionUi.dismissAll('cancelled');

@@ -195,6 +195,17 @@ describe('! shell commands on the real worker', function () {
     assert.equal(request.includes('private'), false, 'the !! output did not');
   });
 
+  it('a ! command that takes over the screen (as vim does) is stopped at once and its row says it needs a terminal', async () => {
+    const h = await harnesses.start(answers(1), []);
+    assert.equal(await h.client.ensureSession(), true);
+    // What vim does with no terminal: switch to the alternate screen, then wait for keys forever.
+    await h.client.bash("printf 'start\\033[?1049h'; sleep 600", false);
+    const row = h.client.state.messages.find((m) => m.role === 'bash');
+    assert.equal(row?.role === 'bash' && row.exitCode, 126);
+    assert.match(row?.blocks[0]?.text ?? '', /printf needs a terminal, and ! commands in the panel have none: it was stopped\. Run it in VS Code's terminal\./);
+    assert.equal(row?.role === 'bash' && row.cancelled, false);
+  });
+
   it('Cancel stops a running ! command and its row says it was cancelled', async () => {
     const h = await harnesses.start(answers(1), []);
     assert.equal(await h.client.ensureSession(), true);
