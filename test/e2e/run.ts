@@ -11,8 +11,10 @@
  * (the case file's `"git": true`; Git must be on for the run: `"git.enabled": true` in its settings). Actions that act
  * on the workbench outside the chat (test/e2e/workbenchActions.ts):
  *   { "do": "terminal", "text": "…" }     type a line and Enter into the active terminal (opening one when none is)
- *   { "waitForTerminal": "…" }            wait until the active terminal shows the text (needs the DOM renderer:
- *                                         `"terminal.integrated.gpuAcceleration": "off"` in the run's settings)
+ *   { "waitForTerminal": "…" }            wait until the active terminal shows the text and the command typed last
+ *                                         has ended (the shell reported its end: the workbench's finished-command
+ *                                         mark). Needs the DOM renderer: `"terminal.integrated.gpuAcceleration": "off"`
+ *                                         in the run's settings
  *   { "do": "openFile", "path": "…", "line": N, "column": N }   open a workspace file there (line, column optional)
  *   { "do": "quickFix", "title": "…" }    press Ctrl+. in the active editor until that quick fix is offered, choose it
  */

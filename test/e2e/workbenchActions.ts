@@ -11,6 +11,16 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** The terminal panel's rendered rows (the DOM renderer: cases set `terminal.integrated.gpuAcceleration: "off"`). */
 const TERMINAL_ROWS = '.part.panel .terminal-wrapper.active .xterm-rows';
 
+/**
+ * The gutter marks of the commands that finished in the active terminal (with shell integration the workbench marks
+ * each command success or error once the shell reports its end).
+ */
+const FINISHED_MARKS =
+  '.part.panel .terminal-wrapper.active .terminal-command-decoration:is(.codicon-terminal-decoration-success, .codicon-terminal-decoration-error)';
+
+/** How many finished commands the active terminal marked before each workbench's last `terminal` action. */
+const finishedBefore = new WeakMap<Workbench, number>();
+
 /** What the active terminal shows, as text. */
 async function terminalText(wb: Workbench): Promise<string> {
   return (
@@ -32,14 +42,23 @@ export async function typeInTerminal(wb: Workbench, text: string, newTerminal: (
     await sleep(100);
   }
   await wb.page.locator('.part.panel .terminal-wrapper.active .xterm').first().click();
+  finishedBefore.set(wb, await wb.page.locator(FINISHED_MARKS).count());
   await wb.page.keyboard.type(text);
   await wb.page.keyboard.press('Enter');
 }
 
-/** Waits until the active terminal shows `text`. */
+/**
+ * Waits until the active terminal shows `text` and the command typed last has ended: the shell reported its end (the
+ * workbench marks it finished), which is when the terminal's output and exit code are whole for an extension to read.
+ */
 export async function waitForTerminalText(wb: Workbench, text: string, deadline: number): Promise<void> {
   while (!(await terminalText(wb)).includes(text)) {
     if (Date.now() >= deadline) throw new Error(`the terminal never showed ${JSON.stringify(text)}`);
+    await sleep(100);
+  }
+  const before = finishedBefore.get(wb) ?? 0;
+  while ((await wb.page.locator(FINISHED_MARKS).count()) <= before) {
+    if (Date.now() >= deadline) throw new Error(`the terminal showed ${JSON.stringify(text)} but its command never ended (no finished-command mark)`);
     await sleep(100);
   }
 }

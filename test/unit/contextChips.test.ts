@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { chipRef, chipSize, expandChips, isCodeChip, splitChips, type CodeChip } from '../../src/shared/chips.ts';
 import { clipHead, clipTail } from '../../src/extension/context/bounds.ts';
-import { plainTerminalText, terminalChipText, terminalDetail } from '../../src/extension/context/terminalText.ts';
+import { beginsWithExecutedMark, plainTerminalText, terminalChipText, terminalDetail } from '../../src/extension/context/terminalText.ts';
 
 describe('context chips', () => {
   it('names terminal, changes and folder chips, and one problem by its line', () => {
@@ -54,5 +54,26 @@ describe('context chips', () => {
     assert.ok(clipped.includes('row 99\n[exit code 1]'));
     assert.ok(!clipped.includes('row 1\n'));
     assert.match(terminalChipText({ ...record, running: true, exitCode: undefined }), /\[still running when added\]\n$/);
+  });
+
+  it('tells output VS Code passed on whole from output whose start it dropped', () => {
+    assert.ok(beginsWithExecutedMark('\x1b]633;C\x07ls: cannot access'));
+    assert.ok(beginsWithExecutedMark('\x1b]133;C\x07'), 'the FinalTerm mark of other shell integrations');
+    assert.ok(!beginsWithExecutedMark("ls: cannot access '/x': No such file or directory\r\n"), 'the first piece was dropped');
+    assert.ok(!beginsWithExecutedMark('\x1b]633;E;ls /x;nonce\x07'));
+    assert.ok(!beginsWithExecutedMark(''));
+  });
+
+  it('says when the output was not received rather than that there was none', () => {
+    const record = { terminal: 'bash', commandLine: 'ls /x', output: '', exitCode: 2, running: false };
+    assert.equal(terminalChipText(record), '# terminal "bash"\n$ ls /x\n(no output)\n[exit code 2]\n');
+    assert.equal(
+      terminalChipText({ ...record, outputIncomplete: true }),
+      '# terminal "bash"\n$ ls /x\n(the output was not received: copy it from the terminal into the message)\n[exit code 2]\n',
+    );
+    assert.equal(
+      terminalChipText({ ...record, output: 'tail line\r\n', outputIncomplete: true }),
+      '# terminal "bash"\n$ ls /x\n[… the start of the output was not received]\ntail line\n[exit code 2]\n',
+    );
   });
 });

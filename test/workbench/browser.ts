@@ -47,6 +47,9 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
     headless: options.headless ?? true,
     args: OFFLINE_FLAGS,
     viewport: { width: 1400, height: 900 },
+    // As a user who let the workbench use the clipboard (else a read waits on a permission prompt): @terminal reads a
+    // terminal's buffer through it when shell integration's stream lost a command's output.
+    permissions: ['clipboard-read', 'clipboard-write'],
     // Chromium writes crash reports into ~/.config even with its own profile.
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache'), TMPDIR: tempDir },
   });

@@ -1,10 +1,14 @@
-/** `@terminal`: the last command each terminal ran, read through VS Code's shell integration as it runs, and its chip. */
+/**
+ * `@terminal`: the last command each terminal ran, read through VS Code's shell integration as it runs (and from the
+ * terminal's buffer when that stream lost its start), and its chip.
+ */
 
 import * as vscode from 'vscode';
 import type { CodeChip } from '../../shared/chips.ts';
 import { Disposable } from '../../shared/disposable.ts';
 import { TERMINAL_MAX_CHARS } from './bounds.ts';
-import { terminalChipText, terminalDetail, type TerminalCommandRecord } from './terminalText.ts';
+import { readLastCommandOutput } from './terminalBuffer.ts';
+import { beginsWithExecutedMark, terminalChipText, terminalDetail, type TerminalCommandRecord } from './terminalText.ts';
 
 /** How long `@terminal` waits for a command that is still running to end before it takes what was written. */
 const END_WAIT_MS = 5_000;
@@ -18,6 +22,12 @@ interface Running {
   end(): void;
   settled: boolean;
   readonly execution: vscode.TerminalShellExecution;
+  /**
+   * Whether the stream began with the command-executed mark; undefined until data came. VS Code drops the data that
+   * reaches the extension host with the start event, before `read()`'s iterator is listening (seen for a quick
+   * `ls missing` in a remote workbench: start, data and end in one message batch, and `read()` yields nothing).
+   */
+  intact?: boolean;
 }
 
 /**
@@ -61,6 +71,7 @@ export class TerminalHistory extends Disposable {
     void (async () => {
       try {
         for await (const data of execution.read()) {
+          run.intact ??= beginsWithExecutedMark(data);
           const output = run.record.output + data;
           run.record = { ...run.record, output: output.length > RAW_KEEP_CHARS ? output.slice(-RAW_KEEP_CHARS) : output };
         }
@@ -91,8 +102,24 @@ export class TerminalHistory extends Disposable {
       return undefined;
     }
     if (!run.settled) await Promise.race([run.ended, new Promise((r) => setTimeout(r, END_WAIT_MS))]);
-    const record = run.record;
+    if (run.settled && !run.intact) await this._readBack(terminal, run);
+    // Named as the terminal is now: VS Code retitles a terminal by the command it runs (`ls` while `ls` ran).
+    const record = { ...run.record, terminal: terminal.name };
     return { kind: 'terminal', path: record.terminal, text: terminalChipText(record), detail: terminalDetail(record) };
+  }
+
+  /**
+   * Takes a finished command's output from the terminal's buffer when the stream lost its start (or all of it).
+   * The buffer holds what the command printed once the shell reported its end; what it read stands for next time.
+   */
+  private async _readBack(terminal: vscode.Terminal, run: Running): Promise<void> {
+    const output = await readLastCommandOutput(terminal);
+    if (this._last.get(terminal) !== run) return;
+    if (output === undefined) run.record = { ...run.record, outputIncomplete: true };
+    else {
+      run.record = { ...run.record, output, outputIncomplete: false };
+      run.intact = true;
+    }
   }
 
   /** The terminals the `@` picker offers: the active one first. */

@@ -12,6 +12,8 @@ export interface TerminalCommandRecord {
   /** Undefined while the command runs, or when the shell did not report one. */
   readonly exitCode?: number;
   readonly running: boolean;
+  /** VS Code passed on only part of the output (or none) and the terminal's buffer could not be read. */
+  readonly outputIncomplete?: boolean;
 }
 
 // CSI (colours, cursor moves), OSC (titles, shell integration's 633 marks, hyperlinks) and two-byte escapes.
@@ -20,6 +22,15 @@ const OSC = /\x1b\][\s\S]*?(?:\x07|\x1b\\|$)/g;
 const ESC2 = /\x1b[@-Z\\-_]/g;
 // Control characters a reader should not get (tab, newline and carriage return are handled apart).
 const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
+/**
+ * Whether a shell execution's data, as VS Code passes it on, begins with the shell's command-executed mark. It always
+ * does when nothing was lost (the workbench writes the mark as a piece of its own and passes it on first), so data
+ * that begins otherwise, or none at all, means VS Code dropped the start.
+ */
+export function beginsWithExecutedMark(data: string): boolean {
+  return /^\x1b\][16]33;C(?:\x07|\x1b\\)/.test(data);
+}
 
 /** Plain text as a reader of the terminal saw it: no escape sequences, and a line rewritten with `\r` shows its last state. */
 export function plainTerminalText(raw: string): string {
@@ -44,5 +55,10 @@ export function terminalChipText(r: TerminalCommandRecord, max = TERMINAL_MAX_CH
   const output = plainTerminalText(r.output).replace(/\n+$/, '');
   const ended = r.running ? '[still running when added]' : r.exitCode === undefined ? '[exit code unknown]' : `[exit code ${r.exitCode}]`;
   const head = `${r.cwd ? `# terminal "${r.terminal}", in ${r.cwd}\n` : `# terminal "${r.terminal}"\n`}$ ${r.commandLine}\n`;
-  return `${head}${output ? `${clipTail(output + '\n', max)}` : '(no output)\n'}${ended}\n`;
+  const body = output
+    ? `${r.outputIncomplete ? '[… the start of the output was not received]\n' : ''}${clipTail(output + '\n', max)}`
+    : r.outputIncomplete
+      ? '(the output was not received: copy it from the terminal into the message)\n'
+      : '(no output)\n';
+  return `${head}${body}${ended}\n`;
 }
