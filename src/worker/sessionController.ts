@@ -110,7 +110,7 @@ export class SessionController extends Disposable {
         },
         onDidEmit: this.onDidEmit,
         willCancel: () => this._onWillCancel.fire(),
-        beforePrompt: (session) => this._checkpoints.beforePrompt(sessionIdOf(session)),
+        beforePrompt: (session) => this._checkpoints.beforePrompt(sessionIdOf(session), session.sessionManager?.getLeafId() ?? undefined),
       },
       this._notices,
       this._watchdog,
@@ -525,8 +525,7 @@ export class SessionController extends Disposable {
   private readonly _onPiEvent = (event: AgentSessionEvent): void => {
     try {
       if (event.type === 'tool_execution_start') this._files.toolStarted(event.toolName, event.args);
-      if (event.type === 'entry_appended' && event.entry.type === 'message' && event.entry.message.role === 'user')
-        this._checkpoints.userMessage(sessionIdOf(this._session), event.entry.id);
+      if (event.type === 'message_start' && event.message.role === 'user') this._checkpoints.userMessageStarted(sessionIdOf(this._session));
       const wire = project(event, {
         state: this._state,
         now: this._watchdog.heard(),
@@ -561,7 +560,7 @@ export class SessionController extends Disposable {
     if (this._checkpoints.capturing) {
       // Both records: the checkpoints' row (every file, whoever changed it) unless its checkpoint failed.
       const perTool = this._files.runSettled(session?.sessionFile, false);
-      void this._checkpoints.settled(sessionIdOf(session)).then(({ taken, row }) => {
+      void this._checkpoints.settled(sessionIdOf(session), (leafId) => userEntriesAfter(session, leafId)).then(({ taken, row }) => {
         if (this.isDisposed || session !== this._session) return;
         const shown = taken ? row : perTool;
         if (shown) this._apply([{ type: 'changes', ...shown }]);
@@ -587,6 +586,16 @@ function sessionIdOf(session: AgentSessionLike | undefined): string | undefined 
   } catch {
     return undefined;
   }
+}
+
+/** The ids of the user messages on `session`'s branch after entry `leafId` (all of them without one). */
+function userEntriesAfter(session: AgentSessionLike | undefined, leafId: string | undefined): string[] {
+  const branch = session?.sessionManager?.getBranch() ?? [];
+  const start = leafId === undefined ? 0 : branch.findIndex((e) => e.id === leafId) + 1;
+  return branch
+    .slice(start)
+    .filter((e) => e.type === 'message' && (e.message as { role?: string }).role === 'user')
+    .map((e) => e.id);
 }
 
 /** Waits for `work`, but no longer than `ms` on `clock`; its failure is the caller's. */

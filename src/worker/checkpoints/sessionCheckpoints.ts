@@ -39,8 +39,18 @@ export class SessionCheckpoints {
   private _available: Promise<boolean> | undefined;
   /** Said once per worker: the user need not hear it again for every session. */
   private _toldUnavailable = false;
-  /** The checkpoint taken before the prompt now running, until Pi appends its user message. */
-  private _pending: Promise<Checkpoint | undefined> | undefined;
+  /**
+   * The checkpoints of the current run's user messages, in the order they started (the prompt's first, then
+   * steering and follow-up messages'), named by their entries when the run settles: Pi appends the entries
+   * without an event.
+   */
+  private _messages: Promise<Checkpoint | undefined>[] = [];
+  /** Whether the prompt's own user message started (its checkpoint was taken before the prompt). */
+  private _promptSeen = false;
+  /** The session's leaf when the run's prompt was sent: its user messages are the ones after it. */
+  private _leafBefore: string | undefined;
+  /** The naming of the last run's checkpoints, until done. */
+  private _settling: Promise<void> = Promise.resolve();
   /** The current run's start (its first user message's checkpoint). */
   private _runStart: Promise<Checkpoint | undefined> | undefined;
   /** The last run's start, for Open Diff's left side when no row names a run. */
@@ -60,7 +70,7 @@ export class SessionCheckpoints {
     this._cwd = cwd;
     this._store = on ? new CheckpointStore({ workspace: cwd, storageDir, owner: `worker-${process.pid}` }) : undefined;
     this._available = undefined;
-    this._pending = undefined;
+    this._messages = [];
     this._runStart = undefined;
     this._lastRunStart = undefined;
   }
@@ -84,43 +94,57 @@ export class SessionCheckpoints {
     return this._runStart !== undefined;
   }
 
-  /** Before a prompt starts a run: the workspace's state, kept until Pi appends the message. Never throws. */
-  async beforePrompt(sessionId: string | undefined): Promise<void> {
+  /** Before a prompt starts a run (`leafId`: the session's leaf now): the workspace's state. Never throws. */
+  async beforePrompt(sessionId: string | undefined, leafId: string | undefined): Promise<void> {
     if (!sessionId || !(await this.available())) return;
     const taken = this._take(() => this._store!.checkpoint('Before message', { sessionId, entryId: NEXT }));
-    this._pending = taken;
+    this._messages = [taken];
+    this._promptSeen = false;
+    this._leafBefore = leafId;
     this._runStart = taken;
     await taken;
   }
 
-  /**
-   * Pi appended a user message: the checkpoint taken before its prompt is named by its entry; a steering or
-   * follow-up message delivered mid-run gets one of its own, taken now.
-   */
-  userMessage(sessionId: string | undefined, entryId: string): void {
+  /** A user message started: the prompt's own has its checkpoint; a steering or follow-up message mid-run gets one now. */
+  userMessageStarted(sessionId: string | undefined): void {
     const store = this._store;
-    if (!store || !sessionId) return;
-    const pending = this._pending;
-    this._pending = undefined;
-    const key = { sessionId, entryId };
-    void (async () => {
-      const cp = pending ? await pending : (await this.available()) ? await this._take(() => store.checkpoint('Before message', key)) : undefined;
-      if (cp && pending) await store.assign(cp.id, key).catch((err: unknown) => this._log.warn(`Naming a checkpoint failed: ${errorText(err)}`));
-    })();
+    if (!store || !sessionId || !this._runStart) return;
+    if (!this._promptSeen) {
+      this._promptSeen = true;
+      return;
+    }
+    this._messages.push(this._take(() => store.checkpoint('Before message', { sessionId, entryId: NEXT })));
   }
 
   /**
    * The run settled: a checkpoint of what it left, and its Changes row (none when it changed nothing). `taken`
    * is false when the run had no checkpoint to start from (the caller shows the per-tool row instead).
    */
-  async settled(sessionId: string | undefined): Promise<{ taken: boolean; row?: RunChangesView }> {
+  settled(sessionId: string | undefined, userEntriesAfter: (leafId: string | undefined) => string[]): Promise<{ taken: boolean; row?: RunChangesView }> {
+    const done = this._settle(sessionId, userEntriesAfter);
+    // A restore asked for right after the run waits until its messages' checkpoints are named.
+    this._settling = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  }
+
+  private async _settle(sessionId: string | undefined, userEntriesAfter: (leafId: string | undefined) => string[]): Promise<{ taken: boolean; row?: RunChangesView }> {
     // Taken at once: a prompt sent right after the run settles starts a checkpoint of its own.
     const started = this._runStart;
+    const messages = this._messages;
     this._runStart = undefined;
-    this._pending = undefined;
+    this._messages = [];
     const start = await started;
     const store = this._store;
     if (!start || !store || !sessionId) return { taken: false };
+    const ids = userEntriesAfter(this._leafBefore);
+    for (const [i, taken] of messages.entries()) {
+      const cp = await taken;
+      const entryId = ids[i];
+      if (cp && entryId) await store.assign(cp.id, { sessionId, entryId }).catch((err: unknown) => this._log.warn(`Naming a checkpoint failed: ${errorText(err)}`));
+    }
     this._lastRunStart = start.id;
     const end = await this._take(() => store.endOfRun(start.id, { sessionId, entryId: `end-${start.id}` }));
     if (!end) return { taken: false };
@@ -192,6 +216,7 @@ export class SessionCheckpoints {
   async plan(sessionId: string | undefined, entryId: string): Promise<RestorePlan | undefined> {
     const store = this._store;
     if (!store || !sessionId || !(await this.available())) return undefined;
+    await this._settling;
     const checkpoint = await store.byKey({ sessionId, entryId });
     if (!checkpoint) return undefined;
     const files = (await store.diff(checkpoint.id, 'workspace')).map(view);
