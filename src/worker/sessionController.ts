@@ -560,11 +560,13 @@ export class SessionController extends Disposable {
     if (this._checkpoints.capturing) {
       // Both records: the checkpoints' row (every file, whoever changed it) unless its checkpoint failed.
       const perTool = this._files.runSettled(session?.sessionFile, false);
-      void this._checkpoints.settled(sessionIdOf(session), (leafId) => userEntriesAfter(session, leafId)).then(({ taken, row }) => {
-        if (this.isDisposed || session !== this._session) return;
-        const shown = taken ? row : perTool;
-        if (shown) this._apply([{ type: 'changes', ...shown }]);
-      });
+      void this._checkpoints
+        .settled(sessionIdOf(session), (leafId) => userEntriesAfter(session, leafId))
+        .then(({ taken, row }) => {
+          if (this.isDisposed || session !== this._session) return;
+          const shown = taken ? row : perTool;
+          if (shown) this._apply([{ type: 'changes', ...shown }]);
+        });
     } else this._files.runSettled(session?.sessionFile);
     if (this._reloadWhenIdle !== undefined) {
       const note = this._reloadWhenIdle;

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { FileChangeView } from '../../shared/wire/events.ts';
 import type { FileBefore, Logger } from '../../shared/wire/workerProtocol.ts';
 import { errorText } from '../agentSession.ts';
+import type { GitOptions } from './git.ts';
 import { formatBytes } from './shadowRepo.ts';
 import { CheckpointStore, type Checkpoint, type FileDiff, type RestoreResult } from './checkpointStore.ts';
 
@@ -64,11 +65,12 @@ export class SessionCheckpoints {
   }
 
   /** A session in `cwd` opened; `enabled` is false when the setting is off or the workspace untrusted. */
-  open(cwd: string, storageDir: string | undefined, enabled: boolean): void {
+  open(cwd: string, storageDir: string | undefined, enabled: boolean, git?: GitOptions): void {
     const on = enabled && storageDir !== undefined;
     if (this._store && this._cwd === cwd && on) return;
     this._cwd = cwd;
-    this._store = on ? new CheckpointStore({ workspace: cwd, storageDir, owner: `worker-${process.pid}` }) : undefined;
+    // One index per worker: two chats (workers) over one workspace never wait on each other's index lock.
+    this._store = on ? new CheckpointStore({ workspace: cwd, storageDir, owner: `worker-${process.pid}`, ...(git ? { git } : {}) }) : undefined;
     this._available = undefined;
     this._messages = [];
     this._runStart = undefined;
@@ -130,7 +132,10 @@ export class SessionCheckpoints {
     return done;
   }
 
-  private async _settle(sessionId: string | undefined, userEntriesAfter: (leafId: string | undefined) => string[]): Promise<{ taken: boolean; row?: RunChangesView }> {
+  private async _settle(
+    sessionId: string | undefined,
+    userEntriesAfter: (leafId: string | undefined) => string[],
+  ): Promise<{ taken: boolean; row?: RunChangesView }> {
     // Taken at once: a prompt sent right after the run settles starts a checkpoint of its own.
     const started = this._runStart;
     const messages = this._messages;
@@ -143,7 +148,8 @@ export class SessionCheckpoints {
     for (const [i, taken] of messages.entries()) {
       const cp = await taken;
       const entryId = ids[i];
-      if (cp && entryId) await store.assign(cp.id, { sessionId, entryId }).catch((err: unknown) => this._log.warn(`Naming a checkpoint failed: ${errorText(err)}`));
+      if (cp && entryId)
+        await store.assign(cp.id, { sessionId, entryId }).catch((err: unknown) => this._log.warn(`Naming a checkpoint failed: ${errorText(err)}`));
     }
     this._lastRunStart = start.id;
     const end = await this._take(() => store.endOfRun(start.id, { sessionId, entryId: `end-${start.id}` }));
