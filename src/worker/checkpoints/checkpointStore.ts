@@ -133,6 +133,17 @@ export class CheckpointStore {
     return this._serial(() => this._checkpoint(label, key, 'checkpoint'));
   }
 
+  /**
+   * Stages the workspace ahead of the first checkpoint (a session opened), without recording one: the first
+   * prompt's checkpoint then costs what a later one does instead of copying the whole workspace first.
+   */
+  warm(): Promise<void> {
+    return this._serial(async () => {
+      await this._init();
+      await this._repo.snapshot();
+    });
+  }
+
   /** Records the workspace as run `runStart` (a checkpoint id) left it: the run's Changes are the diff between the two. */
   endOfRun(runStart: string, key: CheckpointKey): Promise<Checkpoint> {
     return this._serial(() => this._checkpoint('After the run', key, 'end', runStart));

@@ -75,6 +75,12 @@ export class SessionCheckpoints {
     this._messages = [];
     this._runStart = undefined;
     this._lastRunStart = undefined;
+    const store = this._store;
+    // The first checkpoint of a large workspace copies all of it (seconds): done now, not while the first prompt waits.
+    if (store)
+      void this.available()
+        .then((ok) => (ok ? store.warm() : undefined))
+        .catch((err: unknown) => this._log.warn(`Preparing checkpoints failed: ${errorText(err)}`));
   }
 
   /** Whether checkpoints are taken here; asks git once. */
