@@ -249,7 +249,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'openFile':
         return this._review.openFile(msg.path, msg.line, msg.firstChange === true);
       case 'openDiff':
-        return this._review.openDiff(msg.path);
+        return this._review.openDiff(msg.path, msg.runId);
       case 'undo':
         return this._review.undo(msg.path, msg.runId);
       case 'pickFile':
@@ -289,6 +289,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._client.editResend(msg.fromEnd, msg.text);
       case 'forkHere':
         return this._client.forkHere(msg.fromEnd, msg.text);
+      case 'restore':
+        return this._client.restore(msg.fromEnd, msg.text);
+      case 'undoRestore':
+        return this._client.undoRestore();
       case 'showTree':
         return this._sessions.showTree();
       case 'navigateTree':

@@ -12,6 +12,8 @@ export interface PanelConfig {
   readonly noResponseMs: number;
   readonly collapseThinking: boolean;
   readonly approval: 'off' | 'writes' | 'commands' | 'all';
+  /** Checkpoints of the workspace before each message. */
+  readonly checkpoints: boolean;
 }
 
 export function readConfig(): PanelConfig {
@@ -27,6 +29,7 @@ export function readConfig(): PanelConfig {
     noResponseMs: seconds('noResponseSeconds', 60),
     collapseThinking: c.get<boolean>('collapseThinking', true) !== false,
     approval: approvalSetting(c),
+    checkpoints: c.get<boolean>('checkpoints', true) !== false,
   };
 }
 

@@ -28,7 +28,9 @@ export class FileReview implements vscode.TextDocumentContentProvider {
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const before = await this._client.fileBefore(uri.fsPath);
+    // The query holds the run (its checkpoint) whose left side this is, and a counter that makes each opening fetch again.
+    const runId = new URLSearchParams(uri.query).get('run') ?? undefined;
+    const before = await this._client.fileBefore(uri.fsPath, runId);
     return before?.kind === 'text' ? before.text : '';
   }
 
@@ -48,11 +50,14 @@ export class FileReview implements vscode.TextDocumentContentProvider {
     });
   }
 
-  /** VS Code's diff editor: the file before the run's first change to it ↔ the file now (empty left side for a file Pi created). */
-  async openDiff(rel: string): Promise<void> {
+  /**
+   * VS Code's diff editor: the file before the run's first change to it (before run `runId`: its checkpoint) ↔ the
+   * file now (empty left side for a file Pi created).
+   */
+  async openDiff(rel: string, runId?: string): Promise<void> {
     const file = this._resolve(rel);
     if (!file) return;
-    const before = await this._client.fileBefore(file);
+    const before = await this._client.fileBefore(file, runId);
     if (!before) {
       void vscode.window.showInformationMessage(plainNotificationText(`Pi: no earlier version of ${rel} is known to this session.`));
       return;
@@ -62,7 +67,10 @@ export class FileReview implements vscode.TextDocumentContentProvider {
       return;
     }
     // The query makes each opening fetch the content again (VS Code caches documents by URI).
-    const left = vscode.Uri.file(file).with({ scheme: BEFORE_SCHEME, query: String(Date.now()) });
+    const left = vscode.Uri.file(file).with({
+      scheme: BEFORE_SCHEME,
+      query: new URLSearchParams({ t: String(Date.now()), ...(runId ? { run: runId } : {}) }).toString(),
+    });
     const name = path.basename(file);
     const title = before.kind === 'absent' ? `${name} (none before Pi) ↔ ${name}` : `${name} (before Pi's run) ↔ ${name}`;
     await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(file), title, { preview: true });

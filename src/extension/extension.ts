@@ -104,6 +104,17 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
     vscode.commands.registerCommand('piPanel.compact', () => client.compact()),
+    vscode.commands.registerCommand('piPanel.clearCheckpoints', async () => {
+      const clear = vscode.l10n.t('Clear Checkpoints');
+      const sure = await vscode.window.showWarningMessage(
+        vscode.l10n.t("Delete every checkpoint of this workspace? Restore and older runs' Undo will no longer be possible."),
+        { modal: true },
+        clear,
+      );
+      if (sure !== clear) return;
+      const message = await client.clearCheckpoints();
+      if (message) void vscode.window.showInformationMessage(plainNotificationText(`Pi: ${message}`));
+    }),
     // While Pi waits for an answer the click shows the question instead of cancelling.
     vscode.commands.registerCommand('piPanel.statusClick', () => (client.isActive && !client.state.run.dialogs ? client.cancel() : focusChat())),
     ...registerSessionCommands(client),
@@ -114,7 +125,8 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     // Trust granted or Pi settings changed: reopen the session so its tools and directory follow.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void client.reload()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir')) void client.reload();
+      if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir') || e.affectsConfiguration('piPanel.checkpoints'))
+        void client.reload();
       else if (e.affectsConfiguration('piPanel.approval')) client.configure();
     }),
   );

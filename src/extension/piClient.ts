@@ -307,6 +307,21 @@ export class PiClient extends Disposable {
     await this._rpc.call('editResend', { fromEnd, text });
   }
 
+  /** Restore at a user row: the worker asks (code, conversation or both) in the chat. */
+  async restore(fromEnd: number, text: string): Promise<void> {
+    this._resumeFile = undefined;
+    await this._rpc.call('restore', { fromEnd, text });
+  }
+
+  async undoRestore(): Promise<void> {
+    await this._rpc.call('undoRestore', null);
+  }
+
+  /** Deletes the workspace's checkpoints; what it freed, or undefined when the worker could not. */
+  async clearCheckpoints(): Promise<string | undefined> {
+    return (await this._rpc.call('clearCheckpoints', null))?.message;
+  }
+
   async navigateTree(entryId: string): Promise<void> {
     this._resumeFile = undefined;
     await this._rpc.call('navigateTree', { entryId });
@@ -383,8 +398,8 @@ export class PiClient extends Disposable {
   }
 
   /** A file's content before the current or last run changed it; undefined when no run touched it. */
-  async fileBefore(path: string): Promise<FileBefore | undefined> {
-    return (await this._rpc.call('fileBefore', { path }))?.before;
+  async fileBefore(path: string, runId?: string): Promise<FileBefore | undefined> {
+    return (await this._rpc.call('fileBefore', { path, ...(runId ? { runId } : {}) }))?.before;
   }
 
   /** Undoes the last run's change to `path`, or to all its files. */

@@ -25,6 +25,7 @@ export function workerConfig(storageDir?: string): WorkerConfig {
     noResponseMs: config.noResponseMs,
     collapseThinking: config.collapseThinking,
     approval: config.approval,
+    checkpoints: config.checkpoints,
     ...(storageDir ? { storageDir } : {}),
   };
 }

@@ -61,6 +61,9 @@ export const REQUEST_RULES = {
   forkHere: { when: 'opened', timeout: 'none', failure: 'report' },
   editResend: { when: 'opened', timeout: 'none', failure: 'report' },
   navigateTree: { when: 'opened', timeout: 'none', failure: 'report' },
+  restore: { when: 'opened', timeout: 'none', failure: 'report' },
+  undoRestore: { when: 'opened', timeout: 'none', failure: 'report' },
+  clearCheckpoints: { when: 'opened', timeout: 'none', failure: 'report' },
   // At once: a prompt (the client holds it until the session opens), and what a picker or a command asks,
   // the worker waiting for its session where it needs one. Exports and the tree take what they take.
   send: { when: 'now', timeout: 'none', failure: 'report' },

@@ -15,6 +15,9 @@ export const ConversationAction = {
   // SPEC §7: user rows.
   EditResend: 'edit-resend',
   ForkHere: 'fork-here',
+  // SPEC §7: checkpoints.
+  Restore: 'restore',
+  UndoRestore: 'undo-restore',
   ToggleBlock: 'toggle-block',
   ToolShowAll: 'tool-show-all',
   ToolArgsShowAll: 'tool-args-show-all',

@@ -82,6 +82,13 @@ export class ClickRouter {
         if (edit) t.composer.startEdit(row.text, row.media);
         return t.post({ type: edit ? 'editResend' : 'forkHere', fromEnd: row.fromEnd, text: row.text });
       }
+      case ConversationAction.Restore: {
+        const row = this._userRow(el);
+        if (row) t.post({ type: 'restore', fromEnd: row.fromEnd, text: row.text });
+        return;
+      }
+      case ConversationAction.UndoRestore:
+        return t.post({ type: 'undoRestore' });
       case ConversationAction.ToggleBlock: {
         const block = el.closest('[data-block]');
         const row = el.closest('[data-msg-id]');
@@ -107,12 +114,12 @@ export class ClickRouter {
       case ConversationAction.UndoFile:
       case ConversationAction.UndoAll: {
         const path = el.getAttribute('data-path') ?? undefined;
-        // The row's run: Undo acts only on the last run, and says so for an older row.
+        // The row's run (a restore card's checkpoint): Open Diff's left side, and what Undo acts on.
         const runId = el.closest('[data-run-id]')?.getAttribute('data-run-id') ?? undefined;
         if (action === ConversationAction.UndoAll) t.post({ type: 'undo', ...(runId ? { runId } : {}) });
         else if (!path) return;
         else if (action === ConversationAction.OpenFile) t.post({ type: 'openFile', path, firstChange: true });
-        else if (action === ConversationAction.OpenDiff) t.post({ type: 'openDiff', path });
+        else if (action === ConversationAction.OpenDiff) t.post({ type: 'openDiff', path, ...(runId ? { runId } : {}) });
         else t.post({ type: 'undo', path, ...(runId ? { runId } : {}) });
         return;
       }

@@ -6,9 +6,10 @@
 import { dialogChoices, type ExtensionUiState } from '../shared/transcript/dialogsAndWidgets.ts';
 import { type DialogView } from '../shared/wire/events.ts';
 import { showInvisibles } from '../shared/visibleText.ts';
-import { DirectAction } from './actions.ts';
+import { ConversationAction, DirectAction } from './actions.ts';
 import { button } from './components.ts';
 import { h, setHidden, setText } from './dom.ts';
+import { t } from './l10n.ts';
 
 export interface DialogHost {
   /** The user's answer; no `value` dismisses the dialog; `reason` is what an approval card's Deny sends. */
@@ -159,6 +160,32 @@ export class DialogList {
   }
 }
 
+/**
+ * A restore card's files: each opens the diff of the checkpoint ↔ now (clickRouter.ts routes `open-diff`, the
+ * checkpoint is the list's `data-run-id`).
+ */
+function restoreFiles(r: NonNullable<DialogView['restore']>): HTMLElement {
+  const list = h('ul', { class: 'changes-list restore-files', 'data-run-id': r.checkpoint, 'aria-label': t('Files that will change') });
+  for (const f of r.files) {
+    list.append(
+      h(
+        'li',
+        { class: 'change-file', 'data-path': f.path },
+        button(f.path, ConversationAction.OpenDiff, 'link', {
+          class: 'btn btn-link file-link',
+          'data-path': f.path,
+          title: t('Open the diff of {0}: the checkpoint ↔ now', f.path),
+        }),
+        h('span', { class: 'change-added', 'aria-label': t('{0} lines added since', f.added) }, `+${f.added}`),
+        h('span', { class: 'change-removed', 'aria-label': t('{0} lines removed since', f.removed) }, `−${f.removed}`),
+        ...(f.created ? [h('span', { class: 'change-note' }, t('new: restoring deletes it'))] : []),
+        ...(f.note ? [h('span', { class: 'change-note' }, f.note)] : []),
+      ),
+    );
+  }
+  return list;
+}
+
 /** The approval card's Deny (SPEC §7's `data-choice`). */
 const DENY = 'Deny';
 
@@ -221,9 +248,14 @@ function makeCard(d: DialogView, n: number): Card {
       'aria-labelledby': titleId,
       ...(message ? { 'aria-describedby': messageId } : {}),
     },
-    h('div', { class: 'dialog-origin' }, d.approval ? "Pi Agent Panel's approval (setting piPanel.approval)" : 'A Pi extension asks'),
+    h(
+      'div',
+      { class: 'dialog-origin' },
+      d.approval ? "Pi Agent Panel's approval (setting piPanel.approval)" : d.panel ? t('Pi Agent Panel asks') : 'A Pi extension asks',
+    ),
     title,
     ...(message ? [message] : []),
+    ...(d.restore ? [restoreFiles(d.restore)] : []),
     ...(field ? [field] : []),
     ...(reason ? [reason] : []),
     h('div', { class: 'dialog-choices', role: 'group', 'aria-label': 'Answers' }, ...buttons, dismiss),

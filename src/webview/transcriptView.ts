@@ -20,6 +20,7 @@ import { clipContent, ToolCard } from './toolCard.ts';
 import { imageGallery } from './images.ts';
 import { shellHeader } from './shellLive.ts';
 import { plainBody, type TextBody, type TextBodyFactory } from './textBody.ts';
+import { t } from './l10n.ts';
 
 /** Rows rendered at first and added per "show earlier". */
 export const PAGE_ROWS = 100;
@@ -178,7 +179,7 @@ export class TranscriptView {
   }
 }
 
-/** "Edit and resend" and "Fork from here" on a user row; clickRouter.ts handles the clicks. */
+/** "Edit and resend", "Fork from here" and "Restore" on a user row; clickRouter.ts handles the clicks. */
 function userActions(): HTMLElement {
   return h(
     'div',
@@ -197,6 +198,16 @@ function userActions(): HTMLElement {
       'button',
       { type: 'button', class: 'btn-link', 'data-action': ConversationAction.ForkHere, title: 'Start a new session with the conversation up to here' },
       'Fork from here',
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn-link',
+        'data-action': ConversationAction.Restore,
+        title: t('Go back to before this message: the code (its checkpoint), the conversation, or both'),
+      },
+      t('Restore'),
     ),
   );
 }
@@ -419,6 +430,7 @@ class MessageRow {
     // Force idle on a stopped or silent worker starts a fresh one.
     if (m.code === 'workerStopped') actions.push(button('Restart', ConversationAction.ForceIdle, 'secondary'));
     if (m.code === 'interrupted') actions.push(button('Continue', ConversationAction.ContinueInterrupted, 'secondary'));
+    if (m.code === 'restored') actions.push(button(t('Undo restore'), ConversationAction.UndoRestore, 'secondary'));
     if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', ConversationAction.RetryLast, 'secondary'));
     if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed')
       actions.push(button('Show Log', ConversationAction.ShowLog, 'secondary'));

@@ -68,8 +68,10 @@ export interface ControllerOptions {
   /** How long a run may go without any event before the user is told (0 = never). */
   readonly noResponseMs: number;
   readonly collapseThinking?: boolean;
-  /** The extension's workspace storage: the last run's file changes are kept there across reloads. */
+  /** The extension's workspace storage: the last run's file changes and the checkpoints are kept there. */
   readonly storageDir?: string;
+  /** Checkpoints before each user message (the setting, and only in a trusted workspace). */
+  readonly checkpoints?: boolean;
 }
 
 /** An error's message, for logs and notices. */

@@ -90,6 +90,18 @@ export class ExtensionUi {
     },
   };
 
+  /** The panel's own questions (a restore's choice and confirmation): shown in full, marked as the panel's. */
+  async ask(question: {
+    kind: DialogKind;
+    title: string;
+    message?: string;
+    options?: readonly string[];
+    restore?: DialogView['restore'];
+  }): Promise<string | undefined> {
+    const { kind, ...fields } = question;
+    return (await this._open(kind, { ...fields, panel: true }, undefined)).value;
+  }
+
   /** Dialogs waiting for the user. */
   get pendingCount(): number {
     return this._pending.size;
@@ -206,7 +218,7 @@ export class ExtensionUi {
 
   private async _dialog(
     kind: DialogKind,
-    fields: Omit<DialogView, 'id' | 'kind' | 'at' | 'timeoutMs' | 'approval'>,
+    fields: Omit<DialogView, 'id' | 'kind' | 'at' | 'timeoutMs' | 'approval' | 'panel' | 'restore'>,
     opts: ExtensionUIDialogOptions | undefined,
   ): Promise<string | undefined> {
     return (await this._open(kind, fields, opts)).value;
@@ -218,13 +230,15 @@ export class ExtensionUi {
     const clock = this._host.clock;
     const timeoutMs = typeof opts?.timeout === 'number' && opts.timeout > 0 ? opts.timeout : undefined;
     // The panel's approval shows what will run in full (the card scrolls); an extension's text is capped, saying so.
-    const shown = fields.approval ? showInvisibles : clip;
+    const shown = fields.approval || fields.panel ? showInvisibles : clip;
     const dialog: DialogView = {
       id,
       kind,
       title: shown(fields.title) || 'A Pi extension asks',
       ...(fields.message !== undefined ? { message: shown(fields.message) } : {}),
       ...(fields.approval ? { approval: true } : {}),
+      ...(fields.panel ? { panel: true } : {}),
+      ...(fields.restore ? { restore: fields.restore } : {}),
       ...(fields.options ? { options: fields.options.slice(0, MAX_OPTIONS).map((o) => clip(String(o))) } : {}),
       ...(fields.placeholder !== undefined ? { placeholder: clip(fields.placeholder) } : {}),
       ...(fields.prefill !== undefined ? { prefill: fields.prefill } : {}),

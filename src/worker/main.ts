@@ -96,10 +96,11 @@ function afterCommand(action: () => Promise<void>): { cancelled: false } {
 let config: WorkerConfig | undefined;
 // Pi's extensions read `process.cwd()` for the project they work in (titles, relative paths, `git`).
 followWorkspace(() => config?.cwd);
-const options: { settleTimeoutMs: number; noResponseMs: number; collapseThinking: boolean; storageDir?: string } = {
+const options: { settleTimeoutMs: number; noResponseMs: number; collapseThinking: boolean; storageDir?: string; checkpoints: boolean } = {
   settleTimeoutMs: 5000,
   noResponseMs: 60_000,
   collapseThinking: true,
+  checkpoints: false,
 };
 
 function currentConfig(): WorkerConfig {
@@ -180,6 +181,7 @@ controller.onWillDisposeSession(() => {
   approvals.reset();
 });
 controller.onDidSetInput((text) => notify('setInput', { text }));
+controller.setAsker((question) => extensionUi.ask(question));
 
 /** Reads the saved-sessions list a while after the session changed (a run ended, a switch), so the view's list opens warm. */
 let warmTimer: ReturnType<typeof setTimeout> | undefined;
@@ -196,7 +198,14 @@ controller.onDidChangeSession((info) => notify('session', { info, sessionFile: c
 
 function configure(c: WorkerConfig): void {
   config = c;
-  Object.assign(options, { settleTimeoutMs: c.settleTimeoutMs, noResponseMs: c.noResponseMs, collapseThinking: c.collapseThinking, storageDir: c.storageDir });
+  Object.assign(options, {
+    settleTimeoutMs: c.settleTimeoutMs,
+    noResponseMs: c.noResponseMs,
+    collapseThinking: c.collapseThinking,
+    storageDir: c.storageDir,
+    // Restricted Mode runs no tools: nothing to checkpoint, and no git run on an untrusted folder.
+    checkpoints: c.checkpoints !== false && c.trusted,
+  });
 }
 
 /** The live session, or an error saying why there is none. */
@@ -270,8 +279,8 @@ const handlers: RequestHandlers = {
     const text = lastAnswer(await session());
     return text ? { text } : {};
   },
-  fileBefore: async ({ path }) => {
-    const before = controller.fileBefore(path);
+  fileBefore: async ({ path, runId }) => {
+    const before = await controller.fileBefore(path, runId);
     return before ? { before } : {};
   },
   undo: async ({ path, runId }) => controller.undo(path, runId),
@@ -288,6 +297,12 @@ const handlers: RequestHandlers = {
   forkHere: acknowledge(({ fromEnd, text }) => controller.forkHere(fromEnd, text)),
   editResend: acknowledge(({ fromEnd, text }) => controller.editResend(fromEnd, text)),
   navigateTree: acknowledge(({ entryId }) => controller.navigateTree(entryId)),
+  restore: acknowledge(({ fromEnd, text }) => controller.restore(fromEnd, text)),
+  undoRestore: acknowledge(() => controller.undoRestore()),
+  clearCheckpoints: async () => {
+    await controller.ensureSession();
+    return { message: await controller.clearCheckpoints() };
+  },
   sessionTree: async () => {
     await controller.ensureSession();
     return { nodes: controller.tree() };

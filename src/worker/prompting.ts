@@ -28,6 +28,8 @@ export interface PromptTarget {
   onDidEmit(listener: (events: readonly WireEvent[]) => void): IDisposable;
   /** Cancel was asked for: open extension dialogs are answered as dismissed, a `!` command stops. */
   willCancel(): void;
+  /** A prompt is about to start a run: the workspace's checkpoint is taken first (never throws). */
+  beforePrompt(session: AgentSessionLike): Promise<void>;
 }
 
 /** A queued message's images, by its text. */
@@ -97,6 +99,7 @@ export class Prompting {
       }
     }
     this._lastPrompt = { text, ...(images?.length ? { images } : {}) };
+    await target.beforePrompt(ready);
     try {
       // Resolves when the run settles; provider errors arrive as events, not as a rejection.
       await ready.prompt(text, pics ? { images: pics } : undefined);

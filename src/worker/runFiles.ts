@@ -1,6 +1,6 @@
 /** What the runs of the open session did to files, as the transcript shows it: the Changes row, Open Diff, Undo. */
 
-import type { WireEvent } from '../shared/wire/events.ts';
+import type { FileChangeView, WireEvent } from '../shared/wire/events.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText, type ControllerOptions } from './agentSession.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
@@ -34,10 +34,11 @@ export class RunFiles {
     this._guard(() => this._files?.toolStarted(toolName, args));
   }
 
-  /** The run settled: its Changes row, when it changed files. */
-  runSettled(sessionFile: string | undefined): void {
+  /** The run settled: its Changes row, when it changed files (shown unless `show` is false: the checkpoints' row may replace it). */
+  runSettled(sessionFile: string | undefined, show = true): { runId: string; files: FileChangeView[] } | undefined {
     const changes = this._guard(() => this._files?.runSettled(sessionFile));
-    if (changes) this._apply([{ type: 'changes', ...changes }]);
+    if (changes && show) this._apply([{ type: 'changes', ...changes }]);
+    return changes;
   }
 
   /** A file's content before the current or last run changed it (Open Diff's left side). */

@@ -15,12 +15,13 @@ import type { WireEvent } from '../shared/wire/events.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
 import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
-import type { Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
+import type { FileBefore, Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike, type ControllerOptions, type NavigateTreeOptions, type SessionFactory } from './agentSession.ts';
 import { Branching } from './branching.ts';
-import type { Before } from './fileChanges.ts';
+import { SessionCheckpoints } from './checkpoints/sessionCheckpoints.ts';
 import { Prompting } from './prompting.ts';
 import { replayOnto } from './replay.ts';
+import { Restoring, type PanelQuestion } from './restoring.ts';
 import { RunFiles } from './runFiles.ts';
 import { RunWatchdog } from './runWatchdog.ts';
 import { sessionInfoView } from './sessionInfo.ts';
@@ -51,6 +52,9 @@ export class SessionController extends Disposable {
   private readonly _files: RunFiles;
   private readonly _prompting: Prompting;
   private readonly _branching: Branching;
+  private readonly _checkpoints: SessionCheckpoints;
+  private readonly _restoring: Restoring;
+  private _ask: ((question: PanelQuestion) => Promise<string | undefined>) | undefined;
 
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
   /** Wire events, in order, right after the host store applied them. */
@@ -92,6 +96,7 @@ export class SessionController extends Disposable {
     );
     this._watchdog = new RunWatchdog(transcript, clock, options);
     this._files = new RunFiles(transcript.apply, log, options);
+    this._checkpoints = new SessionCheckpoints(log, (message) => this._notices.notice('warning', message));
     this._prompting = new Prompting(
       {
         ...transcript,
@@ -105,6 +110,7 @@ export class SessionController extends Disposable {
         },
         onDidEmit: this.onDidEmit,
         willCancel: () => this._onWillCancel.fire(),
+        beforePrompt: (session) => this._checkpoints.beforePrompt(sessionIdOf(session), session.sessionManager?.getLeafId() ?? undefined),
       },
       this._notices,
       this._watchdog,
@@ -133,6 +139,21 @@ export class SessionController extends Disposable {
       },
       this._notices,
     );
+    this._restoring = new Restoring(
+      {
+        ensureSession: () => this.ensureSession(),
+        isActive: () => this.isActive,
+        ask: (question) => (this._ask ? this._ask(question) : Promise.resolve(undefined)),
+        navigateTree: (entryId) => this._branching.navigateTree(entryId),
+        notice: (level, text, code) => this._notices.notice(level, text, code),
+      },
+      this._checkpoints,
+    );
+  }
+
+  /** How the panel's own questions (the restore card) are asked: the worker's dialog cards. */
+  setAsker(ask: (question: PanelQuestion) => Promise<string | undefined>): void {
+    this._ask = ask;
   }
 
   /** The host's reduced transcript: what a (re)created view starts from. */
@@ -245,14 +266,42 @@ export class SessionController extends Disposable {
     return this._branching.rename(name);
   }
 
-  /** A file's content before the current or last run changed it (Open Diff's left side). */
-  fileBefore(p: string): Before | undefined {
+  /**
+   * A file's content before run `runId` (a Changes row's), or the current or last run, changed it (Open Diff's
+   * left side): from the run's checkpoint, else from what Pi's edit and write tools kept.
+   */
+  async fileBefore(p: string, runId?: string): Promise<FileBefore | undefined> {
+    try {
+      const known = await this._checkpoints.fileBefore(p, this._checkpoints.owns(runId) ? runId : undefined);
+      if (known) return known;
+    } catch (err) {
+      this._log.warn(`Reading ${p} from a checkpoint failed: ${errorText(err)}`);
+    }
     return this._files.before(p);
   }
 
-  /** Undoes the last run's change to `p`, or to all its files; the Changes row shows the result. */
-  undo(p: string | undefined, runId?: string): { ok: boolean; message: string } {
-    return this._files.undo(p, runId);
+  /** Undoes run `runId`'s change to `p` (any run with a checkpoint; else the last run), or to all its files; the Changes row shows the result. */
+  async undo(p: string | undefined, runId?: string): Promise<{ ok: boolean; message: string }> {
+    if (!this._checkpoints.owns(runId)) return this._files.undo(p, runId);
+    if (this.isActive) return { ok: false, message: 'Pi is busy. Undo after the run ends.' };
+    const result = await this._checkpoints.undo(p, runId!);
+    if (result.row) this._apply([{ type: 'changes', ...result.row }]);
+    return { ok: result.ok, message: result.message };
+  }
+
+  /** See `Restoring.restore`. */
+  restore(fromEnd: number, text: string): Promise<void> {
+    return this._restoring.restore(fromEnd, text);
+  }
+
+  /** See `Restoring.undo`. */
+  undoRestore(): Promise<void> {
+    return this._restoring.undo();
+  }
+
+  /** Deletes the workspace's checkpoints; says what it freed. */
+  clearCheckpoints(): Promise<string> {
+    return this._checkpoints.clear();
   }
 
   /**
@@ -355,6 +404,7 @@ export class SessionController extends Disposable {
       this._cwd = created.cwd;
       this._noModel = created.noModel === true;
       this._files.open(created.cwd);
+      this._checkpoints.open(created.cwd, this._options.storageDir, this._options.checkpoints === true);
       // Subscribe before anything can prompt; the listener never throws into Pi.
       this._bind(created.session);
       this._runtime = created.runtime;
@@ -362,7 +412,7 @@ export class SessionController extends Disposable {
       created.runtime?.setRebindSession(this._rebind);
       if (!quiet) {
         // The last run's Changes row, kept across a window reload, follows its history.
-        if (this._replay(created.session)) this._files.showLast(created.session.sessionFile);
+        if (this._replay(created.session)) this._showLastChanges(created.session);
         if (created.warning) this._notices.notice('warning', created.warning);
         if (this._noModel) this._notices.noModel(undefined);
       }
@@ -397,6 +447,7 @@ export class SessionController extends Disposable {
   private readonly _rebind = async (session: AgentSessionLike): Promise<void> => {
     this._bind(session);
     this._showSession(session);
+    this._showLastChanges(session);
     // A replacement session (new, resumed, forked) gets the panel's extension UI too.
     await this._bindExtensionsTo(session);
   };
@@ -418,6 +469,16 @@ export class SessionController extends Disposable {
     this._apply([{ type: 'reset' }]);
     this._replay(session);
     this._onDidChangeSession.fire(this.sessionInfo);
+  }
+
+  /** The last run's Changes row of `session` (after a reload, a switch): from its checkpoints, else the per-tool record. */
+  private _showLastChanges(session: AgentSessionLike): void {
+    const file = session.sessionFile;
+    void this._checkpoints.last(sessionIdOf(session)).then((row) => {
+      if (session !== this._session) return;
+      if (row) this._apply([{ type: 'changes', ...row }]);
+      else this._files.showLast(file);
+    });
   }
 
   /** Adds `session`'s history (and name) to the transcript; false when it has neither. */
@@ -464,6 +525,7 @@ export class SessionController extends Disposable {
   private readonly _onPiEvent = (event: AgentSessionEvent): void => {
     try {
       if (event.type === 'tool_execution_start') this._files.toolStarted(event.toolName, event.args);
+      if (event.type === 'message_start' && event.message.role === 'user') this._checkpoints.userMessageStarted(sessionIdOf(this._session));
       const wire = project(event, {
         state: this._state,
         now: this._watchdog.heard(),
@@ -494,7 +556,18 @@ export class SessionController extends Disposable {
   /** A run settled: its file changes, a reload it held back, a provider error it ended on. */
   private _settled(aborted: boolean): void {
     this._watchdog.clearSettle();
-    this._files.runSettled(this._session?.sessionFile);
+    const session = this._session;
+    if (this._checkpoints.capturing) {
+      // Both records: the checkpoints' row (every file, whoever changed it) unless its checkpoint failed.
+      const perTool = this._files.runSettled(session?.sessionFile, false);
+      void this._checkpoints
+        .settled(sessionIdOf(session), (leafId) => userEntriesAfter(session, leafId))
+        .then(({ taken, row }) => {
+          if (this.isDisposed || session !== this._session) return;
+          const shown = taken ? row : perTool;
+          if (shown) this._apply([{ type: 'changes', ...shown }]);
+        });
+    } else this._files.runSettled(session?.sessionFile);
     if (this._reloadWhenIdle !== undefined) {
       const note = this._reloadWhenIdle;
       this._clock.setTimer(() => void this._reopen(note), 0);
@@ -506,6 +579,25 @@ export class SessionController extends Disposable {
     for (const ev of events) this._state = reduceOne(this._state, ev);
     this._onDidEmit.fire(events);
   }
+}
+
+/** The id Pi gives the session (its checkpoints are named by it); undefined for a test's plain session. */
+function sessionIdOf(session: AgentSessionLike | undefined): string | undefined {
+  try {
+    return session?.sessionManager?.getSessionId();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ids of the user messages on `session`'s branch after entry `leafId` (all of them without one). */
+function userEntriesAfter(session: AgentSessionLike | undefined, leafId: string | undefined): string[] {
+  const branch = session?.sessionManager?.getBranch() ?? [];
+  const start = leafId === undefined ? 0 : branch.findIndex((e) => e.id === leafId) + 1;
+  return branch
+    .slice(start)
+    .filter((e) => e.type === 'message' && (e.message as { role?: string }).role === 'user')
+    .map((e) => e.id);
 }
 
 /** Waits for `work`, but no longer than `ms` on `clock`; its failure is the caller's. */

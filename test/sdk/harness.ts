@@ -50,7 +50,7 @@ export async function startHarness(
   pi: PiModule,
   scenario: Scenario,
   settings?: Record<string, unknown>,
-  options: { trusted?: boolean; storageDir?: string } = {},
+  options: { trusted?: boolean; storageDir?: string; checkpoints?: boolean } = {},
 ): Promise<Harness> {
   const model = await startScriptedModel({ scenario });
   const agentDir = await makePiAgentDir({ baseUrl: model.url, settings });
@@ -60,7 +60,12 @@ export async function startHarness(
     ({ fresh }) => createPiSession(pi, { cwd, agentDir, fresh, trusted: options.trusted ?? true, tools: [] }),
     log,
     realScheduler,
-    { settleTimeoutMs: 5000, noResponseMs: 0, ...(options.storageDir ? { storageDir: options.storageDir } : {}) },
+    {
+      settleTimeoutMs: 5000,
+      noResponseMs: 0,
+      ...(options.storageDir ? { storageDir: options.storageDir } : {}),
+      ...(options.checkpoints ? { checkpoints: true } : {}),
+    },
   );
   const emitted: WireEvent[] = [];
   const restored: string[][] = [];

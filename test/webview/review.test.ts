@@ -142,4 +142,42 @@ describe('review and chips in the chat view (headless Chromium)', function () {
     await links.first().click();
     assert.deepEqual((await sent('openLink')).at(-1), { type: 'openLink', href: 'src/a.ts#L12' });
   });
+
+  it('a user row offers Restore; the restore card lists the files with diffs of the checkpoint and answers with its choice', async () => {
+    await deliver(page, { type: 'batch', events: editRun });
+    await page.locator('[data-role="user"] [data-action="restore"]').click();
+    assert.deepEqual((await sent('restore')).at(-1), { type: 'restore', fromEnd: 0, text: 'Edit a.ts.' });
+    const checkpoint = 'a'.repeat(40);
+    const files = [
+      { path: 'gen.txt', added: 1, removed: 0, created: true },
+      { path: 'src/a.ts', added: 1, removed: 1, created: false },
+    ];
+    const choices = ['Code and conversation', 'Conversation only', 'Code only'];
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        {
+          type: 'dialogOpen',
+          dialog: { id: 'dialog-1', kind: 'select', title: 'Restore to this message?', options: choices, panel: true, restore: { checkpoint, files }, at: T0 },
+        },
+      ],
+    });
+    const card = page.locator('[data-testid="dialog"]');
+    assert.deepEqual(await card.locator('[data-choice]').evaluateAll((els) => els.map((e) => e.getAttribute('data-choice'))), choices);
+    assert.deepEqual(await card.locator('.change-file').evaluateAll((els) => els.map((e) => e.getAttribute('data-path'))), ['gen.txt', 'src/a.ts']);
+    await card.locator('[data-action="open-diff"][data-path="gen.txt"]').click();
+    assert.deepEqual((await sent('openDiff')).at(-1), { type: 'openDiff', path: 'gen.txt', runId: checkpoint });
+    assert.equal(await card.getAttribute('data-answered'), null, 'opening a diff does not answer the card');
+    await card.locator('[data-choice="Code only"]').click();
+    assert.deepEqual((await sent('answerDialog')).at(-1), { type: 'answerDialog', id: 'dialog-1', value: 'Code only' });
+  });
+
+  it("a restore's notice offers Undo restore", async () => {
+    await deliver(page, {
+      type: 'batch',
+      events: [{ type: 'noticeMessage', level: 'info', text: 'Restored the code to before this message.', code: 'restored' }],
+    });
+    await page.locator('[data-role="notice"] [data-action="undo-restore"]').click();
+    assert.deepEqual((await sent('undoRestore')).at(-1), { type: 'undoRestore' });
+  });
 });

@@ -189,7 +189,17 @@ export type NoticeLevel = 'info' | 'warning' | 'error';
  * Notices the webview offers an action for. `interrupted`: a reply cut off by a crash or a kill, which Pi never
  * saved (Continue asks Pi to go on from it).
  */
-export type NoticeCode = 'noModel' | 'noKey' | 'promptFailed' | 'settleTimeout' | 'sessionFailed' | 'providerError' | 'workerStopped' | 'interrupted';
+export type NoticeCode =
+  | 'noModel'
+  | 'noKey'
+  | 'promptFailed'
+  | 'settleTimeout'
+  | 'sessionFailed'
+  | 'providerError'
+  | 'workerStopped'
+  | 'interrupted'
+  /** A restore to a checkpoint: the notice offers Undo restore. */
+  | 'restored';
 
 /** The dialog kinds Pi's `ExtensionUIContext` offers; each is an inline card in the chat. */
 export type DialogKind = 'select' | 'confirm' | 'input' | 'editor';
@@ -216,6 +226,10 @@ export interface DialogView {
    * card, which offers a reason with Deny; the text is shown in full.
    */
   readonly approval?: boolean;
+  /** The panel's own question (a restore), not an extension's: shown in full. */
+  readonly panel?: boolean;
+  /** A restore's card (the panel's own): the files a restore to checkpoint `checkpoint` would change, each with a diff. */
+  readonly restore?: { readonly checkpoint: string; readonly files: readonly FileChangeView[] };
 }
 
 /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */

@@ -39,7 +39,7 @@ const sessionFile =
   };
 
 const userRowAction =
-  <K extends 'editResend' | 'forkHere'>(type: K): Check<K> =>
+  <K extends 'editResend' | 'forkHere' | 'restore'>(type: K): Check<K> =>
   (raw) => {
     if (!isCount(raw.fromEnd)) return { ok: false, reason: `${type}.fromEnd is not a count` };
     if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `${type}.text is not a string of sensible length` };
@@ -82,6 +82,8 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
   },
   editResend: userRowAction('editResend'),
   forkHere: userRowAction('forkHere'),
+  restore: userRowAction('restore'),
+  undoRestore: bare('undoRestore'),
   navigateTree: (raw) => {
     if (typeof raw.entryId !== 'string' || !/^[\w-]{1,100}$/.test(raw.entryId)) return { ok: false, reason: 'navigateTree.entryId is not an entry id' };
     return { ok: true, msg: { type: 'navigateTree', entryId: raw.entryId } };
@@ -160,7 +162,8 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
   },
   openDiff: (raw) => {
     if (!isPath(raw.path)) return { ok: false, reason: 'openDiff.path is not a path' };
-    return { ok: true, msg: { type: 'openDiff', path: raw.path } };
+    if (raw.runId !== undefined && (typeof raw.runId !== 'string' || raw.runId.length > 100)) return { ok: false, reason: 'openDiff.runId is not a run id' };
+    return { ok: true, msg: { type: 'openDiff', path: raw.path, ...(raw.runId !== undefined ? { runId: raw.runId } : {}) } };
   },
   undo: (raw) => {
     if (raw.path !== undefined && !isPath(raw.path)) return { ok: false, reason: 'undo.path is not a path' };

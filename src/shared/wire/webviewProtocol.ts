@@ -100,7 +100,7 @@ export type WebviewToHost =
   /** Opens a workspace file; `line` (1-based) or, with `firstChange`, the first line the last run changed. */
   | { readonly type: 'openFile'; readonly path: string; readonly line?: number; readonly firstChange?: boolean }
   /** Opens the diff editor: the file before the run's first change to it ↔ now. */
-  | { readonly type: 'openDiff'; readonly path: string }
+  | { readonly type: 'openDiff'; readonly path: string; readonly runId?: string }
   /** Undoes the last run's change to one file, or (no path) to all its files. */
   | { readonly type: 'undo'; readonly path?: string; readonly runId?: string }
   /** `@` in the composer: open the workspace file picker. */
@@ -128,6 +128,9 @@ export type WebviewToHost =
   /** A user row, named by how many user rows follow it and by its text. */
   | { readonly type: 'editResend'; readonly fromEnd: number; readonly text: string }
   | { readonly type: 'forkHere'; readonly fromEnd: number; readonly text: string }
+  /** Restore at a user row: code, conversation or both (the worker asks which). */
+  | { readonly type: 'restore'; readonly fromEnd: number; readonly text: string }
+  | { readonly type: 'undoRestore' }
   | { readonly type: 'showTree' }
   | { readonly type: 'navigateTree'; readonly entryId: string }
   /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */

@@ -33,6 +33,8 @@ export interface WorkerConfig {
   readonly storageDir?: string;
   /** Setting `piPanel.approval`: which tool calls wait for the user's Allow (absent: off). */
   readonly approval?: 'off' | 'writes' | 'commands' | 'all';
+  /** Setting `piPanel.checkpoints`: a checkpoint of the workspace before each user message (never in Restricted Mode). */
+  readonly checkpoints?: boolean;
 }
 
 /** A file's content before a run changed it: text, absent (Pi created it), or not kept and why. */
@@ -100,7 +102,7 @@ export interface WorkerRequests {
   readonly listSessions: { readonly params: null; readonly result: { readonly sessions: readonly SessionChoice[] } };
   readonly exportHtml: { readonly params: { readonly file: string }; readonly result: { readonly file: string } };
   /** The content of a file before the current or last run changed it; none when no run touched it. */
-  readonly fileBefore: { readonly params: { readonly path: string }; readonly result: { readonly before?: FileBefore } };
+  readonly fileBefore: { readonly params: { readonly path: string; readonly runId?: string }; readonly result: { readonly before?: FileBefore } };
   /** Undoes the last run's change to `path`, or to all its files. */
   readonly undo: { readonly params: { readonly path?: string; readonly runId?: string }; readonly result: { readonly ok: boolean; readonly message: string } };
   /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
@@ -126,6 +128,12 @@ export interface WorkerRequests {
   readonly forkHere: { readonly params: { readonly fromEnd: number; readonly text: string }; readonly result: null };
   readonly editResend: { readonly params: { readonly fromEnd: number; readonly text: string }; readonly result: null };
   readonly navigateTree: { readonly params: { readonly entryId: string }; readonly result: null };
+  /** Restore at a user row: asks (code, conversation or both, in the chat's card), then restores. */
+  readonly restore: { readonly params: { readonly fromEnd: number; readonly text: string }; readonly result: null };
+  /** Undoes the last restore (its files and the conversation's place). */
+  readonly undoRestore: { readonly params: null; readonly result: null };
+  /** Deletes the workspace's checkpoints (Pi: Clear Checkpoints); says how much space it freed. */
+  readonly clearCheckpoints: { readonly params: null; readonly result: { readonly message: string } };
   readonly sessionTree: { readonly params: null; readonly result: { readonly nodes: readonly TreeNodeView[] } };
   /** Names a saved session; without `file`, or with the open one's, the open session. */
   readonly renameSession: { readonly params: { readonly file?: string; readonly name: string }; readonly result: null };

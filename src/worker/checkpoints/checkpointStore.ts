@@ -33,10 +33,12 @@ export interface Checkpoint {
   readonly createdAt: number;
   readonly sessionId?: string;
   readonly entryId?: string;
-  /** `undo`: taken by a restore, just before it changed the files. */
-  readonly kind: 'checkpoint' | 'undo';
+  /** `undo`: taken by a restore, just before it changed the files; `end`: taken when a run settled. */
+  readonly kind: 'checkpoint' | 'undo' | 'end';
   /** Workspace files it does not hold (too large, nested repositories). */
   readonly skipped: readonly SkippedFile[];
+  /** An `end` checkpoint: the id of the checkpoint its run started from. */
+  readonly runStart?: string;
 }
 
 /** One file that differs between a checkpoint and another one or the workspace. */
@@ -82,6 +84,7 @@ interface Meta {
   readonly entryId?: string;
   readonly kind: Checkpoint['kind'];
   readonly skipped: readonly SkippedFile[];
+  readonly runStart?: string;
 }
 
 /** The checkpoints of one workspace. Operations run one at a time, in call order. */
@@ -128,6 +131,56 @@ export class CheckpointStore {
   /** Records the workspace's files now. Cheap when little changed: only what git sees as new, changed or deleted is read. */
   checkpoint(label: string, key?: CheckpointKey): Promise<Checkpoint> {
     return this._serial(() => this._checkpoint(label, key, 'checkpoint'));
+  }
+
+  /**
+   * Stages the workspace ahead of the first checkpoint (a session opened), without recording one: the first
+   * prompt's checkpoint then costs what a later one does instead of copying the whole workspace first.
+   */
+  warm(): Promise<void> {
+    return this._serial(async () => {
+      await this._init();
+      await this._repo.snapshot();
+    });
+  }
+
+  /** Records the workspace as run `runStart` (a checkpoint id) left it: the run's Changes are the diff between the two. */
+  endOfRun(runStart: string, key: CheckpointKey): Promise<Checkpoint> {
+    return this._serial(() => this._checkpoint('After the run', key, 'end', runStart));
+  }
+
+  /** Names checkpoint `id` also by `key` (the user message's entry, known only once Pi appended it). */
+  assign(id: string, key: CheckpointKey): Promise<void> {
+    return this._serial(async () => {
+      await this._init();
+      await this._repo.setRef(refName(key), id);
+    });
+  }
+
+  /** The checkpoint named by `key` (its ref), if any. */
+  byKey(key: CheckpointKey): Promise<Checkpoint | undefined> {
+    return this._serial(async () => {
+      await this._init();
+      const r = (await this._repo.refs(refName(key))).find((x) => x.ref === refName(key));
+      const meta = r && parseMeta(r.body);
+      return r && meta ? toCheckpoint(r.sha, meta) : undefined;
+    });
+  }
+
+  /** Deletes every checkpoint of the workspace (the whole shadow repository); resolves to the bytes it freed. */
+  clear(): Promise<number> {
+    return this._serial(async () => {
+      const bytes = await folderBytes(this.gitDir);
+      await fs.rm(this.gitDir, { recursive: true, force: true });
+      this._ready = undefined;
+      this._repo.forget();
+      return bytes;
+    });
+  }
+
+  /** Bytes the shadow repository takes on disk. */
+  size(): Promise<number> {
+    return folderBytes(this.gitDir);
   }
 
   /** The checkpoints, oldest first; only `sessionId`'s when given. */
@@ -236,7 +289,7 @@ export class CheckpointStore {
     });
   }
 
-  private async _checkpoint(label: string, key: CheckpointKey | undefined, kind: Checkpoint['kind']): Promise<Checkpoint> {
+  private async _checkpoint(label: string, key: CheckpointKey | undefined, kind: Checkpoint['kind'], runStart?: string): Promise<Checkpoint> {
     await this._init();
     const snap = await this._repo.snapshot();
     const meta: Meta = {
@@ -246,9 +299,10 @@ export class CheckpointStore {
       ...(key ? { sessionId: key.sessionId, entryId: key.entryId } : {}),
       kind,
       skipped: snap.skipped,
+      ...(runStart ? { runStart } : {}),
     };
     const id = await this._repo.commit(snap.tree, `${meta.label.slice(0, 72)}\n\n${JSON.stringify(meta)}\n`);
-    const ref = key ? `${REF_ROOT}/${refPart(key.sessionId)}/${refPart(key.entryId)}` : `${REF_ROOT}/_/${uniqueSuffix(++this._count)}`;
+    const ref = key ? refName(key) : `${REF_ROOT}/_/${uniqueSuffix(++this._count)}`;
     await this._repo.setRef(ref, id);
     return toCheckpoint(id, meta);
   }
@@ -319,7 +373,24 @@ function toCheckpoint(id: string, m: Meta): Checkpoint {
     ...(m.entryId !== undefined ? { entryId: m.entryId } : {}),
     kind: m.kind,
     skipped: m.skipped,
+    ...(m.runStart ? { runStart: m.runStart } : {}),
   };
+}
+
+function refName(key: CheckpointKey): string {
+  return `${REF_ROOT}/${refPart(key.sessionId)}/${refPart(key.entryId)}`;
+}
+
+/** The bytes of the files under `dir` (0 when it does not exist). */
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    const st = await fs.stat(path.join(e.parentPath, e.name)).catch(() => undefined);
+    total += st?.size ?? 0;
+  }
+  return total;
 }
 
 function parseMeta(body: string): Meta | undefined {

@@ -235,6 +235,11 @@ export class ShadowRepo {
     await this._run(['gc', '--quiet', '--prune=now']);
   }
 
+  /** The repository was deleted: the next snapshot stages everything again. */
+  forget(): void {
+    this._last = undefined;
+  }
+
   private async _indexStat(): Promise<string> {
     const st = await fs.stat(this.target.indexFile, { bigint: true }).catch(() => undefined);
     return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : 'none';

@@ -1,0 +1,300 @@
+/**
+ * The checkpoints of the open session: one before each user message (keyed by the session and the message's
+ * entry, so they follow the session and survive a reload), one when a run settles, the run's Changes row as the
+ * diff between the two (whatever tool or command changed the files), Undo per file of any run, Open Diff's left
+ * side, and the plan of a restore. Off when the setting says so, in Restricted Mode, or without git.
+ */
+
+import { realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import type { FileChangeView } from '../../shared/wire/events.ts';
+import type { FileBefore, Logger } from '../../shared/wire/workerProtocol.ts';
+import { errorText } from '../agentSession.ts';
+import type { GitOptions } from './git.ts';
+import { formatBytes } from './shadowRepo.ts';
+import { CheckpointStore, type Checkpoint, type FileDiff, type RestoreResult } from './checkpointStore.ts';
+
+/** The Changes row of one run: `runId` is the id of the checkpoint it started from. */
+export interface RunChangesView {
+  readonly runId: string;
+  readonly files: FileChangeView[];
+}
+
+/** What a restore to a user message would do to the files. */
+export interface RestorePlan {
+  readonly checkpoint: Checkpoint;
+  /** Files that differ from the checkpoint now: a restore of the code changes these. */
+  readonly files: FileChangeView[];
+  /** Of those, files changed after Pi's last run ended (by the user, most likely): named before they are overwritten. */
+  readonly changedSinceRun: string[];
+}
+
+/** Key of the checkpoint taken before the message Pi has not appended yet. */
+const NEXT = 'next';
+
+export class SessionCheckpoints {
+  private readonly _log: Logger;
+  private readonly _onUnavailable: (message: string) => void;
+  private _store: CheckpointStore | undefined;
+  private _cwd: string | undefined;
+  private _available: Promise<boolean> | undefined;
+  /** Said once per worker: the user need not hear it again for every session. */
+  private _toldUnavailable = false;
+  /**
+   * The checkpoints of the current run's user messages, in the order they started (the prompt's first, then
+   * steering and follow-up messages'), named by their entries when the run settles: Pi appends the entries
+   * without an event.
+   */
+  private _messages: Promise<Checkpoint | undefined>[] = [];
+  /** Whether the prompt's own user message started (its checkpoint was taken before the prompt). */
+  private _promptSeen = false;
+  /** The session's leaf when the run's prompt was sent: its user messages are the ones after it. */
+  private _leafBefore: string | undefined;
+  /** The naming of the last run's checkpoints, until done. */
+  private _settling: Promise<void> = Promise.resolve();
+  /** The current run's start (its first user message's checkpoint). */
+  private _runStart: Promise<Checkpoint | undefined> | undefined;
+  /** The last run's start, for Open Diff's left side when no row names a run. */
+  private _lastRunStart: string | undefined;
+  /** Files undone per run, shown as undone in its row. */
+  private readonly _undone = new Map<string, Set<string>>();
+
+  constructor(log: Logger, onUnavailable: (message: string) => void) {
+    this._log = log;
+    this._onUnavailable = onUnavailable;
+  }
+
+  /** A session in `cwd` opened; `enabled` is false when the setting is off or the workspace untrusted. */
+  open(cwd: string, storageDir: string | undefined, enabled: boolean, git?: GitOptions): void {
+    const on = enabled && storageDir !== undefined;
+    if (this._store && this._cwd === cwd && on) return;
+    this._cwd = cwd;
+    // One index per worker: two chats (workers) over one workspace never wait on each other's index lock.
+    this._store = on ? new CheckpointStore({ workspace: cwd, storageDir, owner: `worker-${process.pid}`, ...(git ? { git } : {}) }) : undefined;
+    this._available = undefined;
+    this._messages = [];
+    this._runStart = undefined;
+    this._lastRunStart = undefined;
+    const store = this._store;
+    // The first checkpoint of a large workspace copies all of it (seconds): done now, not while the first prompt waits.
+    if (store)
+      void this.available()
+        .then((ok) => (ok ? store.warm() : undefined))
+        .catch((err: unknown) => this._log.warn(`Preparing checkpoints failed: ${errorText(err)}`));
+  }
+
+  /** Whether checkpoints are taken here; asks git once. */
+  available(): Promise<boolean> {
+    const store = this._store;
+    if (!store) return Promise.resolve(false);
+    this._available ??= store.available().then((a) => {
+      if (a.available) return true;
+      this._log.warn(a.message);
+      if (!this._toldUnavailable) this._onUnavailable(`${a.message} The Changes row covers only Pi's edit and write tools.`);
+      this._toldUnavailable = true;
+      return false;
+    });
+    return this._available;
+  }
+
+  /** Whether the run now going has a checkpoint to diff against (else the per-tool capture's row is shown). */
+  get capturing(): boolean {
+    return this._runStart !== undefined;
+  }
+
+  /** Before a prompt starts a run (`leafId`: the session's leaf now): the workspace's state. Never throws. */
+  async beforePrompt(sessionId: string | undefined, leafId: string | undefined): Promise<void> {
+    if (!sessionId || !(await this.available())) return;
+    const taken = this._take(() => this._store!.checkpoint('Before message', { sessionId, entryId: NEXT }));
+    this._messages = [taken];
+    this._promptSeen = false;
+    this._leafBefore = leafId;
+    this._runStart = taken;
+    await taken;
+  }
+
+  /** A user message started: the prompt's own has its checkpoint; a steering or follow-up message mid-run gets one now. */
+  userMessageStarted(sessionId: string | undefined): void {
+    const store = this._store;
+    if (!store || !sessionId || !this._runStart) return;
+    if (!this._promptSeen) {
+      this._promptSeen = true;
+      return;
+    }
+    this._messages.push(this._take(() => store.checkpoint('Before message', { sessionId, entryId: NEXT })));
+  }
+
+  /**
+   * The run settled: a checkpoint of what it left, and its Changes row (none when it changed nothing). `taken`
+   * is false when the run had no checkpoint to start from (the caller shows the per-tool row instead).
+   */
+  settled(sessionId: string | undefined, userEntriesAfter: (leafId: string | undefined) => string[]): Promise<{ taken: boolean; row?: RunChangesView }> {
+    const done = this._settle(sessionId, userEntriesAfter);
+    // A restore asked for right after the run waits until its messages' checkpoints are named.
+    this._settling = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  }
+
+  private async _settle(
+    sessionId: string | undefined,
+    userEntriesAfter: (leafId: string | undefined) => string[],
+  ): Promise<{ taken: boolean; row?: RunChangesView }> {
+    // Taken at once: a prompt sent right after the run settles starts a checkpoint of its own.
+    const started = this._runStart;
+    const messages = this._messages;
+    this._runStart = undefined;
+    this._messages = [];
+    const start = await started;
+    const store = this._store;
+    if (!start || !store || !sessionId) return { taken: false };
+    const ids = userEntriesAfter(this._leafBefore);
+    for (const [i, taken] of messages.entries()) {
+      const cp = await taken;
+      const entryId = ids[i];
+      if (cp && entryId)
+        await store.assign(cp.id, { sessionId, entryId }).catch((err: unknown) => this._log.warn(`Naming a checkpoint failed: ${errorText(err)}`));
+    }
+    this._lastRunStart = start.id;
+    const end = await this._take(() => store.endOfRun(start.id, { sessionId, entryId: `end-${start.id}` }));
+    if (!end) return { taken: false };
+    try {
+      const row = await this._row(start.id, end.id);
+      return row.files.length ? { taken: true, row } : { taken: true };
+    } catch (err) {
+      this._log.warn(`The run's changes could not be read: ${errorText(err)}`);
+      return { taken: false };
+    }
+  }
+
+  /** The session's last run's row (after a reload: its history is shown again). */
+  async last(sessionId: string | undefined): Promise<RunChangesView | undefined> {
+    const store = this._store;
+    if (!store || !sessionId || !(await this.available())) return undefined;
+    try {
+      const end = (await store.list(sessionId)).filter((c) => c.kind === 'end' && c.runStart).at(-1);
+      if (!end?.runStart) return undefined;
+      this._lastRunStart = end.runStart;
+      const row = await this._row(end.runStart, end.id);
+      return row.files.length ? row : undefined;
+    } catch (err) {
+      this._log.warn(`Reading the last run's checkpoints failed: ${errorText(err)}`);
+      return undefined;
+    }
+  }
+
+  /** Whether `runId` names a checkpoint (a Changes row made from checkpoints) rather than a per-tool record. */
+  owns(runId: string | undefined): boolean {
+    return this._store !== undefined && runId !== undefined && /^[0-9a-f]{40}$/.test(runId);
+  }
+
+  /** A file's content at checkpoint `runId` (by default the last run's start): Open Diff's left side. */
+  async fileBefore(file: string, runId?: string): Promise<FileBefore | undefined> {
+    const store = this._store;
+    const id = runId ?? (await this._runStart)?.id ?? this._lastRunStart;
+    if (!store || !id || !this._cwd) return undefined;
+    const rel = this._rel(file);
+    if (rel === undefined) return undefined;
+    const bytes = await store.fileAt(id, rel);
+    if (!bytes) return { kind: 'absent' };
+    if (bytes.subarray(0, 8000).includes(0)) return { kind: 'refused', reason: 'it is a binary file' };
+    return { kind: 'text', text: bytes.toString('utf8') };
+  }
+
+  /** Puts `file` (or every file of the run) back as at checkpoint `runId`; the row is shown again with it undone. */
+  async undo(file: string | undefined, runId: string): Promise<{ ok: boolean; message: string; row?: RunChangesView }> {
+    const store = this._store!;
+    const end = (await store.list()).find((c) => c.kind === 'end' && c.runStart === runId);
+    const row = await this._row(runId, end?.id);
+    const undone = this._undone.get(runId) ?? new Set<string>();
+    const rel = file === undefined ? undefined : this._rel(file);
+    if (file !== undefined && (rel === undefined || !row.files.some((f) => f.path === rel)))
+      return { ok: false, message: `${file} is not among this run's changes.` };
+    const files = rel !== undefined ? [rel] : row.files.filter((f) => !undone.has(f.path) && !f.note).map((f) => f.path);
+    if (!files.length) return { ok: false, message: 'Nothing to undo.' };
+    const result: RestoreResult = await store.restore(runId, { files });
+    for (const p of result.restored) undone.add(p);
+    this._undone.set(runId, undone);
+    const shown = await this._row(runId, end?.id);
+    const skipped = result.skipped.map((s) => `${s.path}: ${s.reason}`).join('; ');
+    if (!result.restored.length) return { ok: false, message: `Nothing was undone. ${skipped}`, row: shown };
+    const what = result.restored.length === 1 ? result.restored[0]! : `${result.restored.length} files`;
+    return { ok: !skipped, message: `Put ${what} back as before the run.${skipped ? ` Skipped: ${skipped}.` : ''}`, row: shown };
+  }
+
+  /** What restoring the files to the checkpoint of user message `entryId` would change; undefined when there is none. */
+  async plan(sessionId: string | undefined, entryId: string): Promise<RestorePlan | undefined> {
+    const store = this._store;
+    if (!store || !sessionId || !(await this.available())) return undefined;
+    await this._settling;
+    const checkpoint = await store.byKey({ sessionId, entryId });
+    if (!checkpoint) return undefined;
+    const files = (await store.diff(checkpoint.id, 'workspace')).map(view);
+    const lastEnd = (await store.list(sessionId)).filter((c) => c.kind === 'end').at(-1);
+    const sinceRun = lastEnd ? new Set((await store.diff(lastEnd.id, 'workspace')).map((f) => f.path)) : new Set<string>();
+    return { checkpoint, files, changedSinceRun: files.map((f) => f.path).filter((p) => sinceRun.has(p)) };
+  }
+
+  /** Restores the files to checkpoint `id`; restoring the result's `undoId` undoes it. */
+  restore(id: string): Promise<RestoreResult> {
+    return this._store!.restore(id);
+  }
+
+  /** Deletes every checkpoint of the workspace; says how much space that freed. */
+  async clear(): Promise<string> {
+    const store = this._store;
+    if (!store) return 'Checkpoints are off here (setting piPanel.checkpoints, or Restricted Mode): there are none to clear.';
+    const bytes = await store.clear();
+    this._lastRunStart = undefined;
+    this._undone.clear();
+    return `Cleared the checkpoints of this workspace (${formatBytes(bytes)}).`;
+  }
+
+  private async _row(startId: string, endId: string | undefined): Promise<RunChangesView> {
+    const undone = this._undone.get(startId);
+    const diff = await this._store!.diff(startId, endId ?? 'workspace');
+    return { runId: startId, files: diff.map((f) => ({ ...view(f), ...(undone?.has(f.path) ? { undone: true } : {}) })) };
+  }
+
+  /** A checkpoint operation that never throws into the run: a failure is logged and means "no checkpoint". */
+  private async _take(op: () => Promise<Checkpoint>): Promise<Checkpoint | undefined> {
+    try {
+      return await op();
+    } catch (err) {
+      this._log.warn(`A checkpoint could not be taken: ${errorText(err)}`);
+      return undefined;
+    }
+  }
+
+  /** `file` relative to the workspace, '/'-separated; undefined outside it. */
+  private _rel(file: string): string | undefined {
+    // The host names files by real path; the workspace may be reached through a symlink.
+    for (const root of [this._cwd!, realOr(this._cwd!)]) {
+      const rel = path.relative(root, path.resolve(root, file));
+      if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+    }
+    return undefined;
+  }
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** A diff entry as the Changes row and the restore card show it. */
+function view(f: FileDiff): FileChangeView {
+  return {
+    path: f.path,
+    added: f.added,
+    removed: f.removed,
+    created: f.status === 'added',
+    // A binary file has no line counts, but Undo puts its bytes back all the same.
+    ...(f.note ? { note: f.note } : {}),
+  };
+}
