@@ -14,6 +14,7 @@ import { TerminalHistory } from './context/terminal.ts';
 import { FileReview } from './diffs.ts';
 import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient } from './piClient.ts';
+import { PlanDocument } from './planCommands.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
@@ -104,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
     vscode.commands.registerCommand('piPanel.compact', () => client.compact()),
+    ...new PlanDocument(client, (context.storageUri ?? context.globalStorageUri).fsPath, log).register(),
     // While Pi waits for an answer the click shows the question instead of cancelling.
     vscode.commands.registerCommand('piPanel.statusClick', () => (client.isActive && !client.state.run.dialogs ? client.cancel() : focusChat())),
     ...registerSessionCommands(client),
