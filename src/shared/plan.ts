@@ -24,19 +24,22 @@ export const MAX_PLAN_ITEMS = 50;
 export const MAX_PLAN_ITEM_CHARS = 300;
 
 /**
- * The items of a plan: its numbered list items (`1.` or `1)`), else its task-list items (`- [ ]`), in order.
- * A nested list's lines (indented) are details of their item, not items.
+ * The items of a plan: its numbered list items (`1.` or `1)`), else its `Step 1:` lines, else its task-list
+ * items (`- [ ]`), in order. A nested list's lines (indented) are details of their item, not items.
  */
 export function checklistOf(text: string): string[] {
   const numbered: string[] = [];
+  const steps: string[] = [];
   const tasks: string[] = [];
   for (const line of text.split(/\r?\n/)) {
     const n = /^ {0,3}\d{1,3}[.)]\s+(?:\[[ xX]\]\s+)?(.+)$/.exec(line);
     if (n) numbered.push(clean(n[1]!));
+    const s = /^ {0,3}(?:\*\*)?step \d{1,3}(?:\*\*)?[.:)](?:\*\*)?\s+(.+)$/i.exec(line);
+    if (s) steps.push(clean(s[1]!));
     const t = /^ {0,3}[-*+]\s+\[[ xX]\]\s+(.+)$/.exec(line);
     if (t) tasks.push(clean(t[1]!));
   }
-  const items = (numbered.length ? numbered : tasks).filter((s) => s.length > 0);
+  const items = (numbered.length ? numbered : steps.length ? steps : tasks).filter((s) => s.length > 0);
   return items.slice(0, MAX_PLAN_ITEMS);
 }
 

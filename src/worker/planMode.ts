@@ -51,6 +51,9 @@ const PLAN_CONTEXT = [
   'each item a concrete step. Do not make the changes.',
 ].join('\n');
 
+/** The custom message carrying `PLAN_CONTEXT`. */
+const PLAN_CONTEXT_TYPE = 'pi-panel-plan-mode';
+
 /** What the message that acts on a plan says before the plan. */
 export const ACT_PREFIX = `Act on this plan now. After you finish each item, call the \`${TODO_TOOL}\` tool with the numbers of the items done so far.`;
 
@@ -239,7 +242,14 @@ export class PlanMode {
 
     pi.on('before_agent_start', (event) => {
       if (!plan.on || event.messageType !== 'user') return undefined;
-      return { message: { customType: 'pi-panel-plan-mode', content: PLAN_CONTEXT, display: false } };
+      return { message: { customType: PLAN_CONTEXT_TYPE, content: PLAN_CONTEXT, display: false } };
+    });
+
+    // Out of plan mode, the plan-mode instructions of earlier prompts no longer apply: the model does not see them.
+    pi.on('context', (event) => {
+      if (plan.on) return undefined;
+      const messages = event.messages.filter((m) => (m as { customType?: string }).customType !== PLAN_CONTEXT_TYPE);
+      return messages.length === event.messages.length ? undefined : { messages };
     });
 
     pi.on('agent_end', (event) => {

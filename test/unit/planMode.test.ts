@@ -40,6 +40,10 @@ describe('plan mode: the checklist of a plan', () => {
     assert.deepEqual(checklistOf(text), ['Read the code', 'Change the parser', 'Run the tests']);
   });
 
+  it('takes "Step n:" lines when there is no numbered list', () => {
+    assert.deepEqual(checklistOf('Plan:\nStep 1: Read\n**Step 2:** Write\nstep 3. Check'), ['Read', 'Write', 'Check']);
+  });
+
   it('takes task-list items when there is no numbered list', () => {
     assert.deepEqual(checklistOf('- [ ] one\n- [x] two\n- three'), ['one', 'two']);
   });
