@@ -61,7 +61,9 @@ export class PlanDocument {
       this._filledWith = draft;
     }
     const doc = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    // Beside the editors open (an editor-tab chat among them); in the editor area itself when it is empty.
+    const beside = vscode.window.tabGroups.all.some((g) => g.tabs.length > 0);
+    return vscode.window.showTextDocument(doc, { viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preview: false });
   }
 
   /** Sends the plan (the document's text when it holds this plan, edits included) and leaves plan mode. */

@@ -45,14 +45,25 @@ export class PlanStrip {
     const open = h('button', { type: 'button', class: 'btn btn-secondary', 'data-action': PlanAction.OpenPlan, 'data-testid': 'open-plan' }, t('Open Plan'));
     this._act = h(
       'button',
-      { type: 'button', class: 'btn', 'data-action': PlanAction.ActOnPlan, 'data-testid': 'act-on-plan', title: t('Leave plan mode and send the plan to Pi, with full tools') },
+      {
+        type: 'button',
+        class: 'btn',
+        'data-action': PlanAction.ActOnPlan,
+        'data-testid': 'act-on-plan',
+        title: t('Leave plan mode and send the plan to Pi, with full tools'),
+      },
       t('Act on Plan'),
     );
     this._ready = h('div', { class: 'plan-ready', hidden: true }, h('span', { class: 'plan-ready-text' }, t('The plan is ready.')), open, this._act);
     this._summary = h('summary', { class: 'plan-summary' });
     this._list = h('ol', { class: 'plan-items' });
     this._checklist = h('details', { class: 'plan-checklist', 'data-testid': 'plan-checklist', open: true, hidden: true }, this._summary, this._list);
-    this.el = h('div', { class: 'plan-strip', 'data-testid': 'plan-strip', role: 'region', 'aria-label': t('Plan'), hidden: true }, this._ready, this._checklist);
+    this.el = h(
+      'div',
+      { class: 'plan-strip', 'data-testid': 'plan-strip', role: 'region', 'aria-label': t('Plan'), hidden: true },
+      this._ready,
+      this._checklist,
+    );
     const onClick = (e: MouseEvent): void => {
       const hit = closestAction(e.target, PlanAction);
       if (!hit) return;
