@@ -1,7 +1,7 @@
 /**
  * The panel's plan mode, as a Pi extension: while on, Pi is offered its read-only tools only and any other
  * tool call is blocked with a reason (fail-closed); the plan reply is kept to act on; acting leaves plan mode,
- * puts back exactly the tools active before and tracks the plan's checklist, which Pi ticks with the `todo`
+ * puts back exactly the tools active before and tracks the plan's checklist, which Pi ticks with the `plan_todo`
  * tool. The state is a custom entry of the session, so it survives a reload and comes back on resume.
  */
 
@@ -15,7 +15,7 @@ export const READ_ONLY_BUILTINS: readonly string[] = ['read', 'grep', 'find', 'l
 export const PLAN_ENTRY = 'pi-panel-plan';
 
 /** The panel's checklist tool. */
-export const TODO_TOOL = 'todo';
+export const TODO_TOOL = 'plan_todo';
 
 /** What the read-only decision needs of a tool (Pi's `ToolInfo`). */
 export interface ToolFacts {
@@ -114,7 +114,7 @@ class SessionPlan {
 
   /**
    * Plan mode's tools: those active before, plus Pi's read-only built-ins and the checklist tool; the loadout
-   * hook of `todo` hides every other one from the model (setting the tools runs it again).
+   * hook of `plan_todo` hides every other one from the model (setting the tools runs it again).
    */
   applyTools(): void {
     const before = this.toolsBefore ?? this._pi.getActiveTools();
@@ -166,7 +166,7 @@ class SessionPlan {
   }
 }
 
-/** The `todo` tool's parameters, as JSON Schema (Pi validates plain JSON Schema as it does MCP tools'). */
+/** The `plan_todo` tool's parameters, as JSON Schema (Pi validates plain JSON Schema as it does MCP tools'). */
 const TODO_PARAMETERS = {
   type: 'object',
   properties: {

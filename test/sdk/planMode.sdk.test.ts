@@ -1,4 +1,4 @@
-/** Plan mode through the real worker and Pi: read-only tools only (by what Pi registered, not by name), a blocked call fails with the reason, acting puts back exactly the tools active before, `todo` ticks the checklist, and a resumed session keeps it all. */
+/** Plan mode through the real worker and Pi: read-only tools only (by what Pi registered, not by name), a blocked call fails with the reason, acting puts back exactly the tools active before, `plan_todo` ticks the checklist, and a resumed session keeps it all. */
 
 import { strict as assert } from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -41,8 +41,8 @@ describe('plan mode on the real worker', function () {
           call('l1', 'ls', { path: '.' }),
           call('p1', 'peek', { path: 'notes.txt' }),
           say(PLAN),
-          call('t1', 'todo', { done: [1] }),
-          call('t2', 'todo', { done: [1, 2] }),
+          call('t1', 'plan_todo', { done: [1] }),
+          call('t2', 'plan_todo', { done: [1, 2] }),
           say('Two of three done.'),
         ],
       } as Scenario,
@@ -51,7 +51,7 @@ describe('plan mode on the real worker', function () {
     writeFileSync(join(h.cwd, 'notes.txt'), 'notes');
     await h.settledAfter(() => h.client.send('Hi.', 'prompt'), 'the first run');
     const before = declared(h.model.requests[0]);
-    assert.ok(before.includes('write') && before.includes('bash') && before.includes('todo'), `full tools at first: ${before.join(', ')}`);
+    assert.ok(before.includes('write') && before.includes('bash') && before.includes('plan_todo'), `full tools at first: ${before.join(', ')}`);
 
     const on = await h.client.setPlanMode(true);
     assert.equal(on?.on, true);
@@ -61,7 +61,7 @@ describe('plan mode on the real worker', function () {
     const planTools = declared(h.model.requests[1]);
     assert.deepEqual(
       planTools,
-      ['find', 'grep', 'peek', 'read', 'todo'],
+      ['find', 'grep', 'peek', 'plan_todo', 'read'],
       'read-only tools only: Pi\'s own, and the renamed one marked read-only; not the extension\'s "ls"',
     );
     for (const [id, name] of [
@@ -112,7 +112,7 @@ describe('plan mode on the real worker', function () {
     await h.client.resumeSession(file);
     await h.until(() => h.client.state.plan?.on === true, 'the resumed session is in plan mode');
     await h.settledAfter(() => h.client.send('Two.', 'prompt'), 'a plan run after resume');
-    assert.deepEqual(declared(h.model.requests[1]), ['find', 'grep', 'peek', 'read', 'todo']);
+    assert.deepEqual(declared(h.model.requests[1]), ['find', 'grep', 'peek', 'plan_todo', 'read']);
     await h.client.setPlanMode(false);
     await h.settledAfter(() => h.client.send('Three.', 'prompt'), 'a run after plan mode');
     assert.deepEqual(declared(h.model.requests[2]), declared(h.model.requests[0]));

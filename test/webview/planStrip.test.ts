@@ -36,7 +36,7 @@ describe('plan mode in the chat webview (headless Chromium)', function () {
     await page.locator('[data-testid="open-plan"]').click();
     await page.locator('[data-testid="act-on-plan"]').click();
     assert.deepEqual(
-      (await posted(page)).filter((m) => m.type === 'runCommand').map((m) => (m as { command: string }).command),
+      (await posted(page)).filter((m) => m.type === 'runCommand').map((m) => m.command),
       ['openPlan', 'actOnPlan'],
     );
   });
