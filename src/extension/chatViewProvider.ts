@@ -104,6 +104,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'export':
         await vscode.commands.executeCommand('piPanel.exportTranscript');
         return;
+      case 'plan': {
+        // A Pi extension's own `/plan` (Pi's plan-mode example) wins: the panel's toggle stays on its button and command.
+        if ((await c.listCommands()).some((x) => x.name === 'plan')) return c.send(args ? `/plan ${args}` : '/plan', 'prompt');
+        if (!args) {
+          await vscode.commands.executeCommand('piPanel.togglePlanMode');
+          return;
+        }
+        await c.setPlanMode(true);
+        return c.send(args, 'prompt');
+      }
       case 'copy': {
         const last = [...c.state.messages].reverse().find((m) => m.role === 'assistant' && m.final);
         const text = (last?.blocks ?? [])
@@ -267,7 +277,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this._composerImages = msg.images;
         return this._imageDraft.save(msg.images);
       case 'listCommands': {
-        const commands = [...BUILTIN_COMMANDS, ...(await this._client.listCommands())];
+        const own = await this._client.listCommands();
+        // Pi's `/plan` of an extension replaces the panel's in the menu, as it does when sent.
+        const builtins = own.some((x) => x.name === 'plan') ? BUILTIN_COMMANDS.filter((x) => x.name !== 'plan') : BUILTIN_COMMANDS;
+        const commands = [...builtins, ...own];
         this._post({ type: 'commands', commands });
         return;
       }

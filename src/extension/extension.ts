@@ -14,6 +14,7 @@ import { TerminalHistory } from './context/terminal.ts';
 import { FileReview } from './diffs.ts';
 import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient } from './piClient.ts';
+import { PlanDocument } from './planCommands.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
@@ -115,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       const message = await client.clearCheckpoints();
       if (message) void vscode.window.showInformationMessage(plainNotificationText(`Pi: ${message}`));
     }),
+    ...new PlanDocument(client, (context.storageUri ?? context.globalStorageUri).fsPath, log).register(),
     // While Pi waits for an answer the click shows the question instead of cancelling.
     vscode.commands.registerCommand('piPanel.statusClick', () => (client.isActive && !client.state.run.dialogs ? client.cancel() : focusChat())),
     ...registerSessionCommands(client),

@@ -9,6 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
+import type { PlanView } from '../shared/plan.ts';
 import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
 import type { SessionPage, TreeNodeView } from '../shared/sessions.ts';
 import type { SlashCommand } from '../shared/slashCommands.ts';
@@ -276,6 +277,16 @@ export class PiClient extends Disposable {
 
   async retryLast(): Promise<void> {
     await this._rpc.call('retryLast', null);
+  }
+
+  /** Turns plan mode on or off (toggles it without `on`); the plan state after, none when it did not reach the session. */
+  async setPlanMode(on?: boolean): Promise<PlanView | undefined> {
+    return (await this._rpc.call('setPlanMode', on === undefined ? {} : { on }))?.plan;
+  }
+
+  /** Leaves plan mode and sends the plan `text` as the next prompt, with full tools; its checklist is tracked. */
+  async actOnPlan(text: string): Promise<void> {
+    await this._rpc.call('actOnPlan', { text });
   }
 
   async compact(): Promise<void> {

@@ -50,6 +50,8 @@ export const REQUEST_RULES = {
   bash: { when: 'ready', timeout: 'none', failure: 'report' },
   listCommands: { when: 'ready', timeout: 'short', failure: 'report' },
   setSessionName: { when: 'ready', timeout: 'short', failure: 'report' },
+  setPlanMode: { when: 'ready', timeout: 'short', failure: 'report' },
+  actOnPlan: { when: 'ready', timeout: 'none', failure: 'report' },
   listModels: { when: 'ready', timeout: 'short', failure: 'throw' },
   thinkingLevels: { when: 'ready', timeout: 'short', failure: 'throw' },
   fileBefore: { when: 'ready', timeout: 'short', failure: 'throw' },

@@ -21,6 +21,7 @@ export const BUILTIN_COMMANDS = [
   { name: 'name', description: 'Name this session', source: 'builtin', args: '<title>' },
   { name: 'export', description: 'Export the transcript to HTML', source: 'builtin' },
   { name: 'copy', description: 'Copy the last answer to the clipboard', source: 'builtin' },
+  { name: 'plan', description: 'Toggle plan mode (Pi only reads and proposes a plan), or plan what follows', source: 'builtin', args: '[task]' },
 ] as const satisfies readonly SlashCommand[];
 
 export type BuiltinName = (typeof BUILTIN_COMMANDS)[number]['name'];

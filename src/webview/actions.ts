@@ -47,6 +47,13 @@ export const ComposerAction = {
   Cancel: 'cancel',
 } as const;
 
+/** Plan mode: the composer's toggle and the plan strip's buttons (planStrip.ts). */
+export const PlanAction = {
+  TogglePlan: 'toggle-plan',
+  OpenPlan: 'open-plan',
+  ActOnPlan: 'act-on-plan',
+} as const;
+
 /** The Sessions list. */
 export const SessionsAction = {
   BackToChat: 'back-to-chat',
@@ -80,6 +87,7 @@ export const Action = {
   ...ConversationAction,
   ...HeaderAction,
   ...ComposerAction,
+  ...PlanAction,
   ...SessionsAction,
   ...TreeAction,
   ...DirectAction,

@@ -20,6 +20,7 @@ import { Header } from './header.ts';
 import { ImageViewer } from './images.ts';
 import { markdownBody } from './markdownStream/markdownBody.ts';
 import { Paging } from './paging.ts';
+import { PlanStrip } from './planStrip.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { ShellLive } from './shellLive.ts';
 import { StatusLine } from './statusLine.ts';
@@ -50,6 +51,7 @@ export class ChatApp extends Disposable {
   private readonly _working: HTMLElement;
   private readonly _dialogs: DialogList;
   private readonly _widgets = new WidgetStrip();
+  private readonly _plan: PlanStrip;
   private readonly _shell = new ShellLive();
   private readonly _anchor: ScrollAnchor;
   private readonly _statusLine: StatusLine;
@@ -117,6 +119,8 @@ export class ChatApp extends Disposable {
       saved.draft,
       saved.history,
     );
+    this._plan = new PlanStrip(post);
+    this._composer.addToBar(this._plan.toggle);
     const chatArea = h('div', { class: 'scroll-area' }, scroller, this._anchor.jump);
     this._modes = new ViewModes(chatArea, this._composer, this._header, post);
     this._bridge = this._register(
@@ -131,10 +135,12 @@ export class ChatApp extends Disposable {
       this._modes.treeView.el,
       this._statusLine.el,
       this._widgets.el,
+      this._plan.el,
       this._queue.el,
       this._composer.el,
       this._announcements.el,
       statusAnnouncer.el,
+      this._plan.announcer.el,
       imageViewer.el,
     );
     this._anchor.onChange = () => this._persist();
@@ -231,6 +237,7 @@ export class ChatApp extends Disposable {
     setText(this._workingText, state.ui?.workingMessage ?? 'Working…');
     this._dialogs.render(state.ui);
     this._widgets.render(state.ui);
+    this._plan.render(state.plan, phase !== 'idle');
     this._shell.render(state.ui);
     this._announcements.dialogs(state.ui);
     this._transcript.collapseThinking = session.collapseThinking ?? true;

@@ -44,6 +44,7 @@ export class Composer {
   readonly el: HTMLElement;
   readonly textarea: HTMLTextAreaElement;
   private readonly _actions: HTMLElement;
+  private readonly _bar: HTMLElement;
   private readonly _send: HTMLButtonElement;
   private readonly _steer: HTMLButtonElement;
   private readonly _followUp: HTMLButtonElement;
@@ -143,7 +144,7 @@ export class Composer {
       this._images.el,
       this.textarea,
       this._error,
-      h('div', { class: 'composer-bar' }, attach, this._fileInput, this._hint, this._actions),
+      (this._bar = h('div', { class: 'composer-bar' }, attach, this._fileInput, this._hint, this._actions)),
     );
     this.textarea.addEventListener('paste', (e) => {
       const files = filesOf(e.clipboardData);
@@ -242,6 +243,11 @@ export class Composer {
   private _showError(message: string): void {
     setText(this._error, message);
     setHidden(this._error, false);
+  }
+
+  /** Puts a control of another part (the Plan toggle) in the bar, before the hint. */
+  addToBar(el: HTMLElement): void {
+    this._bar.insertBefore(el, this._hint);
   }
 
   /** Sends the composer's text in `mode` (a prompt becomes a steer while a run is active). */

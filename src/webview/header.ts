@@ -7,6 +7,7 @@ import { statsLine } from '../shared/sessions.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 import { HeaderAction } from './actions.ts';
 import { closestAction, h, setAttr, setHidden, setText } from './dom.ts';
+import { t } from './l10n.ts';
 
 /** The header bar; the host's pickers open from it and it switches the view's mode. */
 export class Header {
@@ -15,6 +16,7 @@ export class Header {
   private readonly _level: HTMLButtonElement;
   private readonly _context: HTMLElement;
   private readonly _title: HTMLElement;
+  private readonly _planMode: HTMLElement;
   private readonly _showSessions: HTMLButtonElement;
   private readonly _showTree: HTMLButtonElement;
   private _session: SessionInfoView | undefined;
@@ -33,6 +35,11 @@ export class Header {
     });
     this._context = h('span', { class: 'context-usage', title: "How full the model's context window is" });
     this._title = h('span', { class: 'session-name' });
+    this._planMode = h(
+      'span',
+      { class: 'plan-mode-badge', 'data-testid': 'plan-mode', title: t('Plan mode: Pi only reads and proposes a plan'), hidden: true },
+      t('Plan mode'),
+    );
     this._showSessions = h(
       'button',
       { type: 'button', class: 'header-picker', 'data-action': HeaderAction.ShowSessions, 'aria-label': 'Show sessions' },
@@ -43,7 +50,7 @@ export class Header {
       { type: 'button', class: 'header-picker', 'data-action': HeaderAction.ShowTree, 'aria-label': "Show this session's branches" },
       'Branches',
     );
-    this.el = h('header', { class: 'header' }, this._model, this._level, this._context, this._title, this._showSessions, this._showTree);
+    this.el = h('header', { class: 'header' }, this._model, this._level, this._planMode, this._context, this._title, this._showSessions, this._showTree);
     this.el.addEventListener('click', (e) => {
       const hit = closestAction(e.target, HeaderAction);
       if (!hit) return;
@@ -81,5 +88,6 @@ export class Header {
     setText(this._level, thinking ? `thinking: ${thinking}` : '');
     setHidden(this._level, !thinking);
     setText(this._title, showBidiControls(state.sessionName ?? ''));
+    setHidden(this._planMode, state.plan?.on !== true);
   }
 }

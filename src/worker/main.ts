@@ -21,6 +21,7 @@ import { runOwnExecutableAsNode } from './electronNode.ts';
 import { ExtensionUi } from './dialogBridge.ts';
 import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
+import { PlanMode } from './planMode.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
 import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
@@ -127,6 +128,8 @@ const approvals = new Approvals(
   () => config?.cwd,
 );
 
+const planMode = new PlanMode((plan) => controller.emitExternal([{ type: 'plan', plan }]));
+
 const controller: SessionController = new SessionController(
   ({ fresh, open }) => {
     const c = currentConfig();
@@ -139,7 +142,8 @@ const controller: SessionController = new SessionController(
       trusted: c.trusted,
       tools: c.tools,
       cwdNote: c.cwdNote,
-      extensionFactories: [approvals.factory, imageReadGuard(() => config?.cwd)],
+      // Plan mode first: a call it blocks is never put to the user for approval.
+      extensionFactories: [planMode.factory, approvals.factory, imageReadGuard(() => config?.cwd)],
       extensions: {
         ui: extensionUi,
         actions: {
@@ -324,6 +328,14 @@ const handlers: RequestHandlers = {
   shutdown: acknowledge(async ({ settleMs, extensionsMs }) => {
     clearTimeout(warmTimer);
     await controller.shutdown(settleMs, extensionsMs);
+  }),
+  setPlanMode: async ({ on }) => {
+    await session();
+    return { plan: planMode.setOn(on) };
+  },
+  actOnPlan: acknowledge(async ({ text }) => {
+    await session();
+    await controller.send(planMode.act(text), 'prompt');
   }),
   ping: async () => null,
 };

@@ -193,6 +193,7 @@ function step(s: RunState, ev: WireEvent): RunState {
     case 'bashEnd':
       return live.shell && ev.id !== undefined ? { ...live, shell: undefined } : live;
     case 'bashOutput':
+    case 'plan':
     case 'widget':
     case 'workingMessage':
     case 'workingVisible':

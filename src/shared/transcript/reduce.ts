@@ -144,6 +144,8 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       return withFields(s, { thinkingLevel: ev.level });
     case 'sessionInfo':
       return withFields(s, { sessionName: ev.name });
+    case 'plan':
+      return withFields(s, { plan: ev.plan });
     case 'reset':
       return make(
         { run: initialTranscript.run, queue: initialTranscript.queue, nextId: 1, thinkingLevel: s.thinkingLevel },

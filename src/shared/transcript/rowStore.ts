@@ -82,7 +82,7 @@ export function rows(s: TranscriptState): Rows {
 
 /** The fields of `s` other than its rows and cards. */
 export function fieldsOf(s: TranscriptState): Fields {
-  return { run: s.run, queue: s.queue, nextId: s.nextId, thinkingLevel: s.thinkingLevel, sessionName: s.sessionName, ui: s.ui };
+  return { run: s.run, queue: s.queue, nextId: s.nextId, thinkingLevel: s.thinkingLevel, sessionName: s.sessionName, ui: s.ui, plan: s.plan };
 }
 
 /** `s` with some fields changed and the same rows. */

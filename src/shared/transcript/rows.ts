@@ -4,6 +4,7 @@ import type { ImageView } from '../images.ts';
 import type { BlockKind, FileChangeView, NoticeCode, NoticeLevel, StopReason, UsageView } from '../wire/events.ts';
 import type { RunState } from '../run/runState.ts';
 import type { ExtensionUiState } from './dialogsAndWidgets.ts';
+import type { PlanView } from '../plan.ts';
 
 /** One content block of a row: text, thinking, or a tool call's arguments. */
 export interface BlockView {
@@ -131,6 +132,8 @@ export interface TranscriptState {
   readonly sessionName?: string;
   /** What Pi's extensions show: open dialogs, widgets, the working message. */
   readonly ui?: ExtensionUiState;
+  /** Plan mode and the plan's checklist (src/shared/plan.ts); absent: off, no plan. */
+  readonly plan?: PlanView;
 }
 
 /** The tool card of `id`, never a member of `Object.prototype` (ids such as `constructor` or `__proto__` are the endpoint's). */

@@ -1,6 +1,7 @@
 /** The wire's event vocabulary: what happened in the session, as the worker projects it and both reducers read it. */
 
 import type { ImageView } from '../images.ts';
+import type { PlanView } from '../plan.ts';
 
 /** What kind of content a block of an assistant message holds. */
 export type BlockKind = 'text' | 'thinking' | 'toolCall';
@@ -145,6 +146,8 @@ export type WireEvent =
   | { readonly type: 'summaryRetry'; readonly phase: 'finished'; readonly at: number }
   | { readonly type: 'thinkingLevel'; readonly level: string }
   | { readonly type: 'sessionInfo'; readonly name?: string }
+  /** Plan mode of the session: on or off, the plan to act on, the checklist (whole, not a delta). */
+  | { readonly type: 'plan'; readonly plan: PlanView }
   | { readonly type: 'cancelRequested'; readonly at: number }
   /** A prompt waits for Pi to load and the session to open (`on`), or no longer does. */
   | { readonly type: 'starting'; readonly on: boolean; readonly at: number }
@@ -259,6 +262,7 @@ const WIRE_EVENT_TYPES: Readonly<Record<WireEvent['type'], true>> = {
   dialogClose: true,
   dialogOpen: true,
   noticeMessage: true,
+  plan: true,
   queue: true,
   reset: true,
   retryEnd: true,

@@ -37,6 +37,9 @@ export const VIEW_COMMANDS = [
   'importSession',
   'copyLastAnswer',
   'renameSession',
+  'togglePlanMode',
+  'openPlan',
+  'actOnPlan',
 ] as const;
 /** One of `VIEW_COMMANDS`. */
 export type ViewCommand = (typeof VIEW_COMMANDS)[number];

@@ -4,6 +4,7 @@
  */
 
 import type { ImageAttachment } from '../images.ts';
+import type { PlanView } from '../plan.ts';
 import type { NoticeCode, NoticeLevel, WireEvent } from './events.ts';
 import type { SendMode, SessionInfoView } from './webviewProtocol.ts';
 import type { EarlierPage } from '../transcript/paging.ts';
@@ -151,6 +152,10 @@ export interface WorkerRequests {
    * (at most `extensionsMs`). Answered when done; the worker takes no more work after it.
    */
   readonly shutdown: { readonly params: { readonly settleMs: number; readonly extensionsMs: number }; readonly result: null };
+  /** Turns plan mode on or off (toggles it without `on`); the plan state after. */
+  readonly setPlanMode: { readonly params: { readonly on?: boolean }; readonly result: { readonly plan: PlanView } };
+  /** Leaves plan mode, tracks `text`'s items as the checklist and sends the plan to Pi as the next prompt, with full tools. */
+  readonly actOnPlan: { readonly params: { readonly text: string }; readonly result: null };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
 }
