@@ -90,9 +90,13 @@ export function withFields(s: TranscriptState, changes: Partial<Fields>): Transc
   return make({ ...fieldsOf(s), ...changes }, rows(s));
 }
 
-/** Appends to a shared store: in place when no later state has appended past `length`, else on a copy. */
+/**
+ * Appends to a shared store: in place when no later state has appended past `length`, else on a copy. An
+ * empty store is never appended to in place: it may be a long-lived empty state's (`initialTranscript`),
+ * which would then keep every row of the first session alive after a reset.
+ */
 export function pushed(r: Rows, ...ms: MessageView[]): Pick<Rows, 'store' | 'length'> {
-  const store = r.store.length === r.length ? r.store : r.store.slice(0, r.length);
+  const store = r.length > 0 && r.store.length === r.length ? r.store : r.store.slice(0, r.length);
   store.push(...ms);
   return { store, length: r.length + ms.length };
 }
@@ -117,7 +121,11 @@ export function setTool(t: ToolTable, card: ToolCardView): ToolTable {
   // later state's entries is not ours: that case continues on a copy below).
   if (finished && !(known && known.at < t.count)) {
     let { index, order } = t;
-    if (order.length !== t.count) {
+    // As for rows: an empty table may be a long-lived empty state's, so its first card starts a new index.
+    if (t.count === 0) {
+      index = new Map();
+      order = [];
+    } else if (order.length !== t.count) {
       // Another state appended past ours: continue on a copy of our part.
       order = order.slice(0, t.count);
       index = new Map(order.map((k) => [k, t.index.get(k)!]));
