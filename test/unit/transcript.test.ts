@@ -514,7 +514,9 @@ describe('the Changes row', () => {
   });
 });
 
-describe('snapshot paging', () => {
+describe('snapshot paging', function () {
+  // Builds 5,000-row transcripts: seconds on a loaded machine (a limit for hangs, not a speed check).
+  this.timeout(30_000);
   /** Pages `part` back to the start the way the view does: earlier page, prepend, until nothing is left. */
   function pageAll(host: TranscriptState, part: { state: TranscriptState; earlier: number }, count: number): TranscriptState {
     let view = JSON.parse(JSON.stringify(part.state)) as TranscriptState;
