@@ -68,6 +68,9 @@ export class PiClient extends Disposable {
   private readonly _journalStore: TurnJournalStore | undefined;
   /** A journal an earlier extension host left (it ended mid-turn): checked against Pi's session once it opens. */
   private _leftJournal: JournaledTurn | undefined;
+  private _journal: TurnJournal | undefined;
+  /** Set by a stop that found a question waiting: what it journaled stays for the next extension host. */
+  private _keepJournal = false;
   /** The reply last shown as interrupted, which Continue hands back to Pi. */
   private _interrupted: JournaledTurn | undefined;
 
@@ -130,9 +133,12 @@ export class PiClient extends Disposable {
     if (journal) {
       this._leftJournal = journal.load();
       const kept = new TurnJournal(journal, clock);
+      this._journal = kept;
       this._journalStore = journal;
       this._register(
         mirror.onDidEmit((events) => {
+          // A stop that dismissed a waiting question keeps the journal: the next extension host says so.
+          if (this._keepJournal) return;
           if (events.some((e) => e.type === 'settled' || e.type === 'reset')) kept.clear();
           else if (mirror.isActive) {
             const turn = streamingTurn(mirror.state, this._sessionFile);
@@ -384,6 +390,12 @@ export class PiClient extends Disposable {
    * its extensions hear `session_shutdown`, then the worker and its processes end. Bounded by `SHUTDOWN`.
    */
   async shutdown(): Promise<void> {
+    // A question waiting now is answered as dismissed by the stop (fail-closed); the next view says so.
+    const turn = this._mirror.state.ui?.dialogs.length ? streamingTurn(this._mirror.state, this._sessionFile) : undefined;
+    if (turn && this._journal) {
+      this._journal.writeNow(turn);
+      this._keepJournal = true;
+    }
     await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
     this.dispose();
   }
@@ -476,7 +488,12 @@ export class PiClient extends Disposable {
     this._journalStore?.clear();
     // A turn of another session stays there; one Pi saved (a stop that settled in time) is on screen already.
     if (left.sessionFile && left.sessionFile !== this._sessionFile) return;
-    if (turnIsSaved(this._mirror.state, left)) return;
+    for (const title of left.dialogs ?? [])
+      this._mirror.notice(
+        'warning',
+        `A question was waiting when VS Code reloaded or Pi stopped: "${title}". It was answered as dismissed; nothing it asked about was allowed.`,
+      );
+    if (!left.text.trim() || turnIsSaved(this._mirror.state, left)) return;
     this._showInterrupted(left);
   }
 

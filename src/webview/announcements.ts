@@ -1,7 +1,8 @@
 /** What screen readers are told about the conversation: finished replies and notices, once each, and each new question Pi asks. */
 
 import type { ExtensionUiState } from '../shared/transcript/dialogsAndWidgets.ts';
-import type { MessageView } from '../shared/transcript/rows.ts';
+import type { TranscriptState } from '../shared/transcript/rows.ts';
+import { rowAt, rowCount } from '../shared/transcript/rowStore.ts';
 import { Announcer, spokenText } from './a11y.ts';
 import { renderMarkdown } from './markdown.ts';
 
@@ -22,8 +23,8 @@ export class Announcements {
   }
 
   /** A snapshot's rows are already there, not news: only rows after them are announced. */
-  skip(messages: readonly MessageView[]): void {
-    this._announced = lastFinalId(messages);
+  skip(state: TranscriptState): void {
+    this._announced = lastFinalId(state);
   }
 
   /** A new question is announced once: screen-reader users learn that Pi waits for them. */
@@ -36,12 +37,14 @@ export class Announcements {
   }
 
   /** Tells screen readers about finished replies (as rendered, not as markdown) and notices, once each, never about every delta. */
-  finished(messages: readonly MessageView[]): void {
-    let i = messages.length;
-    while (i > 0 && messages[i - 1]!.id > this._announced) i--;
+  finished(state: TranscriptState): void {
+    // Read from the newest rows back, without building the row list: a frame costs the same at any length.
+    const count = rowCount(state);
+    let i = count;
+    while (i > 0 && rowAt(state, i - 1)!.id > this._announced) i--;
     const parts: string[] = [];
-    for (; i < messages.length; i++) {
-      const m = messages[i]!;
+    for (; i < count; i++) {
+      const m = rowAt(state, i)!;
       if (!m.final) break;
       this._announced = m.id;
       if (m.role === 'assistant') {
@@ -58,9 +61,11 @@ export class Announcements {
   }
 }
 
-function lastFinalId(messages: readonly MessageView[]): number {
+function lastFinalId(state: TranscriptState): number {
   let id = 0;
-  for (const m of messages) {
+  const count = rowCount(state);
+  for (let i = 0; i < count; i++) {
+    const m = rowAt(state, i)!;
     if (!m.final) break;
     id = m.id;
   }

@@ -6,7 +6,9 @@
 import { Disposable, toDisposable } from '../shared/disposable.ts';
 import type { SessionInfoView, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { runCondition } from '../shared/run/runCondition.ts';
+import { recentPart } from '../shared/transcript/paging.ts';
 import { initialTranscript } from '../shared/transcript/reduce.ts';
+import { rowCount } from '../shared/transcript/rowStore.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
 import { Announcer, markFocus, restoreFocus } from './a11y.ts';
 import { Announcements } from './announcements.ts';
@@ -143,7 +145,12 @@ export class ChatApp extends Disposable {
       this._plan.announcer.el,
       imageViewer.el,
     );
-    this._anchor.onChange = () => this._persist();
+    this._anchor.onChange = () => {
+      this._persist();
+      // Back at the bottom (or "jump to latest") with newer rows waiting below: draw the newest again.
+      if (this._anchor.following && this._transcript.hasLater) this._schedule();
+    };
+    this._anchor.canFollow = () => !this._transcript.hasLater;
     this._paging = new Paging(this, this._transcript, scroller, this._anchor, post);
     new ClickRouter(
       {
@@ -165,7 +172,7 @@ export class ChatApp extends Disposable {
         this._paging.reset(typeof msg.earlier === 'number' ? msg.earlier : 0);
         this.state = msg.state;
         this._session = msg.session ?? this._session;
-        this._announcements.skip(this.state.messages);
+        this._announcements.skip(this.state);
         this._schedule();
       },
       batch: (msg) => {
@@ -226,7 +233,7 @@ export class ChatApp extends Disposable {
     setAttr(document.body, 'data-run-state', phase);
     // A streaming block re-renders its tail: a focused link or Copy button there is replaced by its twin.
     const focus = markFocus(this._content);
-    this._transcript.render(state, this._anchor.following);
+    this._transcript.render(this._window(state), this._anchor.following);
     restoreFocus(this._content, focus);
     this._composer.setRunning(phase !== 'idle');
     this._queue.update(state.queue);
@@ -243,6 +250,20 @@ export class ChatApp extends Disposable {
     this._transcript.collapseThinking = session.collapseThinking ?? true;
     this._header.render(state, session);
     this._statusLine.render(state.run);
-    this._announcements.finished(state.messages);
+    this._announcements.finished(this.state);
+  }
+
+  /**
+   * `state` without the rows far above those rendered, which go back to the host (`loadEarlier` pages them
+   * in again, as for a resumed session): the view's memory stays flat however long the session runs.
+   */
+  private _window(state: TranscriptState): TranscriptState {
+    const spare = this._transcript.spareRows;
+    if (!spare) return state;
+    const { state: kept, earlier } = recentPart(state, rowCount(state) - spare);
+    if (!earlier) return state;
+    this.state = kept;
+    this._transcript.dropped(kept, earlier);
+    return kept;
   }
 }

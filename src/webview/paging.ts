@@ -2,12 +2,15 @@
 
 import type { HostToWebview, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { prependRows } from '../shared/transcript/paging.ts';
+import { firstRowId } from '../shared/transcript/rowStore.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
 import type { ScrollAnchor } from './scroll.ts';
 import { PAGE_ROWS, type TranscriptView } from './transcriptView.ts';
 
 /** How close to the top (px) a scroll counts as reaching it. */
 const TOP_SLACK_PX = 4;
+/** How close to the bottom (px) a scroll counts as reaching it, while newer rows wait below. */
+const BOTTOM_SLACK_PX = 32;
 
 /** The view's transcript state, which paging reads and extends at the top. */
 export interface TranscriptHolder {
@@ -32,6 +35,7 @@ export class Paging {
       'scroll',
       () => {
         if (scroller.scrollTop <= TOP_SLACK_PX && !transcript.earlier.hidden) this.showEarlier();
+        else if (transcript.hasLater && scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= BOTTOM_SLACK_PX) this.showLater();
       },
       { passive: true },
     );
@@ -45,8 +49,13 @@ export class Paging {
 
   /** Shows older rows: those the state holds but the DOM does not, else the host's previous page. */
   showEarlier(): void {
-    if (this._transcript.first > 0) this._anchor.keepPosition(() => this._transcript.showEarlier());
+    if (this._transcript.first > 0) this._anchor.keepPosition(() => this._transcript.showEarlier(), this._transcript.el);
     else this._requestEarlier();
+  }
+
+  /** Shows newer rows the state holds but the DOM does not (the user scrolled down while reading back). */
+  showLater(): void {
+    this._anchor.keepPosition(() => this._transcript.showLater(), this._transcript.el);
   }
 
   /** Puts a `loadEarlier` reply above the rows on screen, keeping what the user sees in place. */
@@ -55,7 +64,7 @@ export class Paging {
     this._loadingBefore = 0;
     const state = this._holder.state;
     // A reply to an older question, or for a transcript replaced since (a reset, a snapshot), is dropped.
-    if (msg.before !== asked || state.messages[0]?.id !== msg.before || !Array.isArray(msg.messages)) return;
+    if (msg.before !== asked || firstRowId(state) !== msg.before || !Array.isArray(msg.messages)) return;
     const next = prependRows(state, msg.messages, msg.tools ?? {});
     if (next === state) return;
     this._holder.state = next;
@@ -63,14 +72,14 @@ export class Paging {
     this._anchor.keepPosition(() => {
       this._transcript.expectPrepend();
       this._transcript.render(next, false);
-    });
+    }, this._transcript.el);
   }
 
   /** Asks the host for the page before the first row held, once at a time. */
   private _requestEarlier(): void {
-    const first = this._holder.state.messages[0];
-    if (this._loadingBefore || this._transcript.remote <= 0 || !first) return;
-    this._loadingBefore = first.id;
-    this._post({ type: 'loadEarlier', before: first.id, count: PAGE_ROWS });
+    const first = firstRowId(this._holder.state);
+    if (this._loadingBefore || this._transcript.remote <= 0 || first === undefined) return;
+    this._loadingBefore = first;
+    this._post({ type: 'loadEarlier', before: first, count: PAGE_ROWS });
   }
 }

@@ -15,6 +15,8 @@ export class ScrollAnchor {
   private _follow: boolean;
   private _programmatic = false;
   onChange: (() => void) | undefined;
+  /** False while newer rows wait below the rendered ones: reaching the bottom then pages them in instead of following. */
+  canFollow: () => boolean = () => true;
 
   constructor(scroller: HTMLElement, content: HTMLElement, follow: boolean) {
     this._scroller = scroller;
@@ -61,13 +63,19 @@ export class ScrollAnchor {
     setHidden(this.jump, false);
   }
 
-  /** Keeps what the user sees in place while rows are added above it. */
-  keepPosition(change: () => void): void {
+  /**
+   * Keeps what the user sees in place while rows are added or dropped above or below it: the row at the
+   * top of the view (a child of `rows`) stays where it is, or else the distance from the bottom does.
+   */
+  keepPosition(change: () => void, rows?: HTMLElement): void {
     const s = this._scroller;
+    const anchor = rows ? topChild(rows, s.getBoundingClientRect().top) : undefined;
+    const anchorTop = anchor?.getBoundingClientRect().top ?? 0;
     const fromBottom = s.scrollHeight - s.scrollTop;
     change();
     this._programmatic = true;
-    s.scrollTop = s.scrollHeight - fromBottom;
+    if (anchor?.isConnected) s.scrollTop += anchor.getBoundingClientRect().top - anchorTop;
+    else s.scrollTop = s.scrollHeight - fromBottom;
   }
 
   private _stick(): void {
@@ -81,7 +89,7 @@ export class ScrollAnchor {
 
   private _onScroll(): void {
     const s = this._scroller;
-    const atBottom = s.scrollHeight - s.scrollTop - s.clientHeight <= BOTTOM_SLACK_PX;
+    const atBottom = s.scrollHeight - s.scrollTop - s.clientHeight <= BOTTOM_SLACK_PX && this.canFollow();
     if (this._programmatic) {
       this._programmatic = false;
       if (this._follow) return;
@@ -92,4 +100,21 @@ export class ScrollAnchor {
     }
     this.onChange?.();
   }
+}
+
+/** The first child of `parent` whose bottom is below `top` (the row at the top of the view); a binary search. */
+function topChild(parent: HTMLElement, top: number): Element | undefined {
+  const kids = parent.children;
+  let lo = 0;
+  let hi = kids.length - 1;
+  let found: Element | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const el = kids[mid]!;
+    if (el.getBoundingClientRect().bottom > top) {
+      found = el;
+      hi = mid - 1;
+    } else lo = mid + 1;
+  }
+  return found;
 }

@@ -5,7 +5,9 @@
  * in the DOM until the user asks for more.
  */
 
-import { toolOf, type BlockView, type MessageView, type NoticeRow, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
+import { type BlockView, type MessageView, type NoticeRow, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
+import { initialTranscript } from '../shared/transcript/reduce.ts';
+import { changedTools, rowAt, rowCount, sameRows, sameTools, toolCard } from '../shared/transcript/rowStore.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import type { ImageView } from '../shared/images.ts';
 import { ConversationAction } from './actions.ts';
@@ -22,10 +24,14 @@ import { shellHeader } from './shellLive.ts';
 import { plainBody, type TextBody, type TextBodyFactory } from './textBody.ts';
 import { t } from './l10n.ts';
 
-/** Rows rendered at first and added per "show earlier". */
+/** Rows rendered at first and added per "show earlier" or "show later". */
 export const PAGE_ROWS = 100;
 /** While following the bottom, rows beyond this many are dropped from the top again. */
 const MAX_FOLLOW_ROWS = 2 * PAGE_ROWS;
+/** Most rows in the DOM while the user reads back: newer rows wait below until they scroll down. */
+const MAX_WINDOW_ROWS = 4 * PAGE_ROWS;
+/** Rows the state keeps above the rendered ones; older ones go back to the host (`loadEarlier` pages them in again). */
+const KEEP_ABOVE_ROWS = PAGE_ROWS;
 
 /** UI state the renderer reads and writes: which blocks the user opened or closed. */
 export interface ViewUi {
@@ -50,13 +56,18 @@ export class TranscriptView {
   readonly earlier: HTMLButtonElement;
   readonly ui: ViewUi;
   readonly markdown: TextBodyFactory;
-  tools: TranscriptState['tools'] = {};
+  /** The state rendered last (its rows and cards are read in place, never as a whole list). */
+  private _state: TranscriptState = initialTranscript;
   /** Fold thinking once the answer starts (the user's setting; their click on a block wins). */
   collapseThinking = true;
   private readonly _rows = new Map<number, MessageRow>();
   private readonly _cards = new Map<string, Set<ToolCallPart>>();
-  private _messages: readonly MessageView[] = [];
+  /** Rows of the state rendered last, and the id of its first. */
+  private _count = 0;
+  private _firstId: number | undefined;
+  /** The rendered rows are `[_first, _last)` of the state's. */
   private _first = 0;
+  private _last = 0;
   private _gen = 0;
   /** Rows before the first one the state holds, still on the host (`loadEarlier` fetches them). */
   remote = 0;
@@ -76,43 +87,96 @@ export class TranscriptView {
     return this._first;
   }
 
+  /** Whether newer rows than those rendered wait below (the user reads back while Pi works). */
+  get hasLater(): boolean {
+    return this._last < this._count;
+  }
+
+  /** The tool card of `id` in the state rendered last. */
+  toolOf(id: string): ToolCardView | undefined {
+    return toolCard(this._state, id);
+  }
+
   render(state: TranscriptState, following: boolean): void {
-    const msgs = state.messages;
-    const toolsChanged = state.tools !== this.tools;
-    const prevTools = this.tools;
-    this.tools = state.tools;
-    if (msgs !== this._messages) {
+    const prev = this._state;
+    this._state = state;
+    const rowsChanged = !sameRows(prev, state);
+    if (rowsChanged || (following && this._last < this._count)) {
+      const count = rowCount(state);
+      const firstId = rowAt(state, 0)?.id;
+      const grown = count - this._count;
       if (this._prepending) {
         // The rows paged in go above those on screen, all shown: the first shown row keeps its index.
         this._prepending = false;
-      } else if (msgs.length < this._messages.length || (msgs.length > 0 && this._messages.length > 0 && msgs[0]!.id !== this._messages[0]!.id)) {
-        // A reset or a different session: page from the end again.
-        this._first = Math.max(0, msgs.length - PAGE_ROWS);
-      } else if (this._messages.length === 0) {
-        this._first = Math.max(0, msgs.length - PAGE_ROWS);
-      } else if (following && msgs.length - this._first > MAX_FOLLOW_ROWS) {
-        this._first = msgs.length - PAGE_ROWS;
+        this._last += grown;
+      } else if (count < this._count || (count > 0 && this._count > 0 && firstId !== this._firstId) || this._count === 0) {
+        // A reset, a different session or the first rows: page from the end again.
+        this._first = Math.max(0, count - PAGE_ROWS);
+        this._last = count;
+      } else if (following) {
+        this._last = count;
+        if (count - this._first > MAX_FOLLOW_ROWS) this._first = count - PAGE_ROWS;
+      } else if (this._last === this._count && count - this._first <= MAX_WINDOW_ROWS) {
+        // Read back a little: new rows still join below until the window is full.
+        this._last = count;
       }
-      this._messages = msgs;
+      this._count = count;
+      this._firstId = firstId;
+      if (this._last - this._first > MAX_WINDOW_ROWS) this._last = this._first + MAX_WINDOW_ROWS;
       this._sync();
     }
-    if (toolsChanged) {
-      for (const [id, card] of Object.entries(state.tools)) {
-        if (toolOf(prevTools, id) === card) continue;
-        const parts = this._cards.get(id);
-        if (parts) for (const p of parts) p.updateTool(card);
-        // A nested call lives inside its parent's card.
-        if (card.parentToolCallId !== undefined) for (const p of this._cards.get(card.parentToolCallId) ?? []) p.updateChildren();
+    if (!sameTools(prev, state)) {
+      const changed = changedTools(prev, state);
+      if (changed) {
+        for (const card of changed) {
+          const parts = this._cards.get(card.toolCallId);
+          if (parts) for (const p of parts) p.updateTool(card);
+          // A nested call lives inside its parent's card.
+          if (card.parentToolCallId !== undefined) for (const p of this._cards.get(card.parentToolCallId) ?? []) p.updateChildren();
+        }
+      } else {
+        // Any card may have changed (a snapshot, a page): the drawn ones are brought up to date.
+        for (const [id, parts] of this._cards) {
+          const card = toolCard(state, id);
+          for (const p of parts) {
+            if (card) p.updateTool(card);
+            p.updateChildren();
+          }
+        }
       }
     }
   }
 
-  /** Renders `count` more older rows; returns how many were added. */
+  /** How many of the state's first rows are neither rendered nor near: the owner may give them back to the host. */
+  get spareRows(): number {
+    return this._first > 2 * KEEP_ABOVE_ROWS ? this._first - KEEP_ABOVE_ROWS : 0;
+  }
+
+  /** The state lost its first `n` rows (given back to the host, `remote` counts them): same rows on screen. */
+  dropped(state: TranscriptState, n: number): void {
+    this._first -= n;
+    this._last -= n;
+    this._count = rowCount(state);
+    this._firstId = rowAt(state, 0)?.id;
+    this.remote += n;
+  }
+
+  /** Renders `count` more older rows; returns how many were added. Newer ones go if the window is full. */
   showEarlier(count = PAGE_ROWS): number {
     const before = this._first;
     this._first = Math.max(0, this._first - count);
+    if (this._last - this._first > MAX_WINDOW_ROWS) this._last = this._first + MAX_WINDOW_ROWS;
     if (this._first !== before) this._sync();
     return before - this._first;
+  }
+
+  /** Renders `count` more newer rows (the user scrolled down while reading back); older ones go if the window is full. */
+  showLater(count = PAGE_ROWS): number {
+    const before = this._last;
+    this._last = Math.min(this._count, this._last + count);
+    if (this._last - this._first > MAX_WINDOW_ROWS) this._first = this._last - MAX_WINDOW_ROWS;
+    if (this._last !== before) this._sync();
+    return this._last - before;
   }
 
   /** The next `render` gets a state with older rows put before these (a `loadEarlier` reply): they are shown, nothing is dropped. */
@@ -144,12 +208,13 @@ export class TranscriptView {
     if (!set.size) this._cards.delete(id);
   }
 
+  /** Brings the DOM to rows `[_first, _last)`: only those are read, so a frame costs the same at any length. */
   private _sync(): void {
     const gen = ++this._gen;
-    const msgs = this._messages;
+    const state = this._state;
     let cursor: ChildNode | null = this.el.firstChild;
-    for (let i = this._first; i < msgs.length; i++) {
-      const m = msgs[i]!;
+    for (let i = this._first; i < this._last; i++) {
+      const m = rowAt(state, i)!;
       let row = this._rows.get(m.id);
       if (row && row.role !== m.role) {
         row.dispose();
@@ -165,7 +230,7 @@ export class TranscriptView {
       if (row.el !== cursor) this.el.insertBefore(row.el, cursor);
       else cursor = cursor.nextSibling;
     }
-    if (this._rows.size > msgs.length - this._first) {
+    if (this._rows.size > this._last - this._first) {
       for (const [id, row] of this._rows) {
         if (row.gen === gen) continue;
         row.dispose();
@@ -549,7 +614,7 @@ class ToolCallPart implements BlockPart {
 
   constructor(view: TranscriptView) {
     this._view = view;
-    this._card = new ToolCard(view.ui, (id) => toolOf(view.tools, id));
+    this._card = new ToolCard(view.ui, (id) => view.toolOf(id));
     this.el = h('div', { class: 'block block-tool' }, this._card.el);
   }
 
@@ -560,7 +625,7 @@ class ToolCallPart implements BlockPart {
       this._id = b.toolCallId;
       if (this._id !== undefined) this._view.registerCard(this._id, this);
     }
-    this._card.update(b, this._id !== undefined ? toolOf(this._view.tools, this._id) : undefined);
+    this._card.update(b, this._id !== undefined ? this._view.toolOf(this._id) : undefined);
   }
 
   updateTool(card: ToolCardView): void {

@@ -147,7 +147,10 @@ export function statsView(session: Partial<SessionOps>): SessionStatsView | unde
   }
 }
 
-/** The last listing per sessions folder, with the fingerprint of the files it was read from. */
+/**
+ * The last listing per sessions folder, with the fingerprint of the files it was read from. It keeps what
+ * the list shows, not every session's text: a search reads the files again (`searchSessionInfos`).
+ */
 const listings = new Map<string, { readonly key: string; readonly infos: readonly SessionInfo[] }>();
 
 /** Names, sizes and times of the folder's session files: reading them all costs far more than this. */
@@ -179,9 +182,29 @@ export async function listSessionInfos(pi: PiModule, cwd: string, sessionDir: st
   const key = await folderKey(sessionDir);
   const cached = listings.get(sessionDir);
   if (cached && cached.key === key) return cached.infos;
-  const infos = [...(await pi.SessionManager.list(cwd, sessionDir))].sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  const infos = (await readSessionInfos(pi, cwd, sessionDir)).map(listed);
   listings.set(sessionDir, { key, infos });
   return infos;
+}
+
+/** Characters of a session's first message the list keeps (the view shows fewer). */
+const FIRST_MESSAGE_CHARS = 300;
+
+/** What the listing keeps of a session: its text goes (a search reads it again), its first message is cut. */
+function listed(s: SessionInfo): SessionInfo {
+  return { ...s, firstMessage: s.firstMessage.slice(0, FIRST_MESSAGE_CHARS), allMessagesText: '' };
+}
+
+/** Pi's list of the saved sessions, newest first, each with all its text. */
+async function readSessionInfos(pi: PiModule, cwd: string, sessionDir: string): Promise<SessionInfo[]> {
+  return [...(await pi.SessionManager.list(cwd, sessionDir))].sort((a, b) => b.modified.getTime() - a.modified.getTime());
+}
+
+/** The saved sessions whose name or text matches `query`, newest first: read on demand, nothing kept. */
+async function searchSessionInfos(pi: PiModule, cwd: string, sessionDir: string, query: string): Promise<SessionInfo[]> {
+  const out: SessionInfo[] = [];
+  for (const s of await readSessionInfos(pi, cwd, sessionDir)) if (matchesQuery(`${s.name ?? ''}\n${s.allMessagesText}`, query)) out.push(listed(s));
+  return out;
 }
 
 /** Model and totals of a session file, read once per version of the file. */
@@ -231,8 +254,7 @@ export async function listSessionPage(
   sessionDir: string,
   params: { query: string; offset: number; limit?: number; current?: string },
 ): Promise<SessionPage> {
-  const all = await listSessionInfos(pi, cwd, sessionDir);
-  const matching = params.query ? all.filter((s) => matchesQuery(`${s.name ?? ''}\n${s.allMessagesText}`, params.query)) : all;
+  const matching = params.query ? await searchSessionInfos(pi, cwd, sessionDir, params.query) : await listSessionInfos(pi, cwd, sessionDir);
   const offset = Math.max(0, Math.min(params.offset, matching.length));
   const page = matching.slice(offset, offset + (params.limit ?? SESSION_PAGE_SIZE));
   const pageFacts = await Promise.all(page.map((s) => sessionFacts(s.path)));
@@ -242,7 +264,7 @@ export async function listSessionPage(
       return {
         path: s.path,
         ...(s.name ? { name: s.name } : {}),
-        firstMessage: s.firstMessage.slice(0, 300),
+        firstMessage: s.firstMessage.slice(0, FIRST_MESSAGE_CHARS),
         modified: s.modified.getTime(),
         messageCount: s.messageCount,
         ...(f?.model ? { model: f.model } : {}),

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
-import { listSessionPage } from '../../src/worker/sessionRuntime.ts';
+import { listSessionInfos, listSessionPage } from '../../src/worker/sessionRuntime.ts';
 import { exportSessionHtml, type ExportableSession } from '../../src/worker/sessionFiles.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
@@ -273,5 +273,21 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     assert.equal(row.stats?.input, 120);
     assert.equal(row.stats?.output, 16);
     assert.equal(row.model, h.controller.sessionInfo.modelId);
+  });
+
+  it("finds a session by its reply's text on demand, and the kept listing holds no session's text", async () => {
+    h = await startHarness(pi, scenarioFile('plain-text'));
+    await run('Count me');
+    const dir = dirname(h.controller.sessionFile!);
+    const reply = h.controller.state.messages.find((m) => m.role === 'assistant')!.blocks.find((b) => b?.kind === 'text')!.text;
+    const word = reply.split(/\W+/).find((w) => w.length > 3)!;
+    const found = await listSessionPage(pi, h.cwd, dir, { query: word, offset: 0 });
+    assert.ok(
+      found.sessions.some((x) => x.path === h!.controller.sessionFile),
+      `found by "${word}"`,
+    );
+    const none = await listSessionPage(pi, h.cwd, dir, { query: 'zz-no-session-says-this', offset: 0 });
+    assert.equal(none.total, 0);
+    for (const info of await listSessionInfos(pi, h.cwd, dir)) assert.equal(info.allMessagesText, '');
   });
 });

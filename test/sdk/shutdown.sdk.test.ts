@@ -90,6 +90,43 @@ describe('stopping the worker on purpose (SDK, real worker)', function () {
     assert.deepEqual(restored, ['Then this, please.']);
   });
 
+  it('answers a question waiting at the stop as dismissed (nothing written), and the next start says so', async () => {
+    const scenario: Scenario = {
+      name: 'write-at-stop',
+      steps: [
+        { chunks: [{ toolCall: { id: 'call_w', name: 'write', arguments: { path: 'out.txt', content: 'hello\n' } } }], finish: 'tool_calls' },
+        { chunks: [{ text: 'After the reload.' }], finish: 'stop' },
+      ],
+    } as Scenario;
+    const journalFile = join(mkdtempSync(join(tmpdir(), 'pi-journal-')), 'turn-journal.json');
+    const log = new MemoryLog();
+    const h = await harness.start(scenario, ['gate.js'], { journal: new TurnJournalFile(journalFile, log) });
+    void h.client.send('Write the file.', 'prompt');
+    await h.until(() => (h.client.state.ui?.dialogs.length ?? 0) > 0, 'the gate to ask');
+    await h.client.shutdown();
+    assert.equal(existsSync(join(h.cwd, 'out.txt')), false, 'fail-closed: the write was not allowed');
+    const next = new PiClient(
+      (workerData) => new Worker(workerFile, { workerData }),
+      () => ({ cwd: h.cwd, agentDir: h.agentDir, trusted: true, tools: [], settleTimeoutMs: 5000, noResponseMs: 0, collapseThinking: true }),
+      log,
+      realScheduler,
+      { requestTimeoutMs: 10_000, pingMs: 1000, hangMs: 5_000 },
+      new TurnJournalFile(journalFile, log),
+    );
+    try {
+      assert.equal(await next.ensureSession(), true);
+      await pollUntil(() => next.sessionInfo.ready, 'the session info', 30_000);
+      const said = next.state.messages.filter((m) => m.role === 'notice').map((m) => m.blocks[0]?.text ?? '');
+      assert.ok(
+        said.some((t) => t.includes('Allow Pi to write out.txt?') && t.includes('answered as dismissed')),
+        said.join('\n'),
+      );
+      assert.equal(existsSync(journalFile), false, 'said once');
+    } finally {
+      next.dispose();
+    }
+  });
+
   describe('a kill (the extension host ends without deactivate)', () => {
     let next: PiClient | undefined;
     afterEach(() => {

@@ -6,6 +6,7 @@ import { runPhase } from '../../src/shared/run/runState.ts';
 import { earlierPage, prependRows, recentPart, SNAPSHOT_ROWS } from '../../src/shared/transcript/paging.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { toolOf, type MessageView, type TranscriptState } from '../../src/shared/transcript/rows.ts';
+import { rows } from '../../src/shared/transcript/rowStore.ts';
 import { longTranscript } from '../webview/builders.ts';
 import { finalMessages, loadRecorded, runThrough } from '../support/recorded.ts';
 import { anyRow } from '../support/anyRow.ts';
@@ -417,6 +418,24 @@ describe('transcript reducer robustness', () => {
     );
   });
 
+  it('keeps nothing of a session in the empty transcript it started from (New Session frees the old rows)', () => {
+    const session = reduce(initialTranscript, [
+      { type: 'userMessage', text: 'one', images: 0 },
+      { type: 'toolStart', toolCallId: 'a', toolName: 'bash', args: '{}', at: 1 },
+      { type: 'toolEnd', toolCallId: 'a', isError: false, output: 'x'.repeat(1000), durationMs: 1 },
+      { type: 'userMessage', text: 'two', images: 0 },
+    ]);
+    const fresh = reduce(session, [{ type: 'reset' }]);
+    assert.equal(session.messages.length, 2);
+    assert.equal(fresh.messages.length, 0);
+    // What the module constant holds: a retained store or index would keep the first session alive.
+    const held = rows(initialTranscript);
+    assert.equal(held.store.length, 0);
+    assert.equal(held.tools.order.length, 0);
+    assert.equal(held.tools.index.size, 0);
+    assert.equal(initialTranscript.messages.length, 0);
+  });
+
   it('keeps the tool table the same object while only text streams (the view skips its cards)', () => {
     const base = reduce(initialTranscript, [
       { type: 'toolStart', toolCallId: 'a', toolName: 'bash', args: '{}', at: 1 },
@@ -495,7 +514,9 @@ describe('the Changes row', () => {
   });
 });
 
-describe('snapshot paging', () => {
+describe('snapshot paging', function () {
+  // Builds 5,000-row transcripts: seconds on a loaded machine (a limit for hangs, not a speed check).
+  this.timeout(30_000);
   /** Pages `part` back to the start the way the view does: earlier page, prepend, until nothing is left. */
   function pageAll(host: TranscriptState, part: { state: TranscriptState; earlier: number }, count: number): TranscriptState {
     let view = JSON.parse(JSON.stringify(part.state)) as TranscriptState;

@@ -1,7 +1,15 @@
 /** The streaming turn's journal: written a few times a second at most, cleared when the turn ends, read back checked. */
 
 import { strict as assert } from 'node:assert';
-import { JOURNAL_INTERVAL_MS, parseJournaledTurn, TurnJournal, type JournaledTurn, type TurnJournalStore } from '../../src/shared/run/turnJournal.ts';
+import {
+  JOURNAL_INTERVAL_MS,
+  parseJournaledTurn,
+  streamingTurn,
+  TurnJournal,
+  type JournaledTurn,
+  type TurnJournalStore,
+} from '../../src/shared/run/turnJournal.ts';
+import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { TestClock } from '../support/testClock.ts';
 
 /** A store in memory that counts what reached it. */
@@ -76,5 +84,19 @@ describe('the turn journal', () => {
     assert.equal(parseJournaledTurn({ prompt: 'p', text: 4, at: 1 }), undefined);
     assert.equal(parseJournaledTurn('text'), undefined);
     assert.equal(parseJournaledTurn({ prompt: 'p', text: 't', at: 1, sessionFile: 3 }), undefined);
+  });
+
+  it('journals the questions waiting with the turn, also before any reply text, and writes at once at a stop', () => {
+    let state = reduce(initialTranscript, [
+      { type: 'userMessage', text: 'Write it', images: 0 },
+      { type: 'dialogOpen', dialog: { id: 'd1', kind: 'select', title: 'Allow Pi to write out.txt?', options: ['Allow', 'Block'], at: 1 } },
+    ]);
+    assert.deepEqual(streamingTurn(state, '/s.jsonl'), { sessionFile: '/s.jsonl', prompt: 'Write it', text: '', dialogs: ['Allow Pi to write out.txt?'] });
+    journal.update(turn('a'));
+    journal.writeNow(streamingTurn(state, '/s.jsonl')!);
+    assert.deepEqual(store.kept?.dialogs, ['Allow Pi to write out.txt?']);
+    assert.deepEqual(parseJournaledTurn(JSON.parse(JSON.stringify(store.kept))), store.kept);
+    state = reduce(state, [{ type: 'dialogClose', id: 'd1', outcome: 'dismissed' }]);
+    assert.equal(streamingTurn(state, '/s.jsonl'), undefined, 'nothing to keep: no text, no question');
   });
 });

@@ -3,6 +3,7 @@
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
+import { rowCount } from '../../src/shared/transcript/rowStore.ts';
 
 export const T0 = 1_700_000_000_000;
 
@@ -41,7 +42,8 @@ export function exchange(n: number, opts: { outputLines?: number } = {}): WireEv
 /** A transcript of about `messages` messages (4 per exchange). */
 export function longTranscript(messages: number): TranscriptState {
   let s = initialTranscript;
-  for (let n = 0; s.messages.length < messages; n++) s = reduce(s, exchange(n));
+  // rowCount, not `messages.length`: building the row list on every step made this quadratic.
+  for (let n = 0; rowCount(s) < messages; n++) s = reduce(s, exchange(n));
   return s;
 }
 

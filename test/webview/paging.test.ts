@@ -7,7 +7,7 @@ import { earlierPage, recentPart, SNAPSHOT_ROWS } from '../../src/shared/transcr
 import { reduce } from '../../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { longTranscript, T0 } from './builders.ts';
-import { deliver, posted, session, useChatPage } from './harness.ts';
+import { batch, deliver, posted, session, useChatPage } from './harness.ts';
 
 const ROWS = '[data-testid="transcript"] [data-role]';
 
@@ -98,5 +98,51 @@ describe('chat webview paging from the host (headless Chromium)', function () {
     await deliver(page, { type: 'earlier', before: part.state.messages[0]!.id, ...JSON.parse(JSON.stringify(reply)) });
     assert.equal(await page.locator(ROWS).count(), 1);
     assert.equal(await page.locator('.load-earlier').isHidden(), true);
+  });
+
+  it('keeps a bounded window of rows scrolled up or following while 1,500 more stream, and pages older ones back from the host', async () => {
+    const host = longTranscript(300);
+    const part = recentPart(host);
+    await deliver(page, { type: 'snapshot', state: part.state, session, earlier: part.earlier });
+    const turns = (from: number, n: number): WireEvent[] =>
+      Array.from({ length: n }, (_, i): WireEvent => ({ type: 'noticeMessage', level: 'info', text: `turn ${from + i}` }));
+    const newest = async () => (await domIds(page)).at(-1)!;
+
+    // Scrolled up: what the user reads stays, the DOM stops growing, newer rows wait below.
+    await scrollToTop(page);
+    const reading = (await domIds(page))[0]!;
+    const readingTop = await topOf(page, reading);
+    for (let i = 0; i < 15; i++) await batch(page, turns(i * 100, 100));
+    const scrolledUp = await domIds(page);
+    assert.ok(scrolledUp.length <= 400, `at most 400 rows in the DOM scrolled up (${scrolledUp.length})`);
+    assert.ok(scrolledUp.includes(reading) && Math.abs((await topOf(page, reading)) - readingTop) <= 1, 'the row read stays in place');
+
+    // Scrolling down pages the newer rows in, a window at a time; "jump to latest" shows the newest.
+    await page.locator('main.scroller').evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await page.waitForFunction(
+      ([sel, first]) =>
+        Number(
+          (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(a: string): string } | null } }).document
+            .querySelector(sel as string)
+            ?.getAttribute('data-msg-id'),
+        ) > (first as number),
+      [ROWS, scrolledUp[0]!] as const,
+    );
+    assert.ok((await domIds(page)).length <= 400);
+    await page.locator('.jump-latest').click();
+    await page.locator(`[data-msg-id="${part.state.nextId + 1499}"]`).waitFor();
+
+    // Following: the DOM stays small, and the rows far above it have gone back to the host.
+    for (let i = 15; i < 20; i++) await batch(page, turns(i * 100, 100));
+    const following = await domIds(page);
+    assert.ok(following.length <= 200, `at most 200 rows following (${following.length})`);
+    assert.equal(await newest(), part.state.nextId + 1999);
+    await scrollToTop(page);
+    await scrollToTop(page);
+    await page.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'loadEarlier'));
+    const ask = (await posted(page)).find((m) => m.type === 'loadEarlier')!;
+    assert.ok(Number(ask.before) > part.state.nextId, `the state no longer holds the snapshot's rows (asked before ${String(ask.before)})`);
   });
 });

@@ -6,6 +6,7 @@
 
 import type { Scheduler } from '../batcher.ts';
 import type { MessageView, TranscriptState } from '../transcript/rows.ts';
+import { rowAt, rowCount } from '../transcript/rowStore.ts';
 
 /** One streaming turn as journaled. */
 export interface JournaledTurn {
@@ -14,6 +15,8 @@ export interface JournaledTurn {
   readonly prompt: string;
   /** The reply's text blocks so far, joined. */
   readonly text: string;
+  /** Titles of the questions Pi's extensions were waiting on: a stop answers them as dismissed. */
+  readonly dialogs?: readonly string[];
   /** Epoch ms of the last write. */
   readonly at: number;
 }
@@ -52,6 +55,15 @@ export class TurnJournal {
     else this._cancelTimer = this._clock.setTimer(() => this._flush(), wait);
   }
 
+  /** Writes `turn` at once (the extension host is about to end: no later write may come). */
+  writeNow(turn: Omit<JournaledTurn, 'at'>): void {
+    this._cancelTimer?.();
+    this._cancelTimer = undefined;
+    this._pending = turn;
+    this._lastWrite = -Infinity;
+    this._flush();
+  }
+
   /** The turn ended (saved by Pi, or shown as interrupted): nothing to keep. */
   clear(): void {
     this._cancelTimer?.();
@@ -73,23 +85,27 @@ export class TurnJournal {
 }
 
 function sameTurn(a: Omit<JournaledTurn, 'at'>, b: Omit<JournaledTurn, 'at'> | undefined): boolean {
-  return b !== undefined && a.text === b.text && a.prompt === b.prompt && a.sessionFile === b.sessionFile;
+  return b !== undefined && a.text === b.text && a.prompt === b.prompt && a.sessionFile === b.sessionFile && String(a.dialogs) === String(b.dialogs);
 }
 
-/** The streaming turn of `state`: the last prompt and the text replied to it so far; none without reply text. */
+/**
+ * The streaming turn of `state`: the last prompt, the text replied to it so far and the questions waiting;
+ * none without reply text or a question. Reads the newest rows back, without building the row list: it
+ * runs on every batch of a run.
+ */
 export function streamingTurn(state: TranscriptState, sessionFile: string | undefined): Omit<JournaledTurn, 'at'> | undefined {
-  const rows = state.messages;
-  let i = rows.length - 1;
-  while (i >= 0 && rows[i]!.role !== 'user') i--;
+  let i = rowCount(state) - 1;
+  const replies: string[] = [];
+  for (; i >= 0; i--) {
+    const m = rowAt(state, i)!;
+    if (m.role === 'user') break;
+    if (m.role === 'assistant') replies.push(replyText(m));
+  }
   if (i < 0) return undefined;
-  const text = rows
-    .slice(i + 1)
-    .filter((m) => m.role === 'assistant')
-    .map(replyText)
-    .filter(Boolean)
-    .join('\n\n');
-  if (!text.trim()) return undefined;
-  return { ...(sessionFile ? { sessionFile } : {}), prompt: replyText(rows[i]!), text };
+  const text = replies.reverse().filter(Boolean).join('\n\n');
+  const dialogs = (state.ui?.dialogs ?? []).map((d) => d.title);
+  if (!text.trim() && !dialogs.length) return undefined;
+  return { ...(sessionFile ? { sessionFile } : {}), prompt: replyText(rowAt(state, i)!), text, ...(dialogs.length ? { dialogs } : {}) };
 }
 
 /** Whether `state` (Pi's session, replayed) holds the journaled reply already: its last reply starts with it. */
@@ -104,7 +120,14 @@ export function parseJournaledTurn(raw: unknown): JournaledTurn | undefined {
   const r = raw as Record<string, unknown>;
   if (typeof r.prompt !== 'string' || typeof r.text !== 'string' || typeof r.at !== 'number') return undefined;
   if (r.sessionFile !== undefined && typeof r.sessionFile !== 'string') return undefined;
-  return { ...(typeof r.sessionFile === 'string' ? { sessionFile: r.sessionFile } : {}), prompt: r.prompt, text: r.text, at: r.at };
+  const dialogs = Array.isArray(r.dialogs) ? r.dialogs.filter((d): d is string => typeof d === 'string') : [];
+  return {
+    ...(typeof r.sessionFile === 'string' ? { sessionFile: r.sessionFile } : {}),
+    prompt: r.prompt,
+    text: r.text,
+    ...(dialogs.length ? { dialogs } : {}),
+    at: r.at,
+  };
 }
 
 function replyText(m: MessageView): string {

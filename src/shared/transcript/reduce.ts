@@ -78,14 +78,14 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       return updateOpen(s, (m) => {
         const b = m.blocks[ev.index];
         const base = ev.final ? applyFinal(b, ev.final) : b;
-        return base ? withBlock(m, ev.index, { ...base, final: true, endedAt: ev.at }) : m;
+        return base ? withBlock(m, ev.index, { ...base, text: flattened(base.text), final: true, endedAt: ev.at }) : m;
       });
     case 'assistantEnd': {
       const ended = updateOpen(s, (m) => {
         let blocks = m.blocks.slice();
         for (const f of ev.blocks ?? []) blocks[f.index] = { ...applyFinal(blocks[f.index], f), final: true };
         if (ev.blockCount !== undefined) blocks = blocks.slice(0, ev.blockCount);
-        blocks = blocks.map((b) => (b && !b.final ? { ...b, final: true, endedAt: b.endedAt ?? ev.at } : b));
+        blocks = blocks.map((b) => (b && !b.final ? { ...b, text: flattened(b.text), final: true, endedAt: b.endedAt ?? ev.at } : b));
         return { ...m, blocks, final: true, stopReason: ev.stopReason, errorMessage: ev.errorMessage, usage: ev.usage, endedAt: ev.at };
       });
       return settle(ended);
@@ -210,6 +210,16 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
   }
 }
 
+/**
+ * `text` made one piece in memory. A block streamed as `text + delta` is a rope of one piece per delta (a
+ * token-sized delta costs several times its characters); reading a character makes the engine flatten
+ * it in place, so the pieces can go once the block ends.
+ */
+function flattened(text: string): string {
+  if (text.length) text.charCodeAt(0);
+  return text;
+}
+
 function textBlock(text: string): BlockView {
   return { kind: 'text', index: 0, text, final: true };
 }
@@ -242,7 +252,7 @@ function closeOpen(s: TranscriptState, stopReason: StopReason, at: number): Tran
     final: true,
     stopReason: m.stopReason ?? stopReason,
     endedAt: at,
-    blocks: m.blocks.map((b) => (b && !b.final ? { ...b, final: true } : b)),
+    blocks: m.blocks.map((b) => (b && !b.final ? { ...b, text: flattened(b.text), final: true } : b)),
   }));
   return settle(closed);
 }

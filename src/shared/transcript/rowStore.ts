@@ -90,9 +90,13 @@ export function withFields(s: TranscriptState, changes: Partial<Fields>): Transc
   return make({ ...fieldsOf(s), ...changes }, rows(s));
 }
 
-/** Appends to a shared store: in place when no later state has appended past `length`, else on a copy. */
+/**
+ * Appends to a shared store: in place when no later state has appended past `length`, else on a copy. An
+ * empty store is never appended to in place: it may be a long-lived empty state's (`initialTranscript`),
+ * which would then keep every row of the first session alive after a reset.
+ */
 export function pushed(r: Rows, ...ms: MessageView[]): Pick<Rows, 'store' | 'length'> {
-  const store = r.store.length === r.length ? r.store : r.store.slice(0, r.length);
+  const store = r.length > 0 && r.store.length === r.length ? r.store : r.store.slice(0, r.length);
   store.push(...ms);
   return { store, length: r.length + ms.length };
 }
@@ -117,7 +121,11 @@ export function setTool(t: ToolTable, card: ToolCardView): ToolTable {
   // later state's entries is not ours: that case continues on a copy below).
   if (finished && !(known && known.at < t.count)) {
     let { index, order } = t;
-    if (order.length !== t.count) {
+    // As for rows: an empty table may be a long-lived empty state's, so its first card starts a new index.
+    if (t.count === 0) {
+      index = new Map();
+      order = [];
+    } else if (order.length !== t.count) {
       // Another state appended past ours: continue on a copy of our part.
       order = order.slice(0, t.count);
       index = new Map(order.map((k) => [k, t.index.get(k)!]));
@@ -193,4 +201,50 @@ export function firstRowId(s: TranscriptState): number | undefined {
 /** The open (streaming) assistant message, if any. */
 export function openMessage(s: TranscriptState): AssistantRow | undefined {
   return rows(s).open;
+}
+
+/** How many rows `s` holds (without building the row list). */
+export function rowCount(s: TranscriptState): number {
+  const r = rows(s);
+  return r.length + (r.open ? 1 + r.after.length : 0);
+}
+
+/** The row at `i` of `s` (as `s.messages[i]`, without building the row list). */
+export function rowAt(s: TranscriptState, i: number): MessageView | undefined {
+  const r = rows(s);
+  if (i < 0) return undefined;
+  if (i < r.length) return r.store[i];
+  if (!r.open) return undefined;
+  return i === r.length ? r.open : r.after[i - r.length - 1];
+}
+
+/** Whether `a` and `b` hold the same rows (the same store, length, open row and rows after it). */
+export function sameRows(a: TranscriptState, b: TranscriptState): boolean {
+  const x = rows(a);
+  const y = rows(b);
+  return x.store === y.store && x.length === y.length && x.open === y.open && x.after === y.after;
+}
+
+/** Whether `a` and `b` hold the same tool cards. */
+export function sameTools(a: TranscriptState, b: TranscriptState): boolean {
+  return rows(a).tools === rows(b).tools;
+}
+
+/**
+ * The cards of `next` that are not those of `prev` (new or changed), read from the tables as held: a tool
+ * event costs the cards it changed, not a walk of every card. Undefined when the tables do not share their
+ * index (a snapshot, a page, a branch): then any card may have changed.
+ */
+export function changedTools(prev: TranscriptState, next: TranscriptState): ToolCardView[] | undefined {
+  const p = rows(prev).tools;
+  const t = rows(next).tools;
+  if (p === t) return [];
+  if (p.index !== t.index || p.count > t.count) return undefined;
+  const out: ToolCardView[] = [];
+  for (let i = p.count; i < t.count; i++) {
+    const id = t.order[i]!;
+    if (!t.live.has(id)) out.push(t.index.get(id)!.card);
+  }
+  for (const [id, card] of t.live) if (lookup(p, id) !== card) out.push(card);
+  return out;
 }
