@@ -11,24 +11,30 @@ import type { PiClient } from './piClient.ts';
 /** The diff editor's left side: a file's content before the run, served from the worker. */
 export const BEFORE_SCHEME = 'pi-before';
 
-export class FileReview implements vscode.TextDocumentContentProvider {
+/** Registers the before-content provider; the left side's query names the chat whose run it was. */
+export function registerBeforeContent(review: (chatId: string) => FileReview | undefined): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, {
+    provideTextDocumentContent: async (uri) => (await review(uri.query.split('.')[0] ?? '')?.before(uri.fsPath)) ?? '',
+  });
+}
+
+/** One chat's review of its runs' changes. */
+export class FileReview {
   private readonly _client: PiClient;
   private readonly _log: Logger;
   private readonly _root: () => string | undefined;
+  private readonly _chatId: string;
 
-  constructor(client: PiClient, log: Logger, root: () => string | undefined) {
+  constructor(client: PiClient, log: Logger, root: () => string | undefined, chatId = 'sidebar') {
     this._client = client;
     this._log = log;
     this._root = root;
+    this._chatId = chatId;
   }
 
-  /** Registers the before-content provider. */
-  register(): vscode.Disposable {
-    return vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, this);
-  }
-
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const before = await this._client.fileBefore(uri.fsPath);
+  /** A file's text before this chat's run changed it ('' when none is known). */
+  async before(file: string): Promise<string> {
+    const before = await this._client.fileBefore(file);
     return before?.kind === 'text' ? before.text : '';
   }
 
@@ -61,8 +67,8 @@ export class FileReview implements vscode.TextDocumentContentProvider {
       void vscode.window.showInformationMessage(plainNotificationText(`Pi: there is no diff for ${rel}: ${before.reason}.`));
       return;
     }
-    // The query makes each opening fetch the content again (VS Code caches documents by URI).
-    const left = vscode.Uri.file(file).with({ scheme: BEFORE_SCHEME, query: String(Date.now()) });
+    // The query names the chat, and makes each opening fetch the content again (VS Code caches documents by URI).
+    const left = vscode.Uri.file(file).with({ scheme: BEFORE_SCHEME, query: `${this._chatId}.${Date.now()}` });
     const name = path.basename(file);
     const title = before.kind === 'absent' ? `${name} (none before Pi) ↔ ${name}` : `${name} (before Pi's run) ↔ ${name}`;
     await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(file), title, { preview: true });
