@@ -1,7 +1,8 @@
 /**
  * News from chats out of sight: a run that finished or failed, or a question waiting. Marks the chat's tab (●),
  * counts such chats on the Pi activity-bar icon, and (per `piPanel.notify`) says so in a notification whose
- * only button is Open Chat: an answer is given in the chat's card, where the whole question shows.
+ * only button is Open Chat: an answer is given in the chat's card, where the whole question shows. A question
+ * in a chat out of sight is the dialog mirror's to announce (ExtensionSurfaces), once.
  */
 
 import * as vscode from 'vscode';
@@ -10,8 +11,7 @@ import { chatNews, type ChatNews } from '../shared/run/chatSummary.ts';
 import type { RunPhase } from '../shared/run/runState.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import type { Chat, Chats } from './chats.ts';
-
-type NotifySetting = 'off' | 'whenUnfocused' | 'always';
+import { notifySetting } from './config.ts';
 
 export class Attention extends Disposable {
   private readonly _chats: Chats;
@@ -45,9 +45,11 @@ export class Attention extends Disposable {
   }
 
   private _notify(chat: Chat, news: ChatNews): void {
-    const setting = vscode.workspace.getConfiguration('piPanel').get<NotifySetting>('notify', 'whenUnfocused');
+    const setting = notifySetting();
     if (setting === 'off') return;
     if (setting !== 'always' && chat.visible && vscode.window.state.focused) return;
+    // A question in a chat out of sight is announced by its dialog's own notification (ExtensionSurfaces).
+    if (news === 'waiting' && !chat.visible) return;
     // The chat's name is the session's: plain text, never a link.
     const name = plainNotificationText(chat.label);
     const text =

@@ -3,6 +3,7 @@
  * view. Makes, restores (after a window reload) and closes them, and knows which one the user is in.
  */
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -13,6 +14,7 @@ import { runPhase, type RunPhase } from '../shared/run/runState.ts';
 import type { SessionStart } from '../shared/wire/workerProtocol.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { ComposerImageDraft } from './composerImageDraft.ts';
+import { notifySetting } from './config.ts';
 import { FileReview } from './diffs.ts';
 import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient, type Logger } from './piClient.ts';
@@ -25,6 +27,8 @@ export const CHAT_EDITOR_TYPE = 'piPanel.chatEditor';
 /** What the workspace remembers of an editor tab's chat, by its key: the session it shows. */
 type KeptChats = Record<string, { readonly sessionFile?: string }>;
 const KEPT_CHATS = 'piPanel.editorChats';
+/** The sidebar chat's session file. */
+const SIDEBAR_SESSION = 'piPanel.sidebarSession';
 
 /** One chat: its client of a Pi worker, its view, the review of its runs' changes and its extensions' surfaces. */
 export class Chat extends Disposable {
@@ -99,7 +103,17 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
   constructor(ctx: ChatsContext) {
     super();
     this._ctx = ctx;
-    this.sidebar = this._register(this._make('sidebar', 0, undefined, {}));
+    // The sidebar reopens its own session: with tabs open, the most recent one may be a tab's.
+    const own = ctx.workspaceState.get<unknown>(SIDEBAR_SESSION);
+    this.sidebar = this._register(this._make('sidebar', 0, undefined, typeof own === 'string' && fs.existsSync(own) ? { open: own } : {}));
+    const sidebarClient = this.sidebar.client;
+    this._register(
+      sidebarClient.onDidChangeSession(() => {
+        const file = sidebarClient.sessionFile;
+        if (file && file !== ctx.workspaceState.get(SIDEBAR_SESSION)) void ctx.workspaceState.update(SIDEBAR_SESSION, file);
+        this._onDidChange.fire();
+      }),
+    );
     this._register(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor) this._focused = undefined;

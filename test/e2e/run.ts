@@ -42,6 +42,8 @@ export type Action =
   // Beyond SPEC §7: wait for a VS Code notification, or an open editor tab, whose JSON record matches ("(?i)" prefix: any case).
   | { readonly waitForNotification: string }
   | { readonly waitForEditor: string }
+  // Beyond SPEC §7: wait until the Pi icon in the activity bar shows this badge (several chats: news out of sight).
+  | { readonly waitForBadge: string }
   // Beyond SPEC §7: the terminal, a file at a position and its quick fixes (see the header).
   | { readonly waitForTerminal: string }
   | { readonly do: 'terminal'; readonly text: string }
@@ -436,6 +438,12 @@ async function playAction(
     await waitForRecord('notification', action.waitForNotification, async () => notifications, deadline);
   } else if ('waitForEditor' in action) {
     await waitForRecord('editor tab', action.waitForEditor, () => openEditors(wb, []), deadline);
+  } else if ('waitForBadge' in action) {
+    const badge = wb.page.locator('.activitybar li:has(a.action-label[aria-label^="Pi"]) .badge-content').first();
+    while ((await badge.innerText({ timeout: 1_000 }).catch(() => '')).trim() !== action.waitForBadge) {
+      if (Date.now() >= deadline) throw new Error(`the Pi icon never showed the badge ${JSON.stringify(action.waitForBadge)}`);
+      await sleep(100);
+    }
   } else if ('waitForTerminal' in action) {
     await waitForTerminalText(wb, action.waitForTerminal, deadline);
   } else if ('waitFor' in action) {
