@@ -254,10 +254,11 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     const view = new ChatViewProvider(extensionUri, client, log, review, imageDraft, id, () => made.chat?.label ?? 'Chat', key);
     const chat = (made.chat = new Chat(id, number, client, view, review));
     const self = chat;
+    // Its dialogs are announced while out of sight, unless the user turned notifications off.
     chat.own(
       new ExtensionSurfaces(
         client,
-        () => self.visible,
+        () => self.visible || notifySetting() === 'off',
         () => this.reveal(self),
       ),
     );
