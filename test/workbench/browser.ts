@@ -152,11 +152,15 @@ export class Workbench {
     while (true) {
       for (const frame of this.page.frames()) {
         if (frame.isDetached()) continue;
-        const got = await frame
-          .evaluate(() =>
-            (globalThis as unknown as { document: { body: { getAttribute(n: string): string | null } | null } }).document.body?.getAttribute('data-chat-id'),
-          )
-          .catch(() => null);
+        // A frame being replaced (a tab shown again) may never answer: one look is bounded.
+        const got = await Promise.race([
+          frame
+            .evaluate(() =>
+              (globalThis as unknown as { document: { body: { getAttribute(n: string): string | null } | null } }).document.body?.getAttribute('data-chat-id'),
+            )
+            .catch(() => null),
+          sleep(1_000).then(() => null),
+        ]);
         if (got === id) return frame;
       }
       if (Date.now() >= deadline) throw new Error(`the chat ${id} never showed`);
