@@ -87,9 +87,14 @@ export class Workbench {
   }
 
   private containerIcon() {
-    return this.page
-      .locator(`.activitybar a.action-label[aria-label="${CONTAINER_TITLE}"], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE} ("]`)
-      .first();
+    return (
+      this.page
+        // With a badge (several chats: news out of sight) the label goes on with the badge's text.
+        .locator(
+          `.activitybar a.action-label[aria-label="${CONTAINER_TITLE}"], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE} ("], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE} -"], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE}:"]`,
+        )
+        .first()
+    );
   }
 
   /** Opens the Pi view container from the activity bar (no-op when it is already showing). */
