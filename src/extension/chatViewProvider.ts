@@ -1,11 +1,14 @@
-/** The sidebar chat view: serves the webview, validates what it says, and feeds it snapshot then batches. */
+/**
+ * One chat's webview, in the sidebar or in an editor tab: serves it, validates what it says, and feeds it snapshot
+ * then batches.
+ */
 
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import { parseWebviewMessage } from '../shared/wire/parseWebviewMessage.ts';
 import type { HostToWebview, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
-import { Disposable } from '../shared/disposable.ts';
+import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
@@ -18,10 +21,23 @@ import { SessionActions } from './sessionActions.ts';
 import { ViewFeed } from './viewFeed.ts';
 import { chatHtml } from './webviewHtml.ts';
 
+/** What shows a chat: the sidebar's `WebviewView` or an editor tab's `WebviewPanel`. */
+export interface ChatHost {
+  readonly webview: vscode.Webview;
+  readonly visible: boolean;
+  title?: string;
+  readonly onDidDispose: vscode.Event<void>;
+}
+
+/** The sidebar's view carries the activity-bar badge. */
+function isSidebarView(view: ChatHost): view is ChatHost & vscode.WebviewView {
+  return 'onDidChangeVisibility' in view;
+}
+
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
   static readonly viewType = 'piPanel.chat';
 
-  private _view: vscode.WebviewView | undefined;
+  private _view: ChatHost | undefined;
   private _viewDisposables: vscode.Disposable[] = [];
   private readonly _feed: ViewFeed;
   /** Texts to give back to the composer once a view is there to take them. */
@@ -41,8 +57,42 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly _review: FileReview;
   private readonly _sessions: SessionActions;
 
-  constructor(extensionUri: vscode.Uri, client: PiClient, log: Logger, review: FileReview, imageDraft: ComposerImageDraft) {
+  /** Shows a session another chat has open (true when one has): the Sessions list does not open it twice. */
+  set focusOpen(f: (file: string) => Promise<boolean>) {
+    this._sessions.focusOpen = f;
+  }
+
+  /** `sidebar` or `editor-N` (SPEC §7 `data-chat-id`). */
+  readonly chatId: string;
+  /** An editor tab's lasting key (a UUID), kept by its page across reloads; none for the sidebar. */
+  readonly chatKey: string | undefined;
+  /** The title when no extension set one: the sidebar's "Chat", a tab's session name. */
+  private readonly _baseTitle: () => string;
+  /** The tab's mark (●) for news the user has not seen. */
+  private _mark = false;
+  private readonly _onDidFocus = this._register(new Emitter<void>());
+  /** The user moved into this chat's webview. */
+  readonly onDidFocus = this._onDidFocus.event;
+  private readonly _onDidChangeVisible = this._register(new Emitter<void>());
+  /** The sidebar's view was shown or hidden (a tab's panel says so itself). */
+  readonly onDidChangeVisible = this._onDidChangeVisible.event;
+  /** The activity-bar badge (the sidebar's view only): chats with news the user has not seen. */
+  private _badge: vscode.ViewBadge | undefined;
+
+  constructor(
+    extensionUri: vscode.Uri,
+    client: PiClient,
+    log: Logger,
+    review: FileReview,
+    imageDraft: ComposerImageDraft,
+    chatId = 'sidebar',
+    baseTitle: () => string = () => 'Chat',
+    chatKey?: string,
+  ) {
     super();
+    this.chatId = chatId;
+    this.chatKey = chatKey;
+    this._baseTitle = baseTitle;
     this._review = review;
     this._imageDraft = imageDraft;
     void imageDraft.load().then((images) => {
@@ -142,7 +192,25 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   private _setTitle(title: string): void {
     this._title = title.trim() || undefined;
-    if (this._view) this._view.title = this._title ?? 'Chat';
+    this.refreshTitle();
+  }
+
+  /** Sets the title again (the session was named, the mark changed). */
+  refreshTitle(): void {
+    if (this._view) this._view.title = `${this._mark ? '● ' : ''}${this._title ?? this._baseTitle()}`;
+  }
+
+  /** Sets the activity-bar badge (shown by the sidebar's view); none clears it. */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    this._badge = badge;
+    if (this._view && isSidebarView(this._view)) this._view.badge = badge;
+  }
+
+  /** Marks the title (●) while something happened that the user has not seen. */
+  setMark(on: boolean): void {
+    if (on === this._mark) return;
+    this._mark = on;
+    this.refreshTitle();
   }
 
   /** Shows the Sessions list (title-bar button, palette, `/resume`). */
@@ -156,12 +224,21 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.attach(view);
+  }
+
+  /** Shows the chat in `view` (the sidebar's, or an editor tab's); the one it had before is dropped. */
+  attach(view: ChatHost): void {
     this._dropView();
     this._view = view;
     const uri = (...segments: string[]) => vscode.Uri.joinPath(this._extensionUri, ...segments);
     view.webview.options = { enableScripts: true, localResourceRoots: [uri('dist', 'webview'), uri('media')] };
-    view.webview.html = chatHtml(view.webview, uri);
-    if (this._title) view.title = this._title;
+    view.webview.html = chatHtml(view.webview, uri, this.chatId, this.chatKey);
+    if (this._title || this._mark || this.chatId !== 'sidebar') this.refreshTitle();
+    if (isSidebarView(view)) {
+      view.badge = this._badge;
+      this._viewDisposables.push(view.onDidChangeVisibility(() => this._onDidChangeVisible.fire()));
+    }
     this._viewDisposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this._onMessage(raw)),
       // The session outlives the view: a disposed view only drops its references.
@@ -246,6 +323,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return openLink(msg.href, this._client.sessionInfo.cwd, this._log);
       case 'showLog':
         await vscode.commands.executeCommand('piPanel.showLog');
+        return;
+      case 'focused':
+        this._onDidFocus.fire();
         return;
       case 'retryLast':
         return this._client.retryLast();

@@ -41,3 +41,11 @@ function approvalSetting(c: vscode.WorkspaceConfiguration): PanelConfig['approva
   const v = c.inspect<string>('approval');
   return strictestApproval([v?.globalValue, v?.workspaceValue, v?.workspaceFolderValue]);
 }
+
+/** `piPanel.notify`: when a chat out of sight that finishes, fails or waits says so in a notification. */
+export type NotifySetting = 'off' | 'whenUnfocused' | 'always';
+
+export function notifySetting(): NotifySetting {
+  const v = vscode.workspace.getConfiguration('piPanel').get<string>('notify', 'whenUnfocused');
+  return v === 'off' || v === 'always' ? v : 'whenUnfocused';
+}

@@ -11,26 +11,33 @@ import type { PiClient } from './piClient.ts';
 /** The diff editor's left side: a file's content before the run, served from the worker. */
 export const BEFORE_SCHEME = 'pi-before';
 
-export class FileReview implements vscode.TextDocumentContentProvider {
+/** Registers the before-content provider; the left side's query names the chat whose run it was. */
+export function registerBeforeContent(review: (chatId: string) => FileReview | undefined): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, {
+    provideTextDocumentContent: async (uri) => {
+      const query = new URLSearchParams(uri.query);
+      return (await review(query.get('chat') ?? '')?.before(uri.fsPath, query.get('run') ?? undefined)) ?? '';
+    },
+  });
+}
+
+/** One chat's review of its runs' changes. */
+export class FileReview {
   private readonly _client: PiClient;
   private readonly _log: Logger;
   private readonly _root: () => string | undefined;
+  private readonly _chatId: string;
 
-  constructor(client: PiClient, log: Logger, root: () => string | undefined) {
+  constructor(client: PiClient, log: Logger, root: () => string | undefined, chatId = 'sidebar') {
     this._client = client;
     this._log = log;
     this._root = root;
+    this._chatId = chatId;
   }
 
-  /** Registers the before-content provider. */
-  register(): vscode.Disposable {
-    return vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, this);
-  }
-
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    // The query holds the run (its checkpoint) whose left side this is, and a counter that makes each opening fetch again.
-    const runId = new URLSearchParams(uri.query).get('run') ?? undefined;
-    const before = await this._client.fileBefore(uri.fsPath, runId);
+  /** A file's text before this chat's run changed it ('' when none is known); `runId` names the run (its checkpoint). */
+  async before(file: string, runId?: string): Promise<string> {
+    const before = await this._client.fileBefore(file, runId);
     return before?.kind === 'text' ? before.text : '';
   }
 
@@ -66,10 +73,11 @@ export class FileReview implements vscode.TextDocumentContentProvider {
       void vscode.window.showInformationMessage(plainNotificationText(`Pi: there is no diff for ${rel}: ${before.reason}.`));
       return;
     }
-    // The query makes each opening fetch the content again (VS Code caches documents by URI).
+    // The query names the chat and the run (its checkpoint), and a counter makes each opening fetch again
+    // (VS Code caches documents by URI).
     const left = vscode.Uri.file(file).with({
       scheme: BEFORE_SCHEME,
-      query: new URLSearchParams({ t: String(Date.now()), ...(runId ? { run: runId } : {}) }).toString(),
+      query: new URLSearchParams({ chat: this._chatId, t: String(Date.now()), ...(runId ? { run: runId } : {}) }).toString(),
     });
     const name = path.basename(file);
     const title = before.kind === 'absent' ? `${name} (none before Pi) ↔ ${name}` : `${name} (before Pi's run) ↔ ${name}`;

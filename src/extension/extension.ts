@@ -1,110 +1,132 @@
-/** Entry point: wires the Pi worker's client, the chat view, the status bar and the commands. */
+/** Entry point: wires the chats (sidebar and editor tabs), the status bar, attention and the commands. */
 
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import { realScheduler } from '../shared/batcher.ts';
 import type { CodeChip } from '../shared/chips.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
+import { Attention } from './attention.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
-import { ComposerImageDraft } from './composerImageDraft.ts';
+import { CHAT_EDITOR_TYPE, Chats, type Chat } from './chats.ts';
 import { fileChip, pickChip, selectionChip } from './codeContext.ts';
 import { contextPickerItems, droppedChips, registerContextCommands } from './context/contextCommands.ts';
 import { TerminalHistory } from './context/terminal.ts';
-import { FileReview } from './diffs.ts';
-import { ExtensionSurfaces } from './extensionSurfaces.ts';
-import { PiClient } from './piClient.ts';
+import { registerBeforeContent } from './diffs.ts';
+import { IdleChats } from './idleChats.ts';
+import type { PiClient } from './piClient.ts';
 import { PlanDocument } from './planCommands.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
 import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
-import { TurnJournalFile } from './turnJournalFile.ts';
-import { workerConfig } from './workerConfig.ts';
 
-/** What `activate` returns: the worker's client, for the integration tests. */
+/** What `activate` returns: the sidebar chat's client and every chat, for the integration tests. */
 export interface PiPanelApi {
   readonly client: PiClient;
+  readonly chats: Chats;
 }
 
-/** Stops the chat's worker keeping its turn; set while the extension is active, awaited by `deactivate`. */
+/** Stops every chat's worker keeping its turn; set while the extension is active, awaited by `deactivate`. */
 let stopGracefully: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const log = vscode.window.createOutputChannel('Pi Agent Panel', { log: true });
-  const distDir = vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath;
-  // Pi runs in a worker thread started when the view first opens: loading it, its tools and its extensions
-  // never block or take down the extension host that every extension shares.
-  const client = new PiClient(
-    (workerData) => new Worker(path.join(distDir, 'worker.js'), { name: 'Pi', workerData }),
-    () => workerConfig(context.storageUri?.fsPath),
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const chats = new Chats({
+    extensionUri: context.extensionUri,
+    storage,
+    storageDir: context.storageUri?.fsPath,
+    workspaceState: context.workspaceState,
     log,
-    realScheduler,
-    {
-      requestTimeoutMs: 10_000,
-      pingMs: 2_000,
-      hangMs: 10_000,
-    },
-    new TurnJournalFile(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'turn-journal.json').fsPath, log),
-  );
-  const review = new FileReview(client, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? client.sessionInfo.cwd);
-  const imageDraft = new ComposerImageDraft(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'composer-images').fsPath, log);
-  const view = new ChatViewProvider(context.extensionUri, client, log, review, imageDraft);
-  const statusBar = new StatusBar(client);
+  });
+  const sidebar = chats.sidebar;
+  const client = sidebar.client;
+  const statusBar = new StatusBar(chats);
 
-  const focusChat = async () => {
-    await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
-    view.focusComposer();
-  };
-
-  const surfaces = new ExtensionSurfaces(client, () => view.isVisible, focusChat);
+  /** The chat a command acts on: the one the user is in, else the sidebar's. */
+  const target = (): Chat => chats.focused ?? sidebar;
+  const focusChat = () => chats.reveal(target());
   const terminals = new TerminalHistory();
   const addChips = async (chips: readonly CodeChip[], prompt?: string) => {
     if (!chips.length) return;
-    await focusChat();
-    chips.forEach((chip, i) => view.addChip(chip, i === chips.length - 1 ? prompt : undefined));
+    const chat = target();
+    await chats.reveal(chat);
+    chips.forEach((chip, i) => chat.view.addChip(chip, i === chips.length - 1 ? prompt : undefined));
   };
+  /** The chat to cancel: the focused one if it runs, else the only one running, else the user picks (undefined: none). */
+  const cancelTarget = async (): Promise<Chat | undefined> => {
+    const focused = chats.focused;
+    if (focused && focused.phase !== 'idle') return focused;
+    const running = chats.running;
+    if (running.length <= 1) return running[0] ?? focused ?? sidebar;
+    const pick = await vscode.window.showQuickPick(
+      running.map((chat) => ({ label: chat.label, description: chat.phase, chat })),
+      { title: vscode.l10n.t('Pi: Cancel Run'), placeHolder: vscode.l10n.t('Which chat’s run?') },
+    );
+    return pick?.chat;
+  };
+  const watchNotices = (chat: Chat) =>
+    chat.own(
+      chat.client.onDidNotify((n) => {
+        const show =
+          n.level === 'error'
+            ? vscode.window.showErrorMessage
+            : n.level === 'warning'
+              ? vscode.window.showWarningMessage
+              : vscode.window.showInformationMessage;
+        const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
+        // The message may carry a provider's or tool's text: never let it become a link.
+        const where = chat.number ? `${plainNotificationText(chat.label)}: ` : '';
+        void show(where + plainNotificationText(n.message), ...actions).then((choice) => {
+          if (choice === 'Restart') void chat.client.restart();
+          if (choice === 'Open Chat') void chats.reveal(chat);
+          if (choice === 'Show Log') log.show();
+        });
+      }),
+    );
+  watchNotices(sidebar);
 
   context.subscriptions.push(
     log,
-    client,
-    view,
+    chats,
     statusBar,
-    review.register(),
-    surfaces,
+    new Attention(chats),
+    new IdleChats(chats),
+    registerBeforeContent((id) => chats.byId(id)?.review),
     terminals,
-    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, view, { webviewOptions: { retainContextWhenHidden: false } }),
-    client.onDidNotify((n) => {
-      const show =
-        n.level === 'error' ? vscode.window.showErrorMessage : n.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-      const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
-      // The message may carry a provider's or tool's text: never let it become a link.
-      void show(plainNotificationText(n.message), ...actions).then((choice) => {
-        if (choice === 'Restart') void client.restart();
-        if (choice === 'Open Chat') void focusChat();
-        if (choice === 'Show Log') log.show();
-      });
+    chats.onDidAdd(watchNotices),
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, sidebar.view, { webviewOptions: { retainContextWhenHidden: false } }),
+    vscode.window.registerWebviewPanelSerializer(CHAT_EDITOR_TYPE, chats),
+    vscode.commands.registerCommand('piPanel.newChat', () => chats.open()),
+    vscode.commands.registerCommand('piPanel.openInEditor', async () => {
+      const file = sidebar.client.sessionFile;
+      if (!file) {
+        await chats.open();
+        return;
+      }
+      if (sidebar.phase !== 'idle') {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Pi: the sidebar chat is running. Wait for it or cancel it, then open it in an editor.'));
+        return;
+      }
+      // One session, one worker: the sidebar lets go of it before the tab opens it.
+      await sidebar.client.newSession();
+      await chats.open(file);
     }),
     vscode.commands.registerCommand('piPanel.addSelection', async () => {
       const chip = selectionChip();
-      if (!chip) return;
-      await focusChat();
-      view.addChip(chip);
+      if (chip) await addChips([chip]);
     }),
     vscode.commands.registerCommand('piPanel.addFile', async (uri?: unknown) => {
       const chip = uri instanceof vscode.Uri ? await fileChip(uri) : await pickChip(contextPickerItems(terminals));
-      if (!chip) return;
-      await focusChat();
-      view.addChip(chip);
+      if (chip) await addChips([chip]);
     }),
     // The chat view's drop target: not in the palette.
     vscode.commands.registerCommand('piPanel.addDropped', async (uris: readonly string[]) => addChips(await droppedChips(uris, fileChip))),
     ...registerContextCommands(addChips, terminals, selectionChip),
-    vscode.commands.registerCommand('piPanel.cancel', () => client.cancel()),
-    vscode.commands.registerCommand('piPanel.newSession', () => client.newSession()),
+    vscode.commands.registerCommand('piPanel.cancel', async () => (await cancelTarget())?.client.cancel()),
+    vscode.commands.registerCommand('piPanel.cancelAll', () => Promise.all(chats.running.map((c) => c.client.cancel()))),
+    vscode.commands.registerCommand('piPanel.newSession', () => target().client.newSession()),
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
-    vscode.commands.registerCommand('piPanel.compact', () => client.compact()),
+    vscode.commands.registerCommand('piPanel.compact', () => target().client.compact()),
     vscode.commands.registerCommand('piPanel.clearCheckpoints', async () => {
       const clear = vscode.l10n.t('Clear Checkpoints');
       const sure = await vscode.window.showWarningMessage(
@@ -113,41 +135,62 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
         clear,
       );
       if (sure !== clear) return;
-      const message = await client.clearCheckpoints();
-      if (message) void vscode.window.showInformationMessage(plainNotificationText(`Pi: ${message}`));
+      // Each chat keeps its checkpoints in its own storage: clear them all.
+      const messages = await Promise.all(chats.all.map((c) => c.client.clearCheckpoints()));
+      for (const message of messages) if (message) void vscode.window.showInformationMessage(plainNotificationText(`Pi: ${message}`));
     }),
-    ...new PlanDocument(client, (context.storageUri ?? context.globalStorageUri).fsPath, log).register(),
-    // While Pi waits for an answer the click shows the question instead of cancelling.
-    vscode.commands.registerCommand('piPanel.statusClick', () => (client.isActive && !client.state.run.dialogs ? client.cancel() : focusChat())),
-    ...registerSessionCommands(client),
-    ...registerSessionFileCommands(client, async () => {
-      await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
-      view.showSessions();
+    ...new PlanDocument(() => target().client, (context.storageUri ?? context.globalStorageUri).fsPath, log).register(),
+    // While Pi waits for an answer the click shows the question instead of cancelling; with several chats
+    // running it goes to the one that waits (or runs) longest.
+    vscode.commands.registerCommand('piPanel.statusClick', () => {
+      if (chats.running.length > 1) {
+        const chat = statusBar.longest();
+        return chat ? chats.reveal(chat) : focusChat();
+      }
+      const chat = statusBar.lead();
+      return chat.client.isActive && !chat.client.state.run.dialogs ? chat.client.cancel() : chats.reveal(chat);
     }),
-    // Trust granted or Pi settings changed: reopen the session so its tools and directory follow.
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void client.reload()),
+    ...registerSessionCommands(
+      () => target().client,
+      async (file) => {
+        const open = chats.withSession(file);
+        if (!open || open === target()) return false;
+        await chats.reveal(open);
+        return true;
+      },
+    ),
+    ...registerSessionFileCommands(
+      () => target().client,
+      async () => {
+        const chat = target();
+        await chats.reveal(chat);
+        chat.view.showSessions();
+      },
+    ),
+    // Trust granted or Pi settings changed: reopen the sessions so their tools and directory follow.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => chats.all.forEach((c) => void c.client.reload())),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir') || e.affectsConfiguration('piPanel.checkpoints'))
-        void client.reload();
-      else if (e.affectsConfiguration('piPanel.approval')) client.configure();
+        chats.all.forEach((c) => void c.client.reload());
+      else if (e.affectsConfiguration('piPanel.approval')) chats.all.forEach((c) => c.client.configure());
     }),
   );
   // The queue a stop takes back from Pi cannot reach a view that is closing: the next extension host restores it.
-  const restoredFile = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'restored-input.json').fsPath;
+  const restoredFile = vscode.Uri.joinPath(storage, 'restored-input.json').fsPath;
   const left = takeRestoredInput(restoredFile, log);
   if (left) client.restoreInput(left);
   stopGracefully = async () => {
     const keep = client.onDidRestoreInput((input) => keepRestoredInput(restoredFile, input, log));
-    await client.shutdown();
+    await chats.shutdown();
     keep.dispose();
   };
   log.info(`Pi Agent Panel activated (extension host Node ${process.versions.node}).`);
-  return { client };
+  return { client, chats };
 }
 
 /**
- * A window reload or close: the run is aborted and saved and Pi's extensions hear `session_shutdown` before the
- * worker ends (bounded well inside the ~5 s VS Code gives). Everything else is in `context.subscriptions`.
+ * A window reload or close: the runs are aborted and saved and Pi's extensions hear `session_shutdown` before the
+ * workers end (bounded well inside the ~5 s VS Code gives). Everything else is in `context.subscriptions`.
  */
 export async function deactivate(): Promise<void> {
   const stop = stopGracefully;

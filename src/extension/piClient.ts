@@ -22,6 +22,7 @@ import type {
   ModelChoice,
   RestoredInput,
   SessionChoice,
+  SessionStart,
   UserNotification,
   WorkerConfig,
   WorkerData,
@@ -88,7 +89,13 @@ export class PiClient extends Disposable {
   /** An extension set a status-bar item, the view's title or the composer's text. */
   readonly onDidExtensionUi = this._onDidExtensionUi.event;
 
-  /** `journal`: where the streaming turn is kept against a crash (the extension's storage); none keeps nothing. */
+  /** How the first worker opens its session (a chat in a new tab starts empty or on a saved file); later ones resume. */
+  private _first: SessionStart;
+
+  /**
+   * `journal`: where the streaming turn is kept against a crash (the extension's storage); none keeps nothing.
+   * `first`: the session the chat opens with; none continues the most recent one (the sidebar's habit).
+   */
   constructor(
     spawn: (data: WorkerData) => Worker,
     config: () => WorkerConfig,
@@ -96,8 +103,10 @@ export class PiClient extends Disposable {
     clock: Scheduler,
     options: PiClientOptions,
     journal?: TurnJournalStore,
+    first: SessionStart = {},
   ) {
     super();
+    this._first = first;
     this._log = log;
     this._clock = clock;
     this._config = config;
@@ -106,7 +115,7 @@ export class PiClient extends Disposable {
     this._supervisor = new WorkerSupervisor(
       spawn,
       config,
-      () => this._resumeFile,
+      () => (this._resumeFile ? { resume: this._resumeFile } : this._first),
       {
         events: (p) => mirror.apply(p.events),
         snapshot: (p, worker) =>
@@ -117,6 +126,8 @@ export class PiClient extends Disposable {
         session: (p) => {
           this._info = p.info;
           this._sessionFile = p.sessionFile;
+          // Once a session is open, a later worker continues it (or, without a file, the most recent one).
+          if (p.info.ready) this._first = p.sessionFile ? { open: p.sessionFile } : {};
           this._onDidChangeSession.fire(p.info);
           if (p.info.ready) this._showLeftJournal();
         },
@@ -398,6 +409,18 @@ export class PiClient extends Disposable {
     }
     await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
     this.dispose();
+  }
+
+  /**
+   * Stops the worker of a chat left idle, to free its memory: the next request starts one that reopens the
+   * session quietly (the transcript stays on screen). False when there is none or it is busy.
+   */
+  async stopIdle(): Promise<boolean> {
+    const run = this.state.run;
+    if (!this._supervisor.current || this.isActive || this._waiting.length || run.dialogs || run.shell) return false;
+    this._resumeFile = this._sessionFile ?? this._resumeFile;
+    await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
+    return true;
   }
 
   async listModels(): Promise<{ models: readonly ModelChoice[]; current?: string } | undefined> {

@@ -11,15 +11,15 @@ import type { PiClient } from './piClient.ts';
 
 /** The plan document: one file in the extension's storage, its text the plan the user edits. */
 export class PlanDocument {
-  private readonly _client: PiClient;
+  private readonly _target: () => PiClient;
   private readonly _file: string;
   private readonly _log: Logger;
   /** The plan reply the document was last filled with: another reply replaces the document's text. */
   private _filledWith: string | undefined;
 
   /** `storageDir`: where the document lives (the workspace's storage). */
-  constructor(client: PiClient, storageDir: string, log: Logger) {
-    this._client = client;
+  constructor(target: () => PiClient, storageDir: string, log: Logger) {
+    this._target = target;
     this._file = path.join(storageDir, 'plan', 'Plan.md');
     this._log = log;
   }
@@ -34,13 +34,13 @@ export class PlanDocument {
   }
 
   async toggle(): Promise<void> {
-    const plan = await this._client.setPlanMode();
+    const plan = await this._target().setPlanMode();
     if (plan) vscode.window.setStatusBarMessage(plan.on ? vscode.l10n.t('Pi: plan mode on (read-only tools)') : vscode.l10n.t('Pi: plan mode off'), 3000);
   }
 
   /** Opens the plan beside the chat; undefined when there is no plan reply yet. */
   async open(): Promise<vscode.TextEditor | undefined> {
-    const draft = this._client.state.plan?.draft;
+    const draft = this._target().state.plan?.draft;
     if (!draft) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Pi: there is no plan yet. Turn on plan mode and ask Pi for one.'));
       return undefined;
@@ -68,7 +68,7 @@ export class PlanDocument {
 
   /** Sends the plan (the document's text when it holds this plan, edits included) and leaves plan mode. */
   async act(): Promise<void> {
-    const draft = this._client.state.plan?.draft;
+    const draft = this._target().state.plan?.draft;
     if (!draft) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Pi: there is no plan to act on yet.'));
       return;
@@ -87,6 +87,6 @@ export class PlanDocument {
       return;
     }
     this._filledWith = undefined;
-    await this._client.actOnPlan(text);
+    await this._target().actOnPlan(text);
   }
 }

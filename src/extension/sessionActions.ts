@@ -15,6 +15,9 @@ export class SessionActions {
   private readonly _post: (msg: HostToWebview) => void;
   private readonly _log: Logger;
 
+  /** Shows a session another chat has open, true when one has; such a session is not opened twice. */
+  focusOpen: (file: string) => Promise<boolean> = async () => false;
+
   constructor(client: PiClient, post: (msg: HostToWebview) => void, log: Logger) {
     this._client = client;
     this._post = post;
@@ -35,6 +38,7 @@ export class SessionActions {
   async open(file: string): Promise<void> {
     if (!this._known(file)) return;
     this._post({ type: 'showMode', mode: 'chat' });
+    if (file !== this._client.sessionFile && (await this.focusOpen(file))) return;
     await this._client.resumeSession(file);
   }
 
@@ -80,11 +84,13 @@ export class SessionActions {
 }
 
 /** Palette commands on the open session: name it, import and export JSONL, copy the last answer. */
-export function registerSessionFileCommands(client: PiClient, showSessions: () => void): vscode.Disposable[] {
+/** `target`: the chat a command acts on (the focused one). */
+export function registerSessionFileCommands(target: () => PiClient, showSessions: () => void): vscode.Disposable[] {
   const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(`Pi: ${what}: ${errorText(err)}`);
   return [
     vscode.commands.registerCommand('piPanel.showSessions', showSessions),
     vscode.commands.registerCommand('piPanel.renameSession', async () => {
+      const client = target();
       try {
         const name = await vscode.window.showInputBox({ title: 'Pi: Name Session', value: client.sessionInfo.name ?? '', prompt: 'A name for this session' });
         if (name?.trim()) await client.renameSession(name.trim());
@@ -93,10 +99,12 @@ export function registerSessionFileCommands(client: PiClient, showSessions: () =
       }
     }),
     vscode.commands.registerCommand('piPanel.importSession', async () => {
+      const client = target();
       const picked = await vscode.window.showOpenDialog({ title: 'Pi: Import Session', filters: { 'Pi session': ['jsonl'] }, canSelectMany: false });
       if (picked?.[0]) await client.importSession(picked[0].fsPath);
     }),
     vscode.commands.registerCommand('piPanel.exportJsonl', async () => {
+      const client = target();
       try {
         const name = sessionTitle({ name: client.sessionInfo.name, firstMessage: 'session' }).replace(/[^\w.-]+/g, '-');
         const target = await vscode.window.showSaveDialog({
@@ -113,6 +121,7 @@ export function registerSessionFileCommands(client: PiClient, showSessions: () =
       }
     }),
     vscode.commands.registerCommand('piPanel.copyLastAnswer', async () => {
+      const client = target();
       try {
         const text = await client.lastAnswer();
         if (!text) {

@@ -4,13 +4,15 @@ import * as vscode from 'vscode';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { errorText, type PiClient } from './piClient.ts';
 
-export function registerSessionCommands(client: PiClient): vscode.Disposable[] {
+/** `target`: the chat a command acts on (the focused one); `focusOpen` shows a session another chat has open (true). */
+export function registerSessionCommands(target: () => PiClient, focusOpen: (file: string) => Promise<boolean> = async () => false): vscode.Disposable[] {
   // Error text comes from Pi, a provider or the file system: shown as plain text, never as links.
   const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(`Pi: ${what}: ${errorText(err)}`));
   const noSession = () => void vscode.window.showErrorMessage('Pi: the session could not start. See Pi: Show Log.');
 
   return [
     vscode.commands.registerCommand('piPanel.selectModel', async () => {
+      const client = target();
       try {
         const list = await client.listModels();
         if (!list) return noSession();
@@ -30,6 +32,7 @@ export function registerSessionCommands(client: PiClient): vscode.Disposable[] {
       }
     }),
     vscode.commands.registerCommand('piPanel.setThinkingLevel', async () => {
+      const client = target();
       try {
         const list = await client.thinkingLevels();
         if (!list) return noSession();
@@ -44,6 +47,7 @@ export function registerSessionCommands(client: PiClient): vscode.Disposable[] {
       }
     }),
     vscode.commands.registerCommand('piPanel.resumeSession', async () => {
+      const client = target();
       try {
         const sessions = await client.listSessions();
         if (!sessions.length) {
@@ -59,12 +63,14 @@ export function registerSessionCommands(client: PiClient): vscode.Disposable[] {
           })),
           { title: 'Pi: Resume Session', matchOnDetail: true },
         );
-        if (pick) await client.resumeSession(pick.path);
+        // A session open in another chat is shown there, not opened twice.
+        if (pick && !(await focusOpen(pick.path))) await client.resumeSession(pick.path);
       } catch (err) {
         fail('could not list sessions', err);
       }
     }),
     vscode.commands.registerCommand('piPanel.exportTranscript', async () => {
+      const client = target();
       try {
         if (!(await client.ensureSession())) return noSession();
         const folder = vscode.workspace.workspaceFolders?.[0]?.uri;

@@ -1,11 +1,14 @@
-/** Status-bar items for the run, retries and compaction, and the context keys that enable commands. */
+/**
+ * Status-bar items for the run, retries and compaction, and the context keys that enable commands. With several
+ * chats the run item sums them up ("Pi: 2 running · 1 waiting"); retries and compaction follow the focused chat.
+ */
 
 import * as vscode from 'vscode';
 import { describeStatus, TRANSIENT_STATUS_MS } from './statusTexts.ts';
-import type { RunState } from '../shared/run/runState.ts';
 import { runCondition } from '../shared/run/runCondition.ts';
 import { Disposable, toDisposable } from '../shared/disposable.ts';
-import type { PiClient } from './piClient.ts';
+import { sumChats } from '../shared/run/chatSummary.ts';
+import type { Chat, Chats } from './chats.ts';
 
 export class StatusBar extends Disposable {
   private readonly _run: vscode.StatusBarItem;
@@ -13,12 +16,11 @@ export class StatusBar extends Disposable {
   private readonly _compaction: vscode.StatusBarItem;
   private _ticker: ReturnType<typeof setInterval> | undefined;
   private _lastRunning: boolean | undefined;
-  private _lastRun: RunState | undefined;
-  private readonly _client: PiClient;
+  private readonly _chats: Chats;
 
-  constructor(client: PiClient) {
+  constructor(chats: Chats) {
     super();
-    this._client = client;
+    this._chats = chats;
     this._run = this._register(vscode.window.createStatusBarItem('piPanel.runState', vscode.StatusBarAlignment.Left, 100));
     this._run.name = 'Pi Run State';
     this._run.command = 'piPanel.statusClick';
@@ -28,25 +30,40 @@ export class StatusBar extends Disposable {
     this._compaction = this._register(vscode.window.createStatusBarItem('piPanel.compaction', vscode.StatusBarAlignment.Left, 98));
     this._compaction.name = 'Pi Compaction';
     this._compaction.command = 'piPanel.focusChat';
-    this._register(client.onDidEmit(() => this._update()));
-    this._register(client.onDidReplace(() => this._update()));
+    this._register(chats.onDidChange(() => this._update()));
     this._register(toDisposable(() => this._stopTicker()));
     this._update();
   }
 
+  /** The chat whose details show: the focused one, else the only one with a run, else the sidebar's. */
+  lead(): Chat {
+    const busy = this._chats.running;
+    return this._chats.focused ?? (busy.length === 1 ? busy[0]! : this._chats.sidebar);
+  }
+
+  /** The chat a click on the sum goes to: the one that waits longest, else the one that runs longest. */
+  longest(): Chat | undefined {
+    const all = this._chats.all;
+    const i = sumChats(all.map(glance)).longest;
+    return i === undefined ? undefined : all[i];
+  }
+
   private _update(): void {
-    const run = this._client.state.run;
+    const all = this._chats.all;
+    const run = this.lead().client.state.run;
     const now = Date.now();
     const texts = describeStatus(run, now);
-    if (run !== this._lastRun || this._ticker) {
-      this._lastRun = run;
-      this._run.text = texts.run.text;
-      this._run.tooltip = texts.run.tooltip;
-      this._run.show();
-      show(this._retry, texts.retry);
-      show(this._compaction, texts.compaction);
-    }
-    const running = runCondition(run).phase !== 'idle';
+    const sum = sumChats(all.map(glance));
+    const several = sum.running + sum.waiting > 1;
+    this._run.text = several ? `${sum.waiting ? '$(bell)' : '$(sync~spin)'} ${vscode.l10n.t('Pi: {0}', sum.text ?? '')}` : texts.run.text;
+    this._run.tooltip =
+      all.length > 1
+        ? `${several ? vscode.l10n.t('Click to open the chat that waits longest.') : texts.run.tooltip}\n\n${sum.lines.join('\n')}`
+        : texts.run.tooltip;
+    this._run.show();
+    show(this._retry, texts.retry);
+    show(this._compaction, texts.compaction);
+    const running = all.some((c) => runCondition(c.client.state.run).phase !== 'idle');
     if (running !== this._lastRunning) {
       this._lastRunning = running;
       void vscode.commands.executeCommand('setContext', 'piPanel.running', running);
@@ -69,6 +86,10 @@ export class StatusBar extends Disposable {
     if (this._ticker) clearInterval(this._ticker);
     this._ticker = undefined;
   }
+}
+
+function glance(c: Chat): { label: string; phase: Chat['phase']; since: number } {
+  return { label: c.label, phase: c.phase, since: c.client.state.run.since };
 }
 
 function show(item: vscode.StatusBarItem, text: { text: string; tooltip: string } | undefined): void {

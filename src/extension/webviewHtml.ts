@@ -8,7 +8,11 @@ export function chatCsp(cspSource: string, nonce: string): string {
   return ["default-src 'none'", `style-src ${cspSource}`, `font-src ${cspSource}`, `img-src ${cspSource} data:`, `script-src 'nonce-${nonce}'`].join('; ');
 }
 
-export function chatHtml(webview: vscode.Webview, uri: (...segments: string[]) => vscode.Uri): string {
+/**
+ * `chatId`: `sidebar` or `editor-N`, on the body for tests (SPEC §7); `chatKey`: an editor tab's lasting key, which
+ * the page keeps in its state so the tab finds its chat again after a window reload.
+ */
+export function chatHtml(webview: vscode.Webview, uri: (...segments: string[]) => vscode.Uri, chatId = 'sidebar', chatKey?: string): string {
   const nonce = randomUUID().replace(/-/g, '');
   const script = webview.asWebviewUri(uri('dist', 'webview', 'main.js'));
   const style = webview.asWebviewUri(uri('media', 'chat.css'));
@@ -22,7 +26,7 @@ export function chatHtml(webview: vscode.Webview, uri: (...segments: string[]) =
 <link rel="stylesheet" href="${style}">
 <title>Pi</title>
 </head>
-<body data-run-state="idle">
+<body data-run-state="idle" data-chat-id="${chatId}"${chatKey ? ` data-chat-key="${chatKey}"` : ''}>
 <div id="app"></div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>

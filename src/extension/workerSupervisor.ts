@@ -10,6 +10,7 @@ import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type {
   Logger,
+  SessionStart,
   WorkerConfig,
   WorkerData,
   WorkerNotificationMethod,
@@ -78,7 +79,7 @@ export class WorkerSupervisor extends Disposable {
   private _current: RunningWorker | undefined;
   private readonly _spawn: (data: WorkerData) => Worker;
   private readonly _config: () => WorkerConfig;
-  private readonly _resumeFile: () => string | undefined;
+  private readonly _sessionStart: () => SessionStart;
   private readonly _handlers: NotificationHandlers;
   private readonly _log: Logger;
   private readonly _clock: Scheduler;
@@ -92,13 +93,13 @@ export class WorkerSupervisor extends Disposable {
   readonly onDidHang = this._onDidHang.event;
 
   /**
-   * `config` is read at each start; `resumeFile` is the session file a new worker reopens quietly (after a
-   * fault, so the conversation continues).
+   * `config` is read at each start; `sessionStart` says which session a new worker opens (the file to reopen
+   * quietly after a fault, so the conversation continues; or a chat's first session).
    */
   constructor(
     spawn: (data: WorkerData) => Worker,
     config: () => WorkerConfig,
-    resumeFile: () => string | undefined,
+    sessionStart: () => SessionStart,
     handlers: NotificationHandlers,
     log: Logger,
     clock: Scheduler,
@@ -107,7 +108,7 @@ export class WorkerSupervisor extends Disposable {
     super();
     this._spawn = spawn;
     this._config = config;
-    this._resumeFile = resumeFile;
+    this._sessionStart = sessionStart;
     this._handlers = handlers;
     this._log = log;
     this._clock = clock;
@@ -134,9 +135,8 @@ export class WorkerSupervisor extends Disposable {
       this._onFault(worker, `it exited with code ${code}`);
     });
     worker.connection.listen();
-    const resume = this._resumeFile();
     void worker.request('configure', this._config()).catch(() => undefined);
-    worker.ready = worker.request('ensureSession', resume ? { resume } : {}).then(
+    worker.ready = worker.request('ensureSession', this._sessionStart()).then(
       (r) => r.ok,
       () => false,
     );

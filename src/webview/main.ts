@@ -9,3 +9,5 @@ const root = document.getElementById('app') ?? document.body.appendChild(h('div'
 const app = new ChatApp(root, { post, saveUiState }, loadUiState());
 window.addEventListener('message', (e: MessageEvent) => app.receive(e.data));
 post({ type: 'ready' });
+// With several chats open, the palette's commands act on the one the user was last in.
+window.addEventListener('focus', () => post({ type: 'focused' }));

@@ -12,6 +12,13 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const api: VsCodeApi = acquireVsCodeApi();
 
+/** An editor tab's chat key (from the page): kept in the state VS Code hands the tab back after a window reload. */
+const chatKey = document.body.dataset.chatKey;
+if (chatKey) {
+  const kept = api.getState();
+  api.setState({ ...(typeof kept === 'object' && kept !== null ? kept : {}), chatKey });
+}
+
 /** Sends an intent to the host. Never awaited; the host validates everything it receives. */
 export function post(msg: WebviewToHost): void {
   api.postMessage(msg);
@@ -63,6 +70,6 @@ export function saveUiState(state: UiState): void {
   if (timer !== undefined) return;
   timer = setTimeout(() => {
     timer = undefined;
-    if (pending) api.setState(pending);
+    if (pending) api.setState(chatKey ? { ...pending, chatKey } : pending);
   }, 200);
 }

@@ -229,7 +229,7 @@ type RequestHandlers = { readonly [M in WorkerRequestMethod]: (params: WorkerReq
 
 const handlers: RequestHandlers = {
   configure: acknowledge(configure),
-  ensureSession: async ({ resume }) => ({ ok: (await controller.ensureSession(resume)) !== undefined }),
+  ensureSession: async (start) => ({ ok: (await controller.ensureSession(start.resume, start)) !== undefined }),
   send: acknowledge(({ text, mode, images }) => {
     if (!controller.isActive) extensionUi.runStarting();
     return controller.send(text, mode, images);

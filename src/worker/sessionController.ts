@@ -182,11 +182,13 @@ export class SessionController extends Disposable {
 
   /**
    * Creates the session on first use (loading Pi); later calls share it. `resume` reopens that session file
-   * without replaying it: its transcript is on screen already (a fresh worker after a fault).
+   * without replaying it: its transcript is on screen already (a fresh worker after a fault). Without it, `first`
+   * opens a saved session (`open`, shown) or an empty one (`fresh`); else the most recent continues.
    */
-  ensureSession(resume?: string): Promise<AgentSessionLike | undefined> {
+  ensureSession(resume?: string, first: { open?: string; fresh?: boolean } = {}): Promise<AgentSessionLike | undefined> {
     if (this._session) return Promise.resolve(this._session);
-    this._creating ??= this._create(resume ? { fresh: false, open: resume, quiet: true } : { fresh: false }).finally(() => (this._creating = undefined));
+    const how = resume ? { fresh: false, open: resume, quiet: true } : first.open ? { fresh: false, open: first.open } : { fresh: first.fresh === true };
+    this._creating ??= this._create(how).finally(() => (this._creating = undefined));
     return this._creating;
   }
 

@@ -3,8 +3,8 @@
  * checker (../shared/tools/check-e2e-output.mjs) is not beside the repo. Same case format (SPEC §7):
  * expect.{stopReasons, stopReasonsLast, toolCards, panelContains, panelLacks, panelContainsOnce,
  * statusMatches, thinking, hostileFree, maxElapsedMs, files, notificationsMatch, notificationsLack,
- * editorsMatch, requestsMatch, requestsLack, noAssistantOk}; always result.ok, idle, and Pi's finished assistant texts
- * on screen.
+ * editorsMatch, requestsMatch, requestsLack, noAssistantOk, chatContains, chatLacks}; always result.ok, idle, and Pi's
+ * finished assistant texts on screen (in any chat: panel.txt and the editor chats' chat-N.txt).
  *
  *   node test/e2e/check.ts OUT_DIR CASE.json
  */
@@ -31,6 +31,9 @@ interface Expect {
   requestsLack?: string[];
   /** The run may end before any assistant message (Cancel while Pi starts, a lone `!` command). */
   noAssistantOk?: boolean;
+  /** Editor chat N's text (chat-N.txt) holds each string, or (`chatLacks`) none of them. */
+  chatContains?: Record<string, string[]>;
+  chatLacks?: Record<string, string[]>;
 }
 
 /** A case's regex, with the `(?i)` prefix meaning case-insensitive. */
@@ -91,6 +94,14 @@ export function checkRun(outDir: string, expect: Expect): string[] {
   for (const s of expect.panelContainsOnce ?? []) {
     const count = text.split(fold(s)).length - 1;
     if (count !== 1) problems.push(`${JSON.stringify(s)} is on the panel ${count} times, expected once`);
+  }
+  for (const [n, strings] of Object.entries(expect.chatContains ?? {})) {
+    const chat = fold(file(`chat-${n}.txt`));
+    for (const str of strings) if (!chat.includes(fold(str))) problems.push(`chat ${n} text lacks ${JSON.stringify(str)}`);
+  }
+  for (const [n, strings] of Object.entries(expect.chatLacks ?? {})) {
+    const chat = fold(file(`chat-${n}.txt`));
+    for (const str of strings) if (chat.includes(fold(str))) problems.push(`chat ${n} text has ${JSON.stringify(str)}`);
   }
   if (expect.thinking && !html.includes('data-block="thinking"')) problems.push('no thinking block on the panel');
 
@@ -154,16 +165,31 @@ export function checkRun(outDir: string, expect: Expect): string[] {
   type Msg = { role?: string; stopReason?: string; content?: Array<{ type?: string; text?: string }> };
   const assistants = entries.map((e) => (e.message ?? e) as Msg).filter((m) => m.role === 'assistant');
   if (assistants.length === 0 && !expect.noAssistantOk) problems.push('session.jsonl holds no assistant message');
+  // Every chat's screen: the session may be an editor chat's.
+  const screens = [
+    text,
+    ...readdirSafe(outDir)
+      .filter((f) => /^chat-\d+\.txt$/.test(f))
+      .map((f) => fold(file(f))),
+  ].join('\n');
   if (!expect.hostileFree) {
     for (const m of assistants) {
       if (m.stopReason === 'aborted' || m.stopReason === 'error') continue;
       for (const c of m.content ?? []) {
-        if (c.type === 'text' && c.text?.trim() && !text.includes(fold(c.text).trim()))
+        if (c.type === 'text' && c.text?.trim() && !screens.includes(fold(c.text).trim()))
           problems.push(`persisted text not on the panel: ${JSON.stringify(c.text.slice(0, 60))}`);
       }
     }
   }
   return problems;
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 if (import.meta.main) {

@@ -30,6 +30,7 @@ import { startScriptedModel } from '../scriptedModel/server.ts';
 import type { ScriptedModel } from '../scriptedModel/server.ts';
 import { launchBrowser, Workbench } from '../workbench/browser.ts';
 import type { Browser } from '../workbench/browser.ts';
+import type { Locator } from 'playwright-core';
 import { startCodeServer } from '../workbench/codeServer.ts';
 import type { CodeServer } from '../workbench/codeServer.ts';
 import { REPO_ROOT } from '../workbench/install.ts';
@@ -43,6 +44,8 @@ export type Action =
   // Beyond SPEC §7: wait for a VS Code notification, or an open editor tab, whose JSON record matches ("(?i)" prefix: any case).
   | { readonly waitForNotification: string }
   | { readonly waitForEditor: string }
+  // Beyond SPEC §7: wait until the Pi icon in the activity bar shows this badge (several chats: news out of sight).
+  | { readonly waitForBadge: string }
   // Beyond SPEC §7: the terminal, a file at a position and its quick fixes (see the header).
   | { readonly waitForTerminal: string }
   | { readonly do: 'terminal'; readonly text: string }
@@ -60,7 +63,27 @@ export type Action =
   | { readonly do: 'release'; readonly gate: string }
   // Beyond SPEC §7: attach an image file (path relative to the repository root, or absolute) to the composer
   // through its file picker, and wait for its chip.
-  | { readonly do: 'attachImage'; readonly path: string };
+  | { readonly do: 'attachImage'; readonly path: string }
+  // Several chats (SPEC §7): open one in an editor tab (it becomes the target), choose the target, pick from a quick pick.
+  | { readonly do: 'newChat' }
+  | { readonly do: 'target'; readonly chat: 'sidebar' | number }
+  | { readonly do: 'pick'; readonly text: string };
+
+/** The chats a run opened and the one its webview actions go to. */
+interface ChatTargets {
+  target: 'sidebar' | number;
+  /** Editor-tab chats opened so far (`editor-1` … `editor-N`). */
+  editors: number;
+}
+
+/** The `data-chat-id` of a target. */
+const chatId = (target: 'sidebar' | number): string => (target === 'sidebar' ? 'sidebar' : `editor-${target}`);
+
+/** Where the webview actions look: the sidebar's visible webview while it is the only chat, else the target's frame. */
+async function chatView(wb: Workbench, chats: ChatTargets, deadline: number): Promise<{ locator(selector: string): Locator }> {
+  if (chats.editors === 0 && chats.target === 'sidebar') return wb.webview();
+  return wb.chatFrame(chatId(chats.target), Math.max(1, deadline - Date.now()));
+}
 
 export interface RunOptions {
   readonly scenario: Scenario;
@@ -85,6 +108,8 @@ export interface RunResult {
   readonly runState: string | null;
   readonly elapsedMs: number;
   readonly errors: string[];
+  /** With editor-tab chats (SPEC §7): every chat's state and the session file it shows. */
+  readonly chats?: readonly { readonly id: string; readonly runState: string | null; readonly sessionFile: string | null }[];
 }
 
 /** A workbench that several runs share: one code-server with the extension installed, one browser. */
@@ -155,6 +180,45 @@ function newestSessionFile(agentDir: string): string | undefined {
   return files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
 }
 
+/** Every session file Pi persisted under the agent dir. */
+function sessionFiles(agentDir: string): string[] {
+  const root = path.join(agentDir, 'sessions');
+  if (!fs.existsSync(root)) return [];
+  return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((d) => d.isFile() && d.name.endsWith('.jsonl'))
+    .map((d) => path.join(d.parentPath, d.name));
+}
+
+/** The session a chat shows: the newest file whose first user message is in the chat's transcript text. */
+function sessionOfChat(files: readonly string[], out: string, id: string): string | null {
+  const txt = (() => {
+    try {
+      return fs.readFileSync(path.join(out, id === 'sidebar' ? 'panel.txt' : `chat-${id.slice('editor-'.length)}.txt`), 'utf8').replace(/\s+/g, ' ');
+    } catch {
+      return '';
+    }
+  })();
+  const firstUser = (file: string): string | undefined => {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      try {
+        const m = (JSON.parse(line) as { message?: { role?: string; content?: unknown } }).message;
+        if (m?.role !== 'user') continue;
+        const c = m.content;
+        const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((b: { text?: string }) => b.text ?? '').join('') : '';
+        return text.replace(/\s+/g, ' ').trim();
+      } catch {
+        continue;
+      }
+    }
+    return undefined;
+  };
+  const hits = files.filter((f) => {
+    const u = firstUser(f);
+    return u !== undefined && u !== '' && txt.includes(u);
+  });
+  return hits.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0] ?? null;
+}
+
 let runCounter = 0;
 
 /** Runs one scenario in the shared workbench and writes every SPEC §7 file into `options.out`. */
@@ -201,6 +265,9 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   });
   let runState: string | null = null;
   let elapsedMs = 0;
+  const chats: ChatTargets = { target: 'sidebar', editors: 0 };
+  let deadline = Date.now() + timeoutMs;
+  let chatStates: { id: string; runState: string | null }[] = [];
   try {
     await wb.open(harness.server.workbenchUrl(workspace));
     await wb.openPiView();
@@ -209,17 +276,21 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     await composer.fill(options.prompt);
     await latchBusy(wb);
     const sentAt = Date.now();
-    const deadline = sentAt + timeoutMs;
+    deadline = sentAt + timeoutMs;
     await wb.webview().locator('[data-testid="send"]').click();
     for (const [i, action] of (options.actions ?? []).entries()) {
       try {
-        await playAction(wb, action, deadline, out, model, notifications);
+        await playAction(wb, action, deadline, out, model, notifications, chats);
       } catch (err) {
         errors.push(`action ${i} ${JSON.stringify(action)}: ${(err as Error).message.split('\n')[0]}`);
         break;
       }
     }
-    runState = await waitIdle(wb, deadline);
+    if (chats.editors) {
+      // Several chats: each must come to rest; the run's state is the first that did not.
+      chatStates = await waitChatsIdle(wb, chats, deadline);
+      runState = chatStates.find((c) => c.runState !== 'idle')?.runState ?? 'idle';
+    } else runState = await waitIdle(wb, deadline);
     elapsedMs = Date.now() - sentAt;
     if (runState !== 'idle') errors.push(`run did not reach idle within ${timeoutMs} ms (data-run-state=${runState})`);
   } catch (err) {
@@ -227,7 +298,8 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   }
 
   try {
-    await collect(wb, out);
+    if (chats.editors) await collectChats(wb, chats, out);
+    else await collect(wb, out);
   } catch (err) {
     errors.push(`collecting the panel: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -253,13 +325,20 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   // Pi writes the session file as the run goes; give the last append a moment after the page closed.
   await sleep(200);
   const session = newestSessionFile(agentDir);
+  const agentDirSessions = sessionFiles(agentDir);
   // Pi creates a session file only once it holds a user or assistant message: a run cancelled before Pi started,
   // or a lone `!` command, leaves none, and that is a valid result (an empty session.jsonl).
   if (session) fs.copyFileSync(session, path.join(out, 'session.jsonl'));
   else fs.writeFileSync(path.join(out, 'session.jsonl'), '');
-  fs.rmSync(agentDir, { recursive: true, force: true });
-  const result: RunResult = { ok: errors.length === 0 && runState === 'idle', runState, elapsedMs, errors };
+  const result: RunResult = {
+    ok: errors.length === 0 && runState === 'idle',
+    runState,
+    elapsedMs,
+    errors,
+    ...(chats.editors ? { chats: chatStates.map((c) => ({ ...c, sessionFile: sessionOfChat(agentDirSessions, out, c.id) })) } : {}),
+  };
   fs.writeFileSync(path.join(out, 'result.json'), JSON.stringify(result, null, 2) + '\n');
+  fs.rmSync(agentDir, { recursive: true, force: true });
   return result;
 }
 
@@ -353,20 +432,29 @@ async function playAction(
   out: string,
   model: ScriptedModel,
   notifications: readonly NotificationRecord[],
+  chats: ChatTargets = { target: 'sidebar', editors: 0 },
 ): Promise<void> {
   const remaining = (): number => Math.max(1, deadline - Date.now());
+  const view = () => chatView(wb, chats, deadline);
   if ('waitForNotification' in action) {
     await waitForRecord('notification', action.waitForNotification, async () => notifications, deadline);
   } else if ('waitForEditor' in action) {
     await waitForRecord('editor tab', action.waitForEditor, () => openEditors(wb, []), deadline);
+  } else if ('waitForBadge' in action) {
+    const badge = wb.page.locator('.activitybar li:has(a.action-label[aria-label^="Pi"]) .badge-content').first();
+    while ((await badge.innerText({ timeout: 1_000 }).catch(() => '')).trim() !== action.waitForBadge) {
+      if (Date.now() >= deadline) throw new Error(`the Pi icon never showed the badge ${JSON.stringify(action.waitForBadge)}`);
+      await sleep(100);
+    }
   } else if ('waitForTerminal' in action) {
     await waitForTerminalText(wb, action.waitForTerminal, deadline);
   } else if ('waitFor' in action) {
-    await wb.webview().locator(action.waitFor).first().waitFor({ state: 'attached', timeout: remaining() });
+    await (await view()).locator(action.waitFor).first().waitFor({ state: 'attached', timeout: remaining() });
   } else if ('waitForText' in action) {
     while (true) {
-      const text = await wb
-        .webview()
+      const text = await (
+        await view()
+      )
         .locator('[data-testid="transcript"]')
         .innerText({ timeout: remaining() })
         .catch(() => '');
@@ -381,17 +469,33 @@ async function playAction(
       case 'cancel':
         await wb.runCommand('Pi: Cancel Run');
         return;
+      case 'newChat': {
+        // From now on focus leaves a webview by a blur: a click on the editor area would activate a chat's tab.
+        wb.blurToFocusWorkbench = true;
+        await runCommandById(wb, 'piPanel.newChat', remaining());
+        chats.editors++;
+        chats.target = chats.editors;
+        await (await view()).locator('[data-testid="transcript"]').first().waitFor({ state: 'attached', timeout: remaining() });
+        return;
+      }
+      case 'target':
+        if (action.chat !== 'sidebar' && !(Number.isInteger(action.chat) && action.chat >= 1)) throw new Error(`no chat ${JSON.stringify(action.chat)}`);
+        chats.target = action.chat;
+        return;
+      case 'pick':
+        await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: action.text }).first().click({ timeout: remaining() });
+        return;
       case 'cancelButton':
-        await wb.webview().locator('[data-testid="cancel"]').click({ timeout: remaining() });
+        await (await view()).locator('[data-testid="cancel"]').click({ timeout: remaining() });
         return;
       case 'steer':
       case 'followUp':
       case 'send':
-        await wb.webview().locator('[data-testid="composer"]').fill(action.text, { timeout: remaining() });
-        await wb.webview().locator(`[data-testid="${action.do}"]`).click({ timeout: remaining() });
+        await (await view()).locator('[data-testid="composer"]').fill(action.text, { timeout: remaining() });
+        await (await view()).locator(`[data-testid="${action.do}"]`).click({ timeout: remaining() });
         return;
       case 'type': {
-        const composer = wb.webview().locator('[data-testid="composer"]');
+        const composer = (await view()).locator('[data-testid="composer"]');
         await composer.fill((await composer.inputValue({ timeout: remaining() })) + action.text, { timeout: remaining() });
         return;
       }
@@ -399,14 +503,15 @@ async function playAction(
         await runCommandById(wb, action.id, remaining());
         return;
       case 'answer':
-        await wb
-          .webview()
+        await (
+          await view()
+        )
           .locator(`[data-testid="dialog"]:not([data-answered]) button[data-choice=${JSON.stringify(action.choice)}]`)
           .first()
           .click({ timeout: remaining() });
         return;
       case 'click':
-        await wb.webview().locator(action.selector).first().click({ timeout: remaining() });
+        await (await view()).locator(action.selector).first().click({ timeout: remaining() });
         return;
       case 'hideView':
         await wb.hidePiView();
@@ -425,9 +530,9 @@ async function playAction(
         model.release(action.gate);
         return;
       case 'attachImage': {
-        const chips = wb.webview().locator('[data-testid="composer-images"] [data-image-index]');
+        const chips = (await view()).locator('[data-testid="composer-images"] [data-image-index]');
         const before = await chips.count();
-        await wb.webview().locator('[data-testid="image-input"]').setInputFiles(path.resolve(REPO_ROOT, action.path), { timeout: remaining() });
+        await (await view()).locator('[data-testid="image-input"]').setInputFiles(path.resolve(REPO_ROOT, action.path), { timeout: remaining() });
         await chips.nth(before).waitFor({ state: 'attached', timeout: remaining() });
         return;
       }
@@ -594,6 +699,48 @@ async function openEditors(wb: Workbench, workspaceFilePaths: readonly string[])
     resources: t.name ? workspaceFilePaths.filter((p) => p === t.name || p.endsWith(`/${t.name}`)) : [],
     description: t.description,
   }));
+}
+
+/** With several chats: waits until each one is idle (two looks apart, so a trailing batch lands); each chat's last state. */
+async function waitChatsIdle(wb: Workbench, chats: ChatTargets, deadline: number): Promise<{ id: string; runState: string | null }[]> {
+  const ids = ['sidebar', ...Array.from({ length: chats.editors }, (_, i) => `editor-${i + 1}`)];
+  const states: { id: string; runState: string | null }[] = [];
+  for (const id of ids) {
+    let state: string | null = null;
+    for (let first = true; first || Date.now() < deadline; first = false) {
+      const frame = await wb.chatFrame(id, Math.max(1, deadline - Date.now())).catch(() => undefined);
+      state = frame
+        ? await frame
+            .locator('body')
+            .getAttribute('data-run-state', { timeout: 2_000 })
+            .catch(() => null)
+        : null;
+      if (state === 'idle') {
+        await sleep(300);
+        state = frame
+          ? await frame
+              .locator('body')
+              .getAttribute('data-run-state', { timeout: 2_000 })
+              .catch(() => null)
+          : null;
+        if (state === 'idle') break;
+      }
+      await sleep(100);
+    }
+    states.push({ id, runState: state });
+  }
+  return states;
+}
+
+/** With several chats: the sidebar's transcript into panel.html / panel.txt, editor chat N's into chat-N.html / chat-N.txt. */
+async function collectChats(wb: Workbench, chats: ChatTargets, out: string): Promise<void> {
+  for (const target of ['sidebar' as const, ...Array.from({ length: chats.editors }, (_, i) => i + 1)]) {
+    const frame = await wb.chatFrame(chatId(target), 10_000);
+    const transcript = frame.locator('[data-testid="transcript"]');
+    const name = target === 'sidebar' ? 'panel' : `chat-${target}`;
+    fs.writeFileSync(path.join(out, `${name}.html`), await transcript.evaluate((el) => el.outerHTML, undefined, { timeout: 10_000 }));
+    fs.writeFileSync(path.join(out, `${name}.txt`), await transcript.innerText({ timeout: 10_000 }));
+  }
 }
 
 /** Writes panel.html and panel.txt from the transcript root (re-opening the view if an action hid it). */

@@ -2,7 +2,7 @@
  * End-to-end suite: plays every case in test/e2e/cases/*.json through the runner in one shared
  * workbench (a fresh Pi agent dir, workspace and page per case) and checks each run's output.
  *
- *   node test/e2e/suite.ts [--vsix FILE] [--grep SUBSTRING] [--keep-going-after N]
+ *   node test/e2e/suite.ts [--vsix FILE] [--grep SUBSTRING[,SUBSTRING…]] [--keep-going-after N]
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   const { values } = parseArgs({ options: { vsix: { type: 'string' }, grep: { type: 'string' } } });
   const files = fs
     .readdirSync(CASES_DIR)
-    .filter((f) => f.endsWith('.json') && (!values.grep || f.includes(values.grep)))
+    .filter((f) => f.endsWith('.json') && (!values.grep || values.grep.split(',').some((g) => f.includes(g))))
     .sort();
   if (!files.length) {
     console.log('no e2e cases matched');

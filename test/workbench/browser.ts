@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { onExitCleanup } from './cleanup.ts';
 import { ensureSystemPackages } from './install.ts';
 
@@ -90,9 +90,14 @@ export class Workbench {
   }
 
   private containerIcon() {
-    return this.page
-      .locator(`.activitybar a.action-label[aria-label="${CONTAINER_TITLE}"], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE} ("]`)
-      .first();
+    return (
+      this.page
+        // With a badge (several chats: news out of sight) the label goes on with the badge's text.
+        .locator(
+          `.activitybar a.action-label[aria-label="${CONTAINER_TITLE}"], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE} ("], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE} -"], .activitybar a.action-label[aria-label^="${CONTAINER_TITLE}:"]`,
+        )
+        .first()
+    );
   }
 
   /** Opens the Pi view container from the activity bar (no-op when it is already showing). */
@@ -146,18 +151,52 @@ export class Workbench {
       .contentFrame();
   }
 
+  /**
+   * The content frame of the chat whose body says `data-chat-id` = `id` (SPEC §7: `sidebar`, `editor-N`), waiting
+   * until it is there. Several chats can show at once, so "the visible Pi webview" would be ambiguous.
+   */
+  async chatFrame(id: string, timeoutMs = 45_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    while (true) {
+      for (const frame of this.page.frames()) {
+        if (frame.isDetached()) continue;
+        // A frame being replaced (a tab shown again) may never answer: one look is bounded.
+        const got = await Promise.race([
+          frame
+            .evaluate(() =>
+              (globalThis as unknown as { document: { body: { getAttribute(n: string): string | null } | null } }).document.body?.getAttribute('data-chat-id'),
+            )
+            .catch(() => null),
+          sleep(1_000).then(() => null),
+        ]);
+        if (got === id) return frame;
+      }
+      if (Date.now() >= deadline) throw new Error(`the chat ${id} never showed`);
+      await sleep(200);
+    }
+  }
+
   /** Waits until the webview shows a known element (4–8 s after opening on 2 cores). */
   async waitForWebview(selector = '[data-testid="transcript"]', timeoutMs = 45_000): Promise<void> {
     await this.webview().locator(selector).first().waitFor({ state: 'attached', timeout: timeoutMs });
   }
 
+  /**
+   * Set once chats open in editor tabs: focus leaves a webview by a blur, not by a click on the editor area (whose
+   * corner is the first tab, which a click would activate, and with it that chat).
+   */
+  blurToFocusWorkbench = false;
+
   /** Opens the quick input (F1) and answers its text box, visible. */
   async openQuickInput(timeoutMs = 10_000): Promise<Locator> {
     // Focus the workbench outside the webview so F1 reaches the workbench, not the iframe.
-    await this.page
-      .locator('.part.editor')
-      .click({ position: { x: 20, y: 20 } })
-      .catch(() => undefined);
+    if (this.blurToFocusWorkbench)
+      await this.page.evaluate(() => (globalThis as unknown as { document: { activeElement: { blur?(): void } | null } }).document.activeElement?.blur?.());
+    else
+      await this.page
+        .locator('.part.editor')
+        .click({ position: { x: 20, y: 20 } })
+        .catch(() => undefined);
     await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible', timeout: timeoutMs });

@@ -54,6 +54,7 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
   newSession: bare('newSession'),
   forceIdle: bare('forceIdle'),
   showLog: bare('showLog'),
+  focused: bare('focused'),
   retryLast: bare('retryLast'),
   continueInterrupted: bare('continueInterrupted'),
   pickFile: bare('pickFile'),

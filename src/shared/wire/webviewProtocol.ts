@@ -94,6 +94,8 @@ export type WebviewToHost =
   /** A code block's text, to insert at the cursor of the active editor. */
   | { readonly type: 'insertCode'; readonly text: string }
   | { readonly type: 'showLog' }
+  /** The view got focus: commands act on this chat until another or a text editor gets it. */
+  | { readonly type: 'focused' }
   /** Sends the last prompt again (after a provider error or a stalled run). */
   | { readonly type: 'retryLast' }
   /** Continue on a reply shown as interrupted: Pi goes on from the text it never saved. */

@@ -1,0 +1,298 @@
+/**
+ * Every Pi chat of the window: the sidebar's and those in editor tabs, each with its own worker, session and
+ * view. Makes, restores (after a window reload) and closes them, and knows which one the user is in.
+ */
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import * as vscode from 'vscode';
+import { realScheduler } from '../shared/batcher.ts';
+import { Disposable, Emitter, toDisposable } from '../shared/disposable.ts';
+import { runPhase, type RunPhase } from '../shared/run/runState.ts';
+import type { SessionStart } from '../shared/wire/workerProtocol.ts';
+import { ChatViewProvider } from './chatViewProvider.ts';
+import { ComposerImageDraft } from './composerImageDraft.ts';
+import { notifySetting } from './config.ts';
+import { FileReview } from './diffs.ts';
+import { ExtensionSurfaces } from './extensionSurfaces.ts';
+import { PiClient, type Logger } from './piClient.ts';
+import { TurnJournalFile } from './turnJournalFile.ts';
+import { workerConfig } from './workerConfig.ts';
+
+/** The editor tabs' webview type, also their serializer's. */
+export const CHAT_EDITOR_TYPE = 'piPanel.chatEditor';
+
+/** What the workspace remembers of an editor tab's chat, by its key: the session it shows. */
+type KeptChats = Record<string, { readonly sessionFile?: string }>;
+const KEPT_CHATS = 'piPanel.editorChats';
+/** The sidebar chat's session file. */
+const SIDEBAR_SESSION = 'piPanel.sidebarSession';
+
+/** One chat: its client of a Pi worker, its view, the review of its runs' changes and its extensions' surfaces. */
+export class Chat extends Disposable {
+  /** `sidebar` or `editor-N` (SPEC §7). */
+  readonly id: string;
+  /** N of `editor-N`; 0 for the sidebar. */
+  readonly number: number;
+  readonly client: PiClient;
+  readonly view: ChatViewProvider;
+  readonly review: FileReview;
+  /** The editor tab showing the chat; none for the sidebar. */
+  panel: vscode.WebviewPanel | undefined;
+  /** Something happened while the user could not see the chat (finished, failed, waiting). */
+  unseen = false;
+
+  constructor(id: string, number: number, client: PiClient, view: ChatViewProvider, review: FileReview) {
+    super();
+    this.id = id;
+    this.number = number;
+    this.client = this._register(client);
+    this.view = this._register(view);
+    this.review = review;
+  }
+
+  /** How the user knows the chat: its session's name, else "Sidebar chat" or "Chat N". */
+  get label(): string {
+    const name = this.client.sessionInfo.name?.trim();
+    if (this.number === 0) return name ? vscode.l10n.t('Sidebar: {0}', name) : vscode.l10n.t('Sidebar chat');
+    return name || vscode.l10n.t('Chat {0}', this.number);
+  }
+
+  get phase(): RunPhase {
+    return runPhase(this.client.state.run);
+  }
+
+  get visible(): boolean {
+    return this.view.isVisible;
+  }
+
+  /** Ties `d` to the chat's life. */
+  own<T extends vscode.Disposable>(d: T): T {
+    return this._register(d);
+  }
+}
+
+/** What every chat shares: the extension's folders, the log and the way to start a worker. */
+export interface ChatsContext {
+  readonly extensionUri: vscode.Uri;
+  /** Workspace storage (or global, without a folder): journals, image drafts, per-chat worker storage. */
+  readonly storage: vscode.Uri;
+  /** The workspace's own storage folder, when a folder is open (the sidebar worker's, as before). */
+  readonly storageDir: string | undefined;
+  readonly workspaceState: vscode.Memento;
+  readonly log: Logger & vscode.LogOutputChannel;
+}
+
+export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
+  readonly sidebar: Chat;
+  private readonly _editors: Chat[] = [];
+  private _opened = 0;
+  /** The window is closing or reloading: tabs that go now come back, so what they showed is kept. */
+  private _closing = false;
+  /** The chat the user was last in; none once a text editor took the focus. */
+  private _focused: Chat | undefined;
+  private readonly _ctx: ChatsContext;
+  private readonly _onDidChange = this._register(new Emitter<void>());
+  /** A chat was added or closed, or its run or title changed. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidAdd = this._register(new Emitter<Chat>());
+  readonly onDidAdd = this._onDidAdd.event;
+
+  constructor(ctx: ChatsContext) {
+    super();
+    this._ctx = ctx;
+    // The sidebar reopens its own session: with tabs open, the most recent one may be a tab's.
+    const own = ctx.workspaceState.get<unknown>(SIDEBAR_SESSION);
+    this.sidebar = this._register(this._make('sidebar', 0, undefined, typeof own === 'string' && fs.existsSync(own) ? { open: own } : {}));
+    const sidebarClient = this.sidebar.client;
+    this._register(
+      sidebarClient.onDidChangeSession(() => {
+        const file = sidebarClient.sessionFile;
+        if (file && file !== ctx.workspaceState.get(SIDEBAR_SESSION)) void ctx.workspaceState.update(SIDEBAR_SESSION, file);
+        this._onDidChange.fire();
+      }),
+    );
+    this._register(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor) this._focused = undefined;
+      }),
+    );
+    this._register(
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.kind === vscode.TextEditorSelectionChangeKind.Mouse || e.kind === vscode.TextEditorSelectionChangeKind.Keyboard) this._focused = undefined;
+      }),
+    );
+    this._register(toDisposable(() => this._editors.splice(0).forEach((c) => c.dispose())));
+  }
+
+  /** The sidebar, then the tabs in opening order. */
+  get all(): readonly Chat[] {
+    return [this.sidebar, ...this._editors];
+  }
+
+  /** The chat the user is in: the one whose view last had focus, unless a text editor took it since. */
+  get focused(): Chat | undefined {
+    return this._focused;
+  }
+
+  /** Chats whose run is not idle. */
+  get running(): readonly Chat[] {
+    return this.all.filter((c) => c.phase !== 'idle');
+  }
+
+  byId(id: string): Chat | undefined {
+    return this.all.find((c) => c.id === id);
+  }
+
+  /** The chat with that session open, if any. */
+  withSession(file: string): Chat | undefined {
+    return this.all.find((c) => c.client.sessionFile === file);
+  }
+
+  /** Shows the chat and puts the cursor in its composer. */
+  async reveal(chat: Chat): Promise<void> {
+    if (chat.panel) chat.panel.reveal();
+    else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+    chat.view.focusComposer();
+    this._focused = chat;
+  }
+
+  /**
+   * Opens a chat in an editor tab: `sessionFile` opens that saved session (focusing the chat that has it open
+   * already), none an empty one. Undefined when `piPanel.maxChats` chats are open.
+   */
+  async open(sessionFile?: string): Promise<Chat | undefined> {
+    const open = sessionFile ? this.withSession(sessionFile) : undefined;
+    if (open) {
+      await this.reveal(open);
+      return open;
+    }
+    const max = maxChats();
+    if (this.all.length >= max) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Pi: {0} chats are open, the most piPanel.maxChats allows. Close one first.', max));
+      return undefined;
+    }
+    const key = randomUUID();
+    const panel = vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, vscode.l10n.t('Pi Chat'), vscode.ViewColumn.Active, {});
+    const chat = this._adopt(panel, key, sessionFile ? { open: sessionFile } : { fresh: true });
+    this._focused = chat;
+    chat.view.focusComposer();
+    return chat;
+  }
+
+  /** A tab VS Code brings back after a window reload: the same chat key, so the same session. */
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const saved = typeof state === 'object' && state !== null ? (state as { chatKey?: unknown }).chatKey : undefined;
+    const key = typeof saved === 'string' && /^[\w-]{1,64}$/.test(saved) ? saved : randomUUID();
+    const sessionFile = this._kept()[key]?.sessionFile;
+    this._adopt(panel, key, sessionFile ? { open: sessionFile } : { fresh: true });
+  }
+
+  /** Stops the worker of every chat (window reload or close), each keeping its turn. */
+  async shutdown(): Promise<void> {
+    this._closing = true;
+    await Promise.all(this.all.map((c) => c.client.shutdown()));
+  }
+
+  private _adopt(panel: vscode.WebviewPanel, key: string, first: SessionStart): Chat {
+    const number = ++this._opened;
+    const chat = this._make(`editor-${number}`, number, key, first);
+    chat.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this._ctx.extensionUri, 'media', 'pi.svg');
+    chat.view.attach(panel);
+    this._editors.push(chat);
+    chat.own(
+      panel.onDidChangeViewState(() => {
+        if (panel.active) this._focused = chat;
+        this._onDidChange.fire();
+      }),
+    );
+    chat.own(
+      chat.client.onDidChangeSession(() => {
+        this._keep(key, chat.client.sessionFile);
+        chat.view.refreshTitle();
+        this._onDidChange.fire();
+      }),
+    );
+    // Closing the tab ends its chat: the run stops (kept in its session) and the worker with it.
+    panel.onDidDispose(() => {
+      const i = this._editors.indexOf(chat);
+      if (i >= 0) this._editors.splice(i, 1);
+      if (this._focused === chat) this._focused = undefined;
+      if (!this._closing) this._forget(key);
+      void chat.client.shutdown().finally(() => chat.dispose());
+      this._onDidChange.fire();
+    });
+    this._onDidAdd.fire(chat);
+    this._onDidChange.fire();
+    return chat;
+  }
+
+  /** A chat with its own worker; `key` names its files (none: the sidebar's, as they always were). */
+  private _make(id: string, number: number, key: string | undefined, first: SessionStart): Chat {
+    const { log, storage, extensionUri } = this._ctx;
+    const distDir = vscode.Uri.joinPath(extensionUri, 'dist').fsPath;
+    const storageDir = key ? vscode.Uri.joinPath(storage, 'chats', key).fsPath : this._ctx.storageDir;
+    const file = (name: string) => (key ? vscode.Uri.joinPath(storage, 'chats', key, name) : vscode.Uri.joinPath(storage, name)).fsPath;
+    // Pi runs in a worker thread started when the view first opens: loading it, its tools and its extensions
+    // never block or take down the extension host that every extension shares, nor another chat.
+    const client = new PiClient(
+      (workerData) => new Worker(path.join(distDir, 'worker.js'), { name: key ? `Pi ${id}` : 'Pi', workerData }),
+      () => workerConfig(storageDir),
+      log,
+      realScheduler,
+      { requestTimeoutMs: 10_000, pingMs: 2_000, hangMs: 10_000 },
+      new TurnJournalFile(file('turn-journal.json'), log),
+      first,
+    );
+    const review = new FileReview(client, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? client.sessionInfo.cwd, id);
+    const imageDraft = new ComposerImageDraft(file('composer-images'), log);
+    // The title names the chat, which does not exist yet while its view is made.
+    const made: { chat?: Chat } = {};
+    const view = new ChatViewProvider(extensionUri, client, log, review, imageDraft, id, () => made.chat?.label ?? 'Chat', key);
+    const chat = (made.chat = new Chat(id, number, client, view, review));
+    const self = chat;
+    // Its dialogs are announced while out of sight, unless the user turned notifications off.
+    chat.own(
+      new ExtensionSurfaces(
+        client,
+        () => self.visible || notifySetting() === 'off',
+        () => this.reveal(self),
+      ),
+    );
+    view.focusOpen = async (sessionFile) => {
+      const other = this.withSession(sessionFile);
+      if (!other || other === self) return false;
+      await this.reveal(other);
+      return true;
+    };
+    chat.own(view.onDidFocus(() => (this._focused = self)));
+    chat.own(view.onDidChangeVisible(() => this._onDidChange.fire()));
+    chat.own(client.onDidEmit(() => this._onDidChange.fire()));
+    chat.own(client.onDidReplace(() => this._onDidChange.fire()));
+    return chat;
+  }
+
+  private _kept(): KeptChats {
+    const kept = this._ctx.workspaceState.get<unknown>(KEPT_CHATS);
+    return typeof kept === 'object' && kept !== null ? (kept as KeptChats) : {};
+  }
+
+  private _keep(key: string, sessionFile: string | undefined): void {
+    if (this._kept()[key]?.sessionFile === sessionFile) return;
+    void this._ctx.workspaceState.update(KEPT_CHATS, { ...this._kept(), [key]: sessionFile ? { sessionFile } : {} });
+  }
+
+  private _forget(key: string): void {
+    const { [key]: _gone, ...rest } = this._kept();
+    void this._ctx.workspaceState.update(KEPT_CHATS, rest);
+  }
+}
+
+/** `piPanel.maxChats` (default 8, at least 1). */
+function maxChats(): number {
+  const v = vscode.workspace.getConfiguration('piPanel').get<number>('maxChats', 8);
+  return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : 8;
+}
