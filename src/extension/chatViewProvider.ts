@@ -93,11 +93,14 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         await vscode.commands.executeCommand('piPanel.selectModel');
         return;
       case 'thinking':
-        if (args) return c.setThinkingLevel(args).catch((err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(`Pi: ${String(err)}`)));
+        if (args)
+          return c
+            .setThinkingLevel(args)
+            .catch((err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(vscode.l10n.t('Pi: {0}', String(err)))));
         await vscode.commands.executeCommand('piPanel.setThinkingLevel');
         return;
       case 'name': {
-        const title = args || (await vscode.window.showInputBox({ prompt: 'Name this Pi session', value: c.state.sessionName ?? '' }));
+        const title = args || (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Name this Pi session'), value: c.state.sessionName ?? '' }));
         if (title?.trim()) await c.setSessionName(title.trim());
         return;
       }
@@ -112,11 +115,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           .join('\n\n')
           .trim();
         if (!text) {
-          void vscode.window.showInformationMessage('Pi: there is no answer to copy yet.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('Pi: there is no answer to copy yet.'));
           return;
         }
         await vscode.env.clipboard.writeText(text);
-        vscode.window.setStatusBarMessage('Pi: last answer copied', 3000);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Pi: last answer copied'), 3000);
         return;
       }
       default:
@@ -132,7 +135,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   private _setTitle(title: string): void {
     this._title = title.trim() || undefined;
-    if (this._view) this._view.title = this._title ?? 'Chat';
+    if (this._view) this._view.title = this._title ?? vscode.l10n.t('Chat');
   }
 
   /** Shows the Sessions list (title-bar button, palette, `/resume`). */
@@ -150,7 +153,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._view = view;
     const uri = (...segments: string[]) => vscode.Uri.joinPath(this._extensionUri, ...segments);
     view.webview.options = { enableScripts: true, localResourceRoots: [uri('dist', 'webview'), uri('media')] };
-    view.webview.html = chatHtml(view.webview, uri);
+    view.webview.html = chatHtml(view.webview, uri, { language: vscode.env.language, bundle: vscode.l10n.bundle });
     if (this._title) view.title = this._title;
     this._viewDisposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this._onMessage(raw)),

@@ -1,5 +1,6 @@
 /** Entry point: wires the Pi worker's client, the chat view, the status bar and the commands. */
 
+import { setL10nBundle } from '../shared/l10n.ts';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
@@ -30,12 +31,19 @@ export interface PiPanelApi {
 let stopGracefully: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
+  // The host's pure modules (status texts, dialog mirror…) translate through the shared t(): same bundle, same rules.
+  setL10nBundle(vscode.l10n.bundle, vscode.env.language);
+  // l10n-ignore: the extension's name, as VS Code's own output channels keep theirs
   const log = vscode.window.createOutputChannel('Pi Agent Panel', { log: true });
   const distDir = vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath;
   // Pi runs in a worker thread started when the view first opens: loading it, its tools and its extensions
   // never block or take down the extension host that every extension shares.
   const client = new PiClient(
-    (workerData) => new Worker(path.join(distDir, 'worker.js'), { name: 'Pi', workerData }),
+    (data) =>
+      new Worker(path.join(distDir, 'worker.js'), {
+        name: 'Pi',
+        workerData: { ...data, l10n: { language: vscode.env.language, bundle: vscode.l10n.bundle ?? {} } },
+      }),
     () => workerConfig(context.storageUri?.fsPath),
     log,
     realScheduler,
@@ -76,12 +84,13 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     client.onDidNotify((n) => {
       const show =
         n.level === 'error' ? vscode.window.showErrorMessage : n.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-      const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
+      const [restart, openChat, showLog] = [vscode.l10n.t('Restart'), vscode.l10n.t('Open Chat'), vscode.l10n.t('Show Log')];
+      const actions = n.code === 'workerStopped' ? [restart, openChat, showLog] : [openChat, showLog];
       // The message may carry a provider's or tool's text: never let it become a link.
       void show(plainNotificationText(n.message), ...actions).then((choice) => {
-        if (choice === 'Restart') void client.restart();
-        if (choice === 'Open Chat') void focusChat();
-        if (choice === 'Show Log') log.show();
+        if (choice === restart) void client.restart();
+        if (choice === openChat) void focusChat();
+        if (choice === showLog) log.show();
       });
     }),
     vscode.commands.registerCommand('piPanel.addSelection', async () => {

@@ -20,6 +20,7 @@ import { clipContent, ToolCard } from './toolCard.ts';
 import { imageGallery } from './images.ts';
 import { shellHeader } from './shellLive.ts';
 import { plainBody, type TextBody, type TextBodyFactory } from './textBody.ts';
+import { formatNumber, t } from './l10n.ts';
 
 /** Rows rendered at first and added per "show earlier". */
 export const PAGE_ROWS = 100;
@@ -65,7 +66,7 @@ export class TranscriptView {
   constructor(ui: ViewUi, markdown: TextBodyFactory) {
     this.ui = ui;
     this.markdown = markdown;
-    this.el = h('div', { 'data-testid': 'transcript', class: 'transcript', role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation' });
+    this.el = h('div', { 'data-testid': 'transcript', class: 'transcript', role: 'log', 'aria-live': 'off', 'aria-label': t('Conversation') });
     this.earlier = button('', ConversationAction.LoadEarlier, 'link', { class: 'btn btn-link load-earlier' });
     this.earlier.hidden = true;
   }
@@ -174,7 +175,7 @@ export class TranscriptView {
     }
     const hiddenCount = this._first + this.remote;
     setHidden(this.earlier, hiddenCount === 0);
-    if (hiddenCount) setText(this.earlier, `Show ${Math.min(PAGE_ROWS, hiddenCount)} earlier messages (${hiddenCount} not shown)`);
+    if (hiddenCount) setText(this.earlier, t('Show {0} earlier messages ({1} not shown)', Math.min(PAGE_ROWS, hiddenCount), hiddenCount));
   }
 }
 
@@ -189,25 +190,25 @@ function userActions(): HTMLElement {
         type: 'button',
         class: 'btn-link',
         'data-action': ConversationAction.EditResend,
-        title: 'Rewind to this message and edit it; the old branch stays in Branches',
+        title: t('Rewind to this message and edit it; the old branch stays in Branches'),
       },
-      'Edit and resend',
+      t('Edit and resend'),
     ),
     h(
       'button',
-      { type: 'button', class: 'btn-link', 'data-action': ConversationAction.ForkHere, title: 'Start a new session with the conversation up to here' },
-      'Fork from here',
+      { type: 'button', class: 'btn-link', 'data-action': ConversationAction.ForkHere, title: t('Start a new session with the conversation up to here') },
+      t('Fork from here'),
     ),
   );
 }
 
 const ROLE_LABEL: Record<MessageView['role'], string> = {
-  user: 'You',
-  assistant: 'Pi',
-  toolResult: 'Tool result',
-  notice: 'Notice',
-  changes: 'Changes',
-  bash: 'Shell',
+  user: t('You'),
+  assistant: t('Pi'),
+  toolResult: t('Tool result'),
+  notice: t('Notice'),
+  changes: t('Changes'),
+  bash: t('Shell'),
 };
 
 /** The images a row shows (a user message's, a tool result's). */
@@ -361,7 +362,7 @@ class MessageRow {
   private _renderMedia(m: MessageView): void {
     this._gallery?.remove();
     const media = mediaOf(m);
-    this._gallery = media?.length ? imageGallery(media, m.role === 'user' ? 'Your' : 'Tool result') : undefined;
+    this._gallery = media?.length ? imageGallery(media, m.role === 'user' ? t('Your') : t('Tool result')) : undefined;
     if (this._gallery) this._blocksEl.after(this._gallery);
   }
 
@@ -378,17 +379,17 @@ class MessageRow {
     const nodes: Node[] = [];
     switch (m.stopReason) {
       case 'aborted':
-        nodes.push(h('span', { class: 'marker marker-cancelled' }, 'Cancelled'));
+        nodes.push(h('span', { class: 'marker marker-cancelled' }, t('Cancelled')));
         break;
       case 'error':
         // An attempt Pi retried is not the run's outcome; it stays visible, but quieter.
         nodes.push(
-          m.retried ? h('span', { class: 'marker marker-warning' }, 'Attempt failed, retried') : h('span', { class: 'marker marker-error' }, 'Error'),
-          h('span', { class: m.retried ? 'error-message retried' : 'error-message' }, m.errorMessage ?? 'The provider returned an error.'),
+          m.retried ? h('span', { class: 'marker marker-warning' }, t('Attempt failed, retried')) : h('span', { class: 'marker marker-error' }, t('Error')),
+          h('span', { class: m.retried ? 'error-message retried' : 'error-message' }, m.errorMessage ?? t('The provider returned an error.')),
         );
         break;
       case 'length':
-        nodes.push(h('span', { class: 'marker marker-warning' }, 'Stopped: the reply reached the output length limit'));
+        nodes.push(h('span', { class: 'marker marker-warning' }, t('Stopped: the reply reached the output length limit')));
         break;
       default:
         break;
@@ -396,7 +397,7 @@ class MessageRow {
     if (m.usage && (m.usage.input || m.usage.output)) {
       const u = m.usage;
       const cost = u.cost ? ` · $${u.cost.toFixed(4)}` : '';
-      nodes.push(h('span', { class: 'usage' }, `${u.input.toLocaleString('en-US')} in · ${u.output.toLocaleString('en-US')} out${cost}`));
+      nodes.push(h('span', { class: 'usage' }, t('{0} in · {1} out', formatNumber(u.input), formatNumber(u.output)) + cost));
     }
     if (!this._footer) {
       this._footer = h('div', { class: 'row-footer' });
@@ -411,13 +412,13 @@ class MessageRow {
     if (key === this._actionsKey) return;
     this._actionsKey = key;
     const actions: HTMLElement[] = [];
-    if (m.code === 'settleTimeout') actions.push(button('Force idle', ConversationAction.ForceIdle, 'secondary'));
+    if (m.code === 'settleTimeout') actions.push(button(t('Force idle'), ConversationAction.ForceIdle, 'secondary'));
     // Force idle on a stopped or silent worker starts a fresh one.
-    if (m.code === 'workerStopped') actions.push(button('Restart', ConversationAction.ForceIdle, 'secondary'));
-    if (m.code === 'interrupted') actions.push(button('Continue', ConversationAction.ContinueInterrupted, 'secondary'));
-    if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', ConversationAction.RetryLast, 'secondary'));
+    if (m.code === 'workerStopped') actions.push(button(t('Restart'), ConversationAction.ForceIdle, 'secondary'));
+    if (m.code === 'interrupted') actions.push(button(t('Continue'), ConversationAction.ContinueInterrupted, 'secondary'));
+    if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button(t('Retry'), ConversationAction.RetryLast, 'secondary'));
     if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed')
-      actions.push(button('Show Log', ConversationAction.ShowLog, 'secondary'));
+      actions.push(button(t('Show Log'), ConversationAction.ShowLog, 'secondary'));
     if (actions.length) this.el.append(h('div', { class: 'notice-actions' }, ...actions));
   }
 }
@@ -496,7 +497,7 @@ class ThinkingPart implements BlockPart {
       h('span', { class: 'chevron', 'aria-hidden': 'true' }),
       this._label,
     );
-    this._body = scrollRegion(h('div', { class: 'thinking-body' }), 'Thinking');
+    this._body = scrollRegion(h('div', { class: 'thinking-body' }), t('Thinking'));
     this.el = h('div', { class: 'block block-thinking' }, this._toggle, this._body);
   }
 
@@ -513,7 +514,7 @@ class ThinkingPart implements BlockPart {
     setAttr(this._toggle, 'aria-expanded', open ? 'true' : 'false');
     setHidden(this._body, !open);
     setClass(this.el, 'streaming', !b.final);
-    setText(this._label, b.final ? thoughtFor(b.startedAt, b.endedAt) : 'Thinking…');
+    setText(this._label, b.final ? thoughtFor(b.startedAt, b.endedAt) : t('Thinking…'));
     setText(this._body, b.text);
   }
 

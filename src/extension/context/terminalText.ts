@@ -35,6 +35,7 @@ export function plainTerminalText(raw: string): string {
 
 /** The one-line description the chip shows: which terminal, which command, how it ended. */
 export function terminalDetail(r: TerminalCommandRecord): string {
+  // l10n-ignore: sent to Pi, not shown
   const ended = r.running ? 'still running' : r.exitCode === undefined ? 'exit code unknown' : `exit code ${r.exitCode}`;
   return `${r.terminal}: ${r.commandLine} (${ended})`;
 }
@@ -44,5 +45,6 @@ export function terminalChipText(r: TerminalCommandRecord, max = TERMINAL_MAX_CH
   const output = plainTerminalText(r.output).replace(/\n+$/, '');
   const ended = r.running ? '[still running when added]' : r.exitCode === undefined ? '[exit code unknown]' : `[exit code ${r.exitCode}]`;
   const head = `${r.cwd ? `# terminal "${r.terminal}", in ${r.cwd}\n` : `# terminal "${r.terminal}"\n`}$ ${r.commandLine}\n`;
+  // l10n-ignore: sent to Pi, not shown
   return `${head}${output ? `${clipTail(output + '\n', max)}` : '(no output)\n'}${ended}\n`;
 }
