@@ -49,13 +49,13 @@ export function describeStatus(s: RunState, now: number): StatusTexts {
     const c = s.lastCompaction;
     if (c.ok) {
       const n = (v: number) => formatNumber(v);
-      const sizes =
+      const text =
         c.tokensBefore !== undefined && c.tokensAfter !== undefined
-          ? ` ${n(c.tokensBefore)} → ${n(c.tokensAfter)} tokens`
+          ? t('$(fold) Compacted {0} → {1} tokens', n(c.tokensBefore), n(c.tokensAfter))
           : c.tokensBefore !== undefined
-            ? t(' from {0} tokens', n(c.tokensBefore))
-            : '';
-      compaction = { text: t('$(fold) Compacted{0}', sizes), tooltip: t('Compaction ({0}) finished at {1}', c.reason, clock(c.at)) };
+            ? t('$(fold) Compacted from {0} tokens', n(c.tokensBefore))
+            : t('$(fold) Compacted');
+      compaction = { text, tooltip: t('Compaction ({0}) finished at {1}', c.reason, clock(c.at)) };
     } else {
       compaction = {
         text: c.aborted ? t('$(fold) Compaction cancelled') : t('$(error) Compaction failed'),
