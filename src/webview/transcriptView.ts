@@ -8,7 +8,7 @@
 import { toolOf, type BlockView, type MessageView, type NoticeRow, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import type { ImageView } from '../shared/images.ts';
-import { ConversationAction } from './actions.ts';
+import { ConversationAction, type Action } from './actions.ts';
 import { renderChanges } from './changesRow.ts';
 import { userBody } from './chips.ts';
 import { linkifyPaths } from './pathLinks.ts';
@@ -179,26 +179,37 @@ export class TranscriptView {
   }
 }
 
-/** "Edit and resend" and "Fork from here" on a user row; clickRouter.ts handles the clicks. */
+// Codicons' "edit" and "repo-forked" outlines (16×16), drawn inline: the webview loads no icon font.
+const EDIT_ICON =
+  'M13.23 1h-1.46L3.52 9.25l-.16.22L1 13.59 2.41 15l4.12-2.36.22-.16L15 4.23V2.77L13.23 1zM2.41 13.59l1.51-3 1.45 1.45-2.96 1.55zm3.83-2.06L4.47 9.76l8-8 1.77 1.77-8 8z';
+const FORK_ICON =
+  'M14 4a2 2 0 1 0-2.47 1.94V7a.48.48 0 0 1-.14.35.5.5 0 0 1-.36.15H5a1.481 1.481 0 0 0-.5.09V5.94a2 2 0 1 0-1 0v4.12a2 2 0 1 0 1 0V9a.5.5 0 0 1 .5-.5h6a1.5 1.5 0 0 0 1.5-1.5V5.94A2 2 0 0 0 14 4zM3 4a1 1 0 1 1 1 1 1 1 0 0 1-1-1zm2 8a1 1 0 1 1-1-1 1 1 0 0 1 1 1zm7-7a1 1 0 1 1 1-1 1 1 0 0 1-1 1z';
+
+/** An icon button of a row's toolbar: the icon is decorative; the label is its name, the tooltip says more. */
+function rowAction(icon: string, label: string, action: Action, tooltip: string): HTMLButtonElement {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', icon);
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  const b = h('button', { type: 'button', class: 'btn btn-icon row-action', 'data-action': action, 'aria-label': label, title: `${label}: ${tooltip}` });
+  b.append(svg);
+  return b;
+}
+
+/**
+ * "Edit and resend" and "Fork from here" on a user row, as VS Code's chat shows its request actions: icon
+ * buttons that appear on hover and keyboard focus (always in the tab order); clickRouter.ts handles clicks.
+ */
 function userActions(): HTMLElement {
   return h(
     'div',
-    { class: 'row-actions' },
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'btn-link',
-        'data-action': ConversationAction.EditResend,
-        title: t('Rewind to this message and edit it; the old branch stays in Branches'),
-      },
-      t('Edit and resend'),
-    ),
-    h(
-      'button',
-      { type: 'button', class: 'btn-link', 'data-action': ConversationAction.ForkHere, title: t('Start a new session with the conversation up to here') },
-      t('Fork from here'),
-    ),
+    { class: 'row-actions', role: 'toolbar', 'aria-label': t('Message actions') },
+    rowAction(EDIT_ICON, t('Edit and resend'), ConversationAction.EditResend, t('Rewind to this message and edit it; the old branch stays in Branches')),
+    rowAction(FORK_ICON, t('Fork from here'), ConversationAction.ForkHere, t('Start a new session with the conversation up to here')),
   );
 }
 
