@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { onExitCleanup } from './cleanup.ts';
 import { ensureCodeServer } from './install.ts';
+import { languagePackVsix } from './languagePack.ts';
 import type { CodeServerInstall } from './install.ts';
 
 /** User settings that keep the workbench quiet and offline (see WORKBENCH.md). */
@@ -39,6 +40,11 @@ export interface CodeServerOptions {
   readonly smokeTestDriver?: boolean;
   /** Leave workspace trust on (no `--disable-workspace-trust`), for runs in Restricted Mode. */
   readonly workspaceTrust?: boolean;
+  /**
+   * Display language (code-server's `--locale`, e.g. `zh-cn`, `vi`); a stub language pack for it is installed
+   * first (test/workbench/languagePack.ts), as VS Code ignores a locale it has no pack for.
+   */
+  readonly locale?: string;
   /** Echo the server's output to stderr (it always goes to `<tempDir>/code-server.log`). */
   readonly verbose?: boolean;
 }
@@ -158,6 +164,8 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     fs.writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), json);
   };
   writeSettings({});
+  const locale = options.locale && options.locale !== 'en' ? options.locale : undefined;
+  if (locale) installVsix(install, languagePackVsix(locale), { extensionsDir, userDataDir, tempDir });
   for (const vsix of options.vsix ?? []) installVsix(install, vsix, { extensionsDir, userDataDir, tempDir });
 
   const port = await freePort();
@@ -182,6 +190,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     '--reconnection-grace-time',
     '5',
     ...(options.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(locale ? ['--locale', locale] : []),
     workspace,
   ];
   const log = fs.openSync(logFile, 'a');
