@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from './codeServer.ts';
+import { REPO_ROOT } from './install.ts';
 
 const NAMES: Readonly<Record<string, string>> = { 'zh-cn': 'Chinese Simplified', vi: 'Vietnamese' };
 
