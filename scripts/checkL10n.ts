@@ -42,7 +42,7 @@ const IGNORE_MARK = 'l10n-ignore';
  * Folders whose English is checked. The worker's and src/shared's own texts (validator reasons, Pi-facing
  * prompts, checkpoint details) are not yet in the bundles; their t() keys are still checked in every folder.
  */
-export const SCANNED = ['src/extension', 'src/webview'];
+export const SCANNED = ['src/extension', 'src/webview', 'src/shared/run'];
 const KEY_FOLDERS = ['src/extension', 'src/webview', 'src/worker', 'src/shared'];
 
 /** Words and punctuation of the literal parts of a string, as the user would read them. */
@@ -273,7 +273,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const problems = checkL10n(root);
   if (problems.length) {
     console.error(problems.join('\n'));
-    console.error(`\n${problems.length} localization problem(s). Strings the user sees go through the bundles: see README "Translations".`);
+    console.error(`\n${problems.length} localization problem(s). Strings the user sees go through the bundles: see the README's "Language" section.`);
     process.exit(1);
   }
   console.log('l10n: every user-visible string goes through the bundles, and every locale has every key.');
