@@ -143,6 +143,24 @@ async function waitHealthy(url: string, child: ChildProcess, logFile: string, ti
 }
 
 /** Installs code-server if needed, then starts it isolated on a free loopback port. */
+/**
+ * The server reads the installed language packs from `<user-data>/languagepacks.json`, which the desktop app
+ * writes as packs are installed but `--install-extension` does not: write it for the stub pack.
+ */
+function writeLanguagePacks(userDataDir: string, extensionsDir: string, locale: string): void {
+  const folder = fs.readdirSync(extensionsDir).find((f) => f.startsWith(`pi-panel-test.pi-panel-test-language-pack-${locale}-`));
+  if (!folder) throw new Error(`the ${locale} language pack was not installed into ${extensionsDir}`);
+  const packs = {
+    [locale]: {
+      hash: `stub${locale.replace(/[^a-z]/g, '')}0001`,
+      extensions: [{ extensionIdentifier: { id: `pi-panel-test.pi-panel-test-language-pack-${locale}` }, version: '0.0.1' }],
+      translations: { vscode: path.join(extensionsDir, folder, 'translations', 'main.i18n.json') },
+      label: locale,
+    },
+  };
+  fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
+}
+
 export async function startCodeServer(options: CodeServerOptions = {}): Promise<CodeServer> {
   const install = ensureCodeServer();
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pi-panel-code-server-'));
@@ -165,7 +183,10 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   };
   writeSettings({});
   const locale = options.locale && options.locale !== 'en' ? options.locale : undefined;
-  if (locale) installVsix(install, languagePackVsix(locale), { extensionsDir, userDataDir, tempDir });
+  if (locale) {
+    installVsix(install, languagePackVsix(locale), { extensionsDir, userDataDir, tempDir });
+    writeLanguagePacks(userDataDir, extensionsDir, locale);
+  }
   for (const vsix of options.vsix ?? []) installVsix(install, vsix, { extensionsDir, userDataDir, tempDir });
 
   const port = await freePort();
