@@ -86,7 +86,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     review: FileReview,
     imageDraft: ComposerImageDraft,
     chatId = 'sidebar',
-    baseTitle: () => string = () => 'Chat',
+    baseTitle: () => string = () => vscode.l10n.t('Chat'),
     chatKey?: string,
   ) {
     super();
@@ -143,11 +143,14 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         await vscode.commands.executeCommand('piPanel.selectModel');
         return;
       case 'thinking':
-        if (args) return c.setThinkingLevel(args).catch((err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(`Pi: ${String(err)}`)));
+        if (args)
+          return c
+            .setThinkingLevel(args)
+            .catch((err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(vscode.l10n.t('Pi: {0}', String(err)))));
         await vscode.commands.executeCommand('piPanel.setThinkingLevel');
         return;
       case 'name': {
-        const title = args || (await vscode.window.showInputBox({ prompt: 'Name this Pi session', value: c.state.sessionName ?? '' }));
+        const title = args || (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Name this Pi session'), value: c.state.sessionName ?? '' }));
         if (title?.trim()) await c.setSessionName(title.trim());
         return;
       }
@@ -172,11 +175,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           .join('\n\n')
           .trim();
         if (!text) {
-          void vscode.window.showInformationMessage('Pi: there is no answer to copy yet.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('Pi: there is no answer to copy yet.'));
           return;
         }
         await vscode.env.clipboard.writeText(text);
-        vscode.window.setStatusBarMessage('Pi: last answer copied', 3000);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Pi: last answer copied'), 3000);
         return;
       }
       default:
@@ -233,7 +236,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._view = view;
     const uri = (...segments: string[]) => vscode.Uri.joinPath(this._extensionUri, ...segments);
     view.webview.options = { enableScripts: true, localResourceRoots: [uri('dist', 'webview'), uri('media')] };
-    view.webview.html = chatHtml(view.webview, uri, this.chatId, this.chatKey);
+    view.webview.html = chatHtml(view.webview, uri, { language: vscode.env.language, bundle: vscode.l10n.bundle }, this.chatId, this.chatKey);
     if (this._title || this._mark || this.chatId !== 'sidebar') this.refreshTitle();
     if (isSidebarView(view)) {
       view.badge = this._badge;

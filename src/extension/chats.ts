@@ -239,7 +239,11 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     // Pi runs in a worker thread started when the view first opens: loading it, its tools and its extensions
     // never block or take down the extension host that every extension shares, nor another chat.
     const client = new PiClient(
-      (workerData) => new Worker(path.join(distDir, 'worker.js'), { name: key ? `Pi ${id}` : 'Pi', workerData }),
+      (data) =>
+        new Worker(path.join(distDir, 'worker.js'), {
+          name: key ? `Pi ${id}` : 'Pi', // l10n-ignore: the thread's name, for debuggers
+          workerData: { ...data, l10n: { language: vscode.env.language, bundle: vscode.l10n.bundle ?? {} } },
+        }),
       () => workerConfig(storageDir),
       log,
       realScheduler,
@@ -251,7 +255,7 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     const imageDraft = new ComposerImageDraft(file('composer-images'), log);
     // The title names the chat, which does not exist yet while its view is made.
     const made: { chat?: Chat } = {};
-    const view = new ChatViewProvider(extensionUri, client, log, review, imageDraft, id, () => made.chat?.label ?? 'Chat', key);
+    const view = new ChatViewProvider(extensionUri, client, log, review, imageDraft, id, () => made.chat?.label ?? vscode.l10n.t('Chat'), key);
     const chat = (made.chat = new Chat(id, number, client, view, review));
     const self = chat;
     // Its dialogs are announced while out of sight, unless the user turned notifications off.

@@ -13,7 +13,7 @@ const MAX_PICK_FILES = 5000;
 export function selectionChip(): CodeChip | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showInformationMessage('Pi: select some code in an editor first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Pi: select some code in an editor first.'));
     return undefined;
   }
   const sel = editor.selection;
@@ -37,16 +37,16 @@ export async function fileChip(uri: vscode.Uri): Promise<CodeChip | undefined> {
     const stat = await vscode.workspace.fs.stat(uri);
     if (stat.type & vscode.FileType.Directory) return folderChip(uri);
     if (stat.size > MAX_FILE_BYTES) {
-      void vscode.window.showInformationMessage(`Pi: ${rel} is larger than ${MAX_FILE_BYTES / 1000} KB; ask Pi to read it instead.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Pi: {0} is larger than {1} KB; ask Pi to read it instead.', rel, MAX_FILE_BYTES / 1000));
       return undefined;
     }
     bytes = await vscode.workspace.fs.readFile(uri);
   } catch (err) {
-    void vscode.window.showWarningMessage(`Pi: could not read ${rel}: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Pi: could not read {0}: {1}', rel, err instanceof Error ? err.message : String(err)));
     return undefined;
   }
   if (bytes.subarray(0, 8000).includes(0)) {
-    void vscode.window.showInformationMessage(`Pi: ${rel} is a binary file and was not added.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Pi: {0} is a binary file and was not added.', rel));
     return undefined;
   }
   return { kind: 'file', path: rel, text: new TextDecoder().decode(bytes) };
@@ -56,14 +56,14 @@ export async function fileChip(uri: vscode.Uri): Promise<CodeChip | undefined> {
 export function problemsChip(): CodeChip | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showInformationMessage('Pi: open a file to add its problems.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Pi: open a file to add its problems.'));
     return undefined;
   }
   const uri = editor.document.uri;
   const rel = vscode.workspace.asRelativePath(uri, false);
   const diagnostics = vscode.languages.getDiagnostics(uri);
   if (!diagnostics.length) {
-    void vscode.window.showInformationMessage(`Pi: ${rel} has no problems.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Pi: {0} has no problems.', rel));
     return undefined;
   }
   const severity = ['error', 'warning', 'info', 'hint'];
@@ -78,7 +78,7 @@ export function problemsChip(): CodeChip | undefined {
  * without `files.exclude` and `.gitignore` matches (every `.gitignore`, with its negations).
  */
 export async function pickChip(context: readonly PickerItem[] = []): Promise<CodeChip | undefined> {
-  const problems: vscode.QuickPickItem = { label: '@problems', description: "the active file's problems" };
+  const problems: vscode.QuickPickItem = { label: '@problems', description: vscode.l10n.t("the active file's problems") };
   const folder = vscode.workspace.workspaceFolders?.[0];
   const [exclude, rules] = await Promise.all([gitignoreGlob(), folder ? workspaceGitignore(folder) : undefined]);
   const files = await vscode.workspace.findFiles('**/*', exclude, MAX_PICK_FILES);
@@ -91,8 +91,8 @@ export async function pickChip(context: readonly PickerItem[] = []): Promise<Cod
       .sort((a, b) => a.label.localeCompare(b.label)),
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'Pi: Add File to Chat',
-    placeHolder: 'Type to search workspace files',
+    title: vscode.l10n.t('Pi: Add File to Chat'),
+    placeHolder: vscode.l10n.t('Type to search workspace files'),
     matchOnDescription: true,
   });
   if (!picked) return undefined;

@@ -6,6 +6,7 @@
 
 import type { DialogView } from '../shared/wire/events.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
+import { t } from '../shared/l10n.ts';
 
 /** What the mirror needs of VS Code. */
 export interface MirrorSurface {
@@ -18,8 +19,12 @@ export interface MirrorSurface {
   say(text: string): void;
 }
 
-const OPEN_CHAT = 'Open Chat';
+/** The notification's buttons, in the display language (looked up when shown: the bundle is set at activation). */
+const openChatLabel = () => t('Open Chat');
 /** The one answer a notification may give an approval: refusing needs no reading. */
+const denyLabel = () => t('Deny');
+/** What the dialog is answered with: the approval's choice as the worker knows it (SPEC §7), whatever the label says. */
+// l10n-ignore: the choice's id, not its label
 const DENY = 'Deny';
 
 /**
@@ -45,19 +50,21 @@ export class DialogMirror {
     if (this._open.has(d.id)) return;
     this._open.set(d.id, undefined);
     const text = d.approval
-      ? 'Pi is waiting for your approval. Open the chat to read what would run and answer there.'
-      : `Pi is waiting for you: ${plainNotificationText(d.title)}. Open the chat to answer.`;
+      ? t('Pi is waiting for your approval. Open the chat to read what would run and answer there.')
+      : t('Pi is waiting for you: {0}. Open the chat to answer.', plainNotificationText(d.title));
     try {
-      const picked = await this._surface.show(text, d.approval ? [OPEN_CHAT, DENY] : [OPEN_CHAT]);
+      const openChat = openChatLabel();
+      const deny = denyLabel();
+      const picked = await this._surface.show(text, d.approval ? [openChat, deny] : [openChat]);
       const ended = this._open.get(d.id);
       if (picked === undefined) return;
       if (ended !== undefined) {
-        this._surface.say(`Pi: "${plainNotificationText(d.title)}" was already ${ending(ended)}.`);
+        this._surface.say(t('Pi: "{0}" was already {1}.', plainNotificationText(d.title), ending(ended)));
         return;
       }
-      if (picked === OPEN_CHAT) await this._surface.openChat();
-      else if (picked === DENY && d.approval && !(await this._surface.answer(d.id, DENY)))
-        this._surface.say(`Pi: "${plainNotificationText(d.title)}" was already closed.`);
+      if (picked === openChat) await this._surface.openChat();
+      else if (picked === deny && d.approval && !(await this._surface.answer(d.id, DENY)))
+        this._surface.say(t('Pi: "{0}" was already closed.', plainNotificationText(d.title)));
     } finally {
       this._open.delete(d.id);
     }
@@ -77,6 +84,6 @@ export class DialogMirror {
 /** How a dialog's outcome ("answered Allow", "timed out", "session closed", …) reads after "was already". */
 function ending(outcome: string): string {
   if (outcome.startsWith('answered ')) return `answered (${outcome.slice('answered '.length)})`;
-  if (outcome === 'session closed') return 'closed with its session';
+  if (outcome === 'session closed') return t('closed with its session');
   return outcome;
 }

@@ -66,11 +66,11 @@ export class FileReview {
     if (!file) return;
     const before = await this._client.fileBefore(file, runId);
     if (!before) {
-      void vscode.window.showInformationMessage(plainNotificationText(`Pi: no earlier version of ${rel} is known to this session.`));
+      void vscode.window.showInformationMessage(plainNotificationText(vscode.l10n.t('Pi: no earlier version of {0} is known to this session.', rel)));
       return;
     }
     if (before.kind === 'refused') {
-      void vscode.window.showInformationMessage(plainNotificationText(`Pi: there is no diff for ${rel}: ${before.reason}.`));
+      void vscode.window.showInformationMessage(plainNotificationText(vscode.l10n.t('Pi: there is no diff for {0}: {1}.', rel, before.reason)));
       return;
     }
     // The query names the chat and the run (its checkpoint), and a counter makes each opening fetch again
@@ -80,7 +80,8 @@ export class FileReview {
       query: new URLSearchParams({ chat: this._chatId, t: String(Date.now()), ...(runId ? { run: runId } : {}) }).toString(),
     });
     const name = path.basename(file);
-    const title = before.kind === 'absent' ? `${name} (none before Pi) ↔ ${name}` : `${name} (before Pi's run) ↔ ${name}`;
+    const title =
+      before.kind === 'absent' ? vscode.l10n.t('{0} (none before Pi) ↔ {1}', name, name) : vscode.l10n.t("{0} (before Pi's run) ↔ {1}", name, name);
     await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(file), title, { preview: true });
   }
 
@@ -89,7 +90,7 @@ export class FileReview {
     if (rel !== undefined && !this._resolve(rel)) return;
     const result = await this._client.undo(rel === undefined ? undefined : this._resolve(rel), runId);
     const show = result.ok ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-    void show(plainNotificationText(`Pi: ${result.message}`));
+    void show(plainNotificationText(vscode.l10n.t('Pi: {0}', result.message)));
   }
 
   /** The real path of a workspace file the view named; undefined (logged) when it is outside the workspace. */

@@ -1,5 +1,6 @@
 /** Entry point: wires the chats (sidebar and editor tabs), the status bar, attention and the commands. */
 
+import { setL10nBundle } from '../shared/l10n.ts';
 import * as vscode from 'vscode';
 import type { CodeChip } from '../shared/chips.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
@@ -28,6 +29,9 @@ export interface PiPanelApi {
 let stopGracefully: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
+  // The host's pure modules (status texts, dialog mirror…) translate through the shared t(): same bundle, same rules.
+  setL10nBundle(vscode.l10n.bundle, vscode.env.language);
+  // l10n-ignore: the extension's name, as VS Code's own output channels keep theirs
   const log = vscode.window.createOutputChannel('Pi Agent Panel', { log: true });
   const storage = context.storageUri ?? context.globalStorageUri;
   const chats = new Chats({
@@ -72,13 +76,14 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
             : n.level === 'warning'
               ? vscode.window.showWarningMessage
               : vscode.window.showInformationMessage;
-        const actions = n.code === 'workerStopped' ? ['Restart', 'Open Chat', 'Show Log'] : ['Open Chat', 'Show Log'];
+        const [restart, openChat, showLog] = [vscode.l10n.t('Restart'), vscode.l10n.t('Open Chat'), vscode.l10n.t('Show Log')];
+        const actions = n.code === 'workerStopped' ? [restart, openChat, showLog] : [openChat, showLog];
         // The message may carry a provider's or tool's text: never let it become a link.
         const where = chat.number ? `${plainNotificationText(chat.label)}: ` : '';
         void show(where + plainNotificationText(n.message), ...actions).then((choice) => {
-          if (choice === 'Restart') void chat.client.restart();
-          if (choice === 'Open Chat') void chats.reveal(chat);
-          if (choice === 'Show Log') log.show();
+          if (choice === restart) void chat.client.restart();
+          if (choice === openChat) void chats.reveal(chat);
+          if (choice === showLog) log.show();
         });
       }),
     );
@@ -137,7 +142,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       if (sure !== clear) return;
       // Each chat keeps its checkpoints in its own storage: clear them all.
       const messages = await Promise.all(chats.all.map((c) => c.client.clearCheckpoints()));
-      for (const message of messages) if (message) void vscode.window.showInformationMessage(plainNotificationText(`Pi: ${message}`));
+      for (const message of messages) if (message) void vscode.window.showInformationMessage(plainNotificationText(vscode.l10n.t('Pi: {0}', message)));
     }),
     ...new PlanDocument(() => target().client, (context.storageUri ?? context.globalStorageUri).fsPath, log).register(),
     // While Pi waits for an answer the click shows the question instead of cancelling; with several chats

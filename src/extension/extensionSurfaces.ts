@@ -57,13 +57,13 @@ export class ExtensionSurfaces extends Disposable {
     if (!item) {
       if (this._status.size >= MAX_STATUS_ITEMS) return;
       item = vscode.window.createStatusBarItem(`piPanel.extension.${key}`, vscode.StatusBarAlignment.Left, 97);
-      item.name = `Pi extension: ${key}`;
+      item.name = vscode.l10n.t('Pi extension: {0}', key);
       item.command = 'piPanel.focusChat';
       this._status.set(key, item);
     }
     // Status-bar text renders $(icon) syntax; an extension's text is shown as it is.
     item.text = text.replace(/\$\(/g, '$\u200b(');
-    item.tooltip = `Pi extension status (${key})`;
+    item.tooltip = vscode.l10n.t('Pi extension status ({0})', key);
     item.show();
   }
 }

@@ -2,6 +2,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { t } from '../shared/l10n.ts';
 
 export type LinkTarget =
   | { readonly kind: 'external'; readonly url: string }
@@ -40,19 +41,19 @@ export function linkTarget(href: string, root: string | undefined): LinkTarget {
   }
   if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return { kind: 'external', url: url.href };
   // A one-letter "scheme" is a Windows drive (C:\…), not a URL.
-  if (url && url.protocol !== 'file:' && url.protocol.length > 2) return { kind: 'refused', reason: `${url.protocol} links do not open from the chat` };
-  if (!root) return { kind: 'refused', reason: 'no workspace folder is open' };
+  if (url && url.protocol !== 'file:' && url.protocol.length > 2) return { kind: 'refused', reason: t('{0} links do not open from the chat', url.protocol) };
+  if (!root) return { kind: 'refused', reason: t('no workspace folder is open') };
   let raw: string;
   try {
     raw = url?.protocol === 'file:' ? decodeURIComponent(url.pathname) + url.hash : href;
   } catch {
-    return { kind: 'refused', reason: 'the file link is malformed' };
+    return { kind: 'refused', reason: t('the file link is malformed') };
   }
   const [file = '', fragment] = raw.split('#');
   const realRoot = realPath(root);
   const target = realPath(path.resolve(root, file));
   const rel = path.relative(realRoot, target);
-  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { kind: 'refused', reason: `${target} is outside the workspace` };
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { kind: 'refused', reason: t('{0} is outside the workspace', target) };
   const line = /^L(\d+)/.exec(fragment ?? '')?.[1];
   return { kind: 'file', path: target, ...(line ? { line: Number(line) } : {}) };
 }

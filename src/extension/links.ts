@@ -29,7 +29,7 @@ export async function openLink(href: string, cwd: string | undefined, log: Logge
 export async function insertAtCursor(text: string): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showInformationMessage('Pi: open a file to insert the code into.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Pi: open a file to insert the code into.'));
     return;
   }
   // Never paste bidi overrides silently: they are stripped, and the user is told.

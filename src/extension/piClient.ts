@@ -32,6 +32,7 @@ import { TranscriptMirror } from './transcriptMirror.ts';
 import { errorText } from './workerRequests.ts';
 import { WorkerRpc } from './workerRpc.ts';
 import { WorkerSupervisor, type WorkerSupervisorOptions } from './workerSupervisor.ts';
+import { t } from '../shared/l10n.ts';
 
 export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
 export { errorText };
@@ -159,13 +160,16 @@ export class PiClient extends Disposable {
       );
     }
     this._rpc = new WorkerRpc(this._supervisor, log, (text) => mirror.notice('error', text));
-    this._register(this._supervisor.onDidFault((f) => this._afterWorkerGone(`Pi's worker stopped (${f.reason}).`, true, f.sending)));
+    this._register(this._supervisor.onDidFault((f) => this._afterWorkerGone(t("Pi's worker stopped ({0}).", f.reason), true, f.sending)));
     this._register(
       this._supervisor.onDidHang(() => {
         const secs = Math.round(options.hangMs / 1000);
         mirror.notice(
           'warning',
-          `Pi's worker has not answered for ${secs} s (a tool or a Pi extension may be busy). The panel keeps working; Restart stops the worker and resumes the conversation.`,
+          t(
+            "Pi's worker has not answered for {0} s (a tool or a Pi extension may be busy). The panel keeps working; Restart stops the worker and resumes the conversation.",
+            secs,
+          ),
         );
       }),
     );
@@ -392,7 +396,7 @@ export class PiClient extends Disposable {
   /** `graceful` false: the worker does not answer, so it is ended at once. */
   private async _restart(graceful: boolean): Promise<void> {
     const stopped = graceful ? await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs) : this._supervisor.stop();
-    if (stopped) this._afterWorkerGone('Pi was restarted.', false, stopped.sending);
+    if (stopped) this._afterWorkerGone(t('Pi was restarted.'), false, stopped.sending);
     if (!this.isDisposed) await this._supervisor.start().ready;
   }
 
@@ -451,7 +455,7 @@ export class PiClient extends Disposable {
   /** Undoes the last run's change to `path`, or to all its files. */
   async undo(path: string | undefined, runId?: string): Promise<{ ok: boolean; message: string }> {
     const params = { ...(path !== undefined ? { path } : {}), ...(runId !== undefined ? { runId } : {}) };
-    return (await this._rpc.call('undo', params)) ?? { ok: false, message: 'the session could not start (see Pi: Show Log)' };
+    return (await this._rpc.call('undo', params)) ?? { ok: false, message: t('the session could not start (see Pi: Show Log)') };
   }
 
   /** A page of the workspace's saved sessions matching `query`. */
@@ -498,7 +502,9 @@ export class PiClient extends Disposable {
     if (!turn) return;
     this._interrupted = undefined;
     const prompt =
+      // l10n-ignore: sent to Pi, not shown
       'Your previous reply was cut off (VS Code reloaded or Pi stopped) before it was saved. ' +
+      // l10n-ignore: sent to Pi, not shown
       `My message was:\n\n${turn.prompt}\n\nWhat you had written so far:\n\n${turn.text}\n\nContinue from where it stopped.`;
     await this.send(prompt, this.isActive ? 'followUp' : 'prompt');
   }
@@ -514,7 +520,7 @@ export class PiClient extends Disposable {
     for (const title of left.dialogs ?? [])
       this._mirror.notice(
         'warning',
-        `A question was waiting when VS Code reloaded or Pi stopped: "${title}". It was answered as dismissed; nothing it asked about was allowed.`,
+        t('A question was waiting when VS Code reloaded or Pi stopped: "{0}". It was answered as dismissed; nothing it asked about was allowed.', title),
       );
     if (!left.text.trim() || turnIsSaved(this._mirror.state, left)) return;
     this._showInterrupted(left);
@@ -522,7 +528,7 @@ export class PiClient extends Disposable {
 
   private _showInterrupted(turn: JournaledTurn): void {
     this._interrupted = turn;
-    this._mirror.notice('warning', `**Interrupted — not saved in Pi's session.** The reply so far:\n\n${turn.text}`, 'interrupted');
+    this._mirror.notice('warning', t("**Interrupted — not saved in Pi's session.** The reply so far:\n\n{0}", turn.text), 'interrupted');
   }
 
   /** Leaves the starting state once no prompt waits for the session any more. */
@@ -548,7 +554,7 @@ export class PiClient extends Disposable {
     if (waiting) this._onDidRestoreInput.fire(waiting);
     this._info = { ...this._info, ready: false };
     this._onDidChangeSession.fire(this._info);
-    if (fault) this._onDidNotify.fire({ level: 'error', message: `Pi: ${message} The conversation is kept.`, code: 'workerStopped' });
+    if (fault) this._onDidNotify.fire({ level: 'error', message: t('Pi: {0} The conversation is kept.', message), code: 'workerStopped' });
   }
 }
 

@@ -52,17 +52,22 @@ export class SessionActions {
     if (!this._known(file)) return false;
     const title = this._listed.get(file) ?? file;
     if (file === this._client.sessionFile) {
-      void vscode.window.showInformationMessage('Pi: this session is open. Open or start another one before deleting it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Pi: this session is open. Open or start another one before deleting it.'));
       return false;
     }
-    const choice = await vscode.window.showWarningMessage(`Delete the Pi session "${title}"?`, { modal: true, detail: 'It goes to the trash.' }, 'Delete');
-    if (choice !== 'Delete') return false;
+    const deleteLabel = vscode.l10n.t('Delete');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Delete the Pi session "{0}"?', title),
+      { modal: true, detail: vscode.l10n.t('It goes to the trash.') },
+      deleteLabel,
+    );
+    if (choice !== deleteLabel) return false;
     try {
       await vscode.workspace.fs.delete(vscode.Uri.file(file), { useTrash: true });
       this._listed.delete(file);
       return true;
     } catch (err) {
-      void vscode.window.showErrorMessage(`Pi: could not delete the session: ${errorText(err)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Pi: could not delete the session: {0}', errorText(err)));
       return false;
     }
   }
@@ -86,21 +91,29 @@ export class SessionActions {
 /** Palette commands on the open session: name it, import and export JSONL, copy the last answer. */
 /** `target`: the chat a command acts on (the focused one). */
 export function registerSessionFileCommands(target: () => PiClient, showSessions: () => void): vscode.Disposable[] {
-  const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(`Pi: ${what}: ${errorText(err)}`);
+  const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Pi: {0}: {1}', what, errorText(err)));
   return [
     vscode.commands.registerCommand('piPanel.showSessions', showSessions),
     vscode.commands.registerCommand('piPanel.renameSession', async () => {
       const client = target();
       try {
-        const name = await vscode.window.showInputBox({ title: 'Pi: Name Session', value: client.sessionInfo.name ?? '', prompt: 'A name for this session' });
+        const name = await vscode.window.showInputBox({
+          title: vscode.l10n.t('Pi: Name Session'),
+          value: client.sessionInfo.name ?? '',
+          prompt: vscode.l10n.t('A name for this session'),
+        });
         if (name?.trim()) await client.renameSession(name.trim());
       } catch (err) {
-        fail('could not name the session', err);
+        fail(vscode.l10n.t('could not name the session'), err);
       }
     }),
     vscode.commands.registerCommand('piPanel.importSession', async () => {
       const client = target();
-      const picked = await vscode.window.showOpenDialog({ title: 'Pi: Import Session', filters: { 'Pi session': ['jsonl'] }, canSelectMany: false });
+      const picked = await vscode.window.showOpenDialog({
+        title: vscode.l10n.t('Pi: Import Session'),
+        filters: { 'Pi session': ['jsonl'] },
+        canSelectMany: false,
+      });
       if (picked?.[0]) await client.importSession(picked[0].fsPath);
     }),
     vscode.commands.registerCommand('piPanel.exportJsonl', async () => {
@@ -108,16 +121,16 @@ export function registerSessionFileCommands(target: () => PiClient, showSessions
       try {
         const name = sessionTitle({ name: client.sessionInfo.name, firstMessage: 'session' }).replace(/[^\w.-]+/g, '-');
         const target = await vscode.window.showSaveDialog({
-          title: 'Pi: Export Session (JSONL)',
+          title: vscode.l10n.t('Pi: Export Session (JSONL)'),
           filters: { 'Pi session': ['jsonl'] },
-          saveLabel: 'Export',
+          saveLabel: vscode.l10n.t('Export'),
           defaultUri: defaultUri(`${name}.jsonl`),
         });
         if (!target) return;
         const file = await client.exportJsonl(target.fsPath);
-        void vscode.window.showInformationMessage(`Pi: session exported to ${file}`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Pi: session exported to {0}', file));
       } catch (err) {
-        fail('could not export the session', err);
+        fail(vscode.l10n.t('could not export the session'), err);
       }
     }),
     vscode.commands.registerCommand('piPanel.copyLastAnswer', async () => {
@@ -125,13 +138,13 @@ export function registerSessionFileCommands(target: () => PiClient, showSessions
       try {
         const text = await client.lastAnswer();
         if (!text) {
-          void vscode.window.showInformationMessage('Pi: there is no answer to copy yet.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('Pi: there is no answer to copy yet.'));
           return;
         }
         await vscode.env.clipboard.writeText(text);
-        void vscode.window.showInformationMessage('Pi: last answer copied.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Pi: last answer copied.'));
       } catch (err) {
-        fail('could not copy the last answer', err);
+        fail(vscode.l10n.t('could not copy the last answer'), err);
       }
     }),
   ];

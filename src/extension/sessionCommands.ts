@@ -7,8 +7,8 @@ import { errorText, type PiClient } from './piClient.ts';
 /** `target`: the chat a command acts on (the focused one); `focusOpen` shows a session another chat has open (true). */
 export function registerSessionCommands(target: () => PiClient, focusOpen: (file: string) => Promise<boolean> = async () => false): vscode.Disposable[] {
   // Error text comes from Pi, a provider or the file system: shown as plain text, never as links.
-  const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(`Pi: ${what}: ${errorText(err)}`));
-  const noSession = () => void vscode.window.showErrorMessage('Pi: the session could not start. See Pi: Show Log.');
+  const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(vscode.l10n.t('Pi: {0}: {1}', what, errorText(err))));
+  const noSession = () => void vscode.window.showErrorMessage(vscode.l10n.t('Pi: the session could not start. See Pi: Show Log.'));
 
   return [
     vscode.commands.registerCommand('piPanel.selectModel', async () => {
@@ -17,18 +17,24 @@ export function registerSessionCommands(target: () => PiClient, focusOpen: (file
         const list = await client.listModels();
         if (!list) return noSession();
         if (!list.models.length) {
-          void vscode.window.showWarningMessage('Pi: no model has credentials. Run `pi` in a terminal and use /login, or set a provider API key.');
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('Pi: no model has credentials. Run `pi` in a terminal and use /login, or set a provider API key.'),
+          );
           return;
         }
         const current = list.current ?? '';
         const pick = await vscode.window.showQuickPick(
           list.models.map((m) => ({ label: m.name || m.id, description: `${m.provider}/${m.id}`, picked: `${m.provider}/${m.id}` === current, model: m })),
-          { title: 'Pi: Select Model', placeHolder: current ? `Current: ${current}` : 'Choose a model', matchOnDescription: true },
+          {
+            title: vscode.l10n.t('Pi: Select Model'),
+            placeHolder: current ? vscode.l10n.t('Current: {0}', current) : vscode.l10n.t('Choose a model'),
+            matchOnDescription: true,
+          },
         );
         if (!pick) return;
         await client.setModel(pick.model);
       } catch (err) {
-        fail('could not change the model', err);
+        fail(vscode.l10n.t('could not change the model'), err);
       }
     }),
     vscode.commands.registerCommand('piPanel.setThinkingLevel', async () => {
@@ -38,12 +44,12 @@ export function registerSessionCommands(target: () => PiClient, focusOpen: (file
         if (!list) return noSession();
         const pick = await vscode.window.showQuickPick(
           list.levels.map((l) => ({ label: l, description: l === list.current ? 'current' : undefined })),
-          { title: 'Pi: Set Thinking Level' },
+          { title: vscode.l10n.t('Pi: Set Thinking Level') },
         );
         if (!pick) return;
         await client.setThinkingLevel(pick.label);
       } catch (err) {
-        fail('could not change the thinking level', err);
+        fail(vscode.l10n.t('could not change the thinking level'), err);
       }
     }),
     vscode.commands.registerCommand('piPanel.resumeSession', async () => {
@@ -51,22 +57,22 @@ export function registerSessionCommands(target: () => PiClient, focusOpen: (file
       try {
         const sessions = await client.listSessions();
         if (!sessions.length) {
-          void vscode.window.showInformationMessage('Pi: there are no saved sessions for this folder yet.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('Pi: there are no saved sessions for this folder yet.'));
           return;
         }
         const pick = await vscode.window.showQuickPick(
           sessions.map((info) => ({
-            label: info.name || info.firstMessage.replace(/\s+/g, ' ').slice(0, 80) || '(empty session)',
+            label: info.name || info.firstMessage.replace(/\s+/g, ' ').slice(0, 80) || vscode.l10n.t('(empty session)'),
             description: `${info.messageCount} messages`,
-            detail: new Date(info.modified).toLocaleString(),
+            detail: new Date(info.modified).toLocaleString(vscode.env.language),
             path: info.path,
           })),
-          { title: 'Pi: Resume Session', matchOnDetail: true },
+          { title: vscode.l10n.t('Pi: Resume Session'), matchOnDetail: true },
         );
         // A session open in another chat is shown there, not opened twice.
         if (pick && !(await focusOpen(pick.path))) await client.resumeSession(pick.path);
       } catch (err) {
-        fail('could not list sessions', err);
+        fail(vscode.l10n.t('could not list sessions'), err);
       }
     }),
     vscode.commands.registerCommand('piPanel.exportTranscript', async () => {
@@ -75,17 +81,18 @@ export function registerSessionCommands(target: () => PiClient, focusOpen: (file
         if (!(await client.ensureSession())) return noSession();
         const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
         const target = await vscode.window.showSaveDialog({
-          title: 'Pi: Export Transcript (HTML)',
+          title: vscode.l10n.t('Pi: Export Transcript (HTML)'),
           filters: { HTML: ['html'] },
-          saveLabel: 'Export',
+          saveLabel: vscode.l10n.t('Export'),
           ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'pi-transcript.html') } : {}),
         });
         if (!target) return;
         const file = await client.exportHtml(target.fsPath);
-        const choice = await vscode.window.showInformationMessage(plainNotificationText(`Pi: transcript exported to ${file}`), 'Open');
-        if (choice === 'Open') await vscode.env.openExternal(vscode.Uri.file(file));
+        const openLabel = vscode.l10n.t('Open');
+        const choice = await vscode.window.showInformationMessage(plainNotificationText(vscode.l10n.t('Pi: transcript exported to {0}', file)), openLabel);
+        if (choice === openLabel) await vscode.env.openExternal(vscode.Uri.file(file));
       } catch (err) {
-        fail('could not export the transcript', err);
+        fail(vscode.l10n.t('could not export the transcript'), err);
       }
     }),
   ];

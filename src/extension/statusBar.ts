@@ -22,13 +22,13 @@ export class StatusBar extends Disposable {
     super();
     this._chats = chats;
     this._run = this._register(vscode.window.createStatusBarItem('piPanel.runState', vscode.StatusBarAlignment.Left, 100));
-    this._run.name = 'Pi Run State';
+    this._run.name = vscode.l10n.t('Pi Run State');
     this._run.command = 'piPanel.statusClick';
     this._retry = this._register(vscode.window.createStatusBarItem('piPanel.retry', vscode.StatusBarAlignment.Left, 99));
-    this._retry.name = 'Pi Retry';
+    this._retry.name = vscode.l10n.t('Pi Retry');
     this._retry.command = 'piPanel.focusChat';
     this._compaction = this._register(vscode.window.createStatusBarItem('piPanel.compaction', vscode.StatusBarAlignment.Left, 98));
-    this._compaction.name = 'Pi Compaction';
+    this._compaction.name = vscode.l10n.t('Pi Compaction');
     this._compaction.command = 'piPanel.focusChat';
     this._register(chats.onDidChange(() => this._update()));
     this._register(toDisposable(() => this._stopTicker()));

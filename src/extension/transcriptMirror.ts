@@ -13,6 +13,7 @@ import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText } from './workerRequests.ts';
+import { t } from '../shared/l10n.ts';
 
 /** Where the rows before a snapshot come from: the worker that sent it, while it still runs. */
 export interface EarlierRows {
@@ -138,7 +139,7 @@ export class TranscriptMirror extends Disposable {
       events.push({
         type: 'noticeMessage',
         level: 'error',
-        text: `${gone.message} The conversation is kept; your next prompt resumes it. Restart starts Pi again now.`,
+        text: t('{0} The conversation is kept; your next prompt resumes it. Restart starts Pi again now.', gone.message),
         code: 'workerStopped',
       });
     }

@@ -8,17 +8,38 @@ export function chatCsp(cspSource: string, nonce: string): string {
   return ["default-src 'none'", `style-src ${cspSource}`, `font-src ${cspSource}`, `img-src ${cspSource} data:`, `script-src 'nonce-${nonce}'`].join('; ');
 }
 
+/** What the page needs before its first render: the display language and its l10n bundle (empty for English). */
+export interface ChatLocale {
+  readonly language: string;
+  readonly bundle: Readonly<Record<string, string>> | undefined;
+}
+
 /**
- * `chatId`: `sidebar` or `editor-N`, on the body for tests (SPEC §7); `chatKey`: an editor tab's lasting key, which
- * the page keeps in its state so the tab finds its chat again after a window reload.
+ * JSON for a `<script type="application/json">` block: never executed (so the CSP is untouched), and `<`
+ * escaped so no translated text can close the tag.
  */
-export function chatHtml(webview: vscode.Webview, uri: (...segments: string[]) => vscode.Uri, chatId = 'sidebar', chatKey?: string): string {
+export function inertJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * `locale`: the display language and its bundle; `chatId`: `sidebar` or `editor-N`, on the body for tests (SPEC §7);
+ * `chatKey`: an editor tab's lasting key, which the page keeps in its state so the tab finds its chat again after
+ * a window reload.
+ */
+export function chatHtml(
+  webview: vscode.Webview,
+  uri: (...segments: string[]) => vscode.Uri,
+  locale: ChatLocale,
+  chatId = 'sidebar',
+  chatKey?: string,
+): string {
   const nonce = randomUUID().replace(/-/g, '');
   const script = webview.asWebviewUri(uri('dist', 'webview', 'main.js'));
   const style = webview.asWebviewUri(uri('media', 'chat.css'));
   const csp = chatCsp(webview.cspSource, nonce);
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${locale.language.replace(/[^A-Za-z0-9-]/g, '') || 'en'}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -27,6 +48,7 @@ export function chatHtml(webview: vscode.Webview, uri: (...segments: string[]) =
 <title>Pi</title>
 </head>
 <body data-run-state="idle" data-chat-id="${chatId}"${chatKey ? ` data-chat-key="${chatKey}"` : ''}>
+<script type="application/json" id="pi-l10n">${inertJson({ language: locale.language, bundle: locale.bundle ?? {} })}</script>
 <div id="app"></div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>

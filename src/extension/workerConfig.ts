@@ -20,7 +20,7 @@ export function workerConfig(storageDir?: string): WorkerConfig {
     agentDir: config.agentDir ? expandHome(config.agentDir) : '',
     trusted: vscode.workspace.isTrusted,
     tools: config.tools,
-    cwdNote: folder ? undefined : `No folder is open, so Pi works in your home directory (${cwd}).`,
+    cwdNote: folder ? undefined : vscode.l10n.t('No folder is open, so Pi works in your home directory ({0}).', cwd),
     settleTimeoutMs: config.settleTimeoutMs,
     noResponseMs: config.noResponseMs,
     collapseThinking: config.collapseThinking,

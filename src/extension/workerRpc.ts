@@ -3,6 +3,7 @@
 import type { Logger, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
 import { errorText, REQUEST_RULES } from './workerRequests.ts';
 import type { RunningWorker } from './workerSupervisor.ts';
+import { t } from '../shared/l10n.ts';
 
 type Rules = typeof REQUEST_RULES;
 
@@ -53,7 +54,7 @@ export class WorkerRpc {
     } catch (err) {
       if (this._supervisor.current === worker && !worker.stopping) {
         this._log.error(`Pi worker request "${method}" failed: ${errorText(err)}`);
-        this._report(`Pi did not complete "${method}": ${errorText(err)}`);
+        this._report(t('Pi did not complete "{0}": {1}', method, errorText(err)));
       }
       return undefined;
     }

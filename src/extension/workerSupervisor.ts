@@ -20,6 +20,7 @@ import type {
 } from '../shared/wire/workerProtocol.ts';
 import { killProcesses } from './childProcesses.ts';
 import { REQUEST_RULES, timedRequest } from './workerRequests.ts';
+import { t } from '../shared/l10n.ts';
 
 /** How the supervisor times requests and watches the worker's liveness. */
 export interface WorkerSupervisorOptions {
@@ -128,11 +129,11 @@ export class WorkerSupervisor extends Disposable {
     const worker = new RunningWorker(this._spawn({ processTable: processes.buffer }), processes, this._options.requestTimeoutMs, this._clock);
     this._current = worker;
     for (const method of Object.keys(this._handlers)) if (isNotificationMethod(this._handlers, method)) this._deliver(worker, method);
-    worker.thread.on('error', (err: Error) => this._onFault(worker, `it threw: ${err.message}`));
+    worker.thread.on('error', (err: Error) => this._onFault(worker, t('it threw: {0}', err.message)));
     worker.thread.on('exit', (code: number) => {
       // A worker stopped on purpose had its processes killed then (its table closed, nothing started after).
       if (!worker.stopping) killProcesses(worker.processes.running());
-      this._onFault(worker, `it exited with code ${code}`);
+      this._onFault(worker, t('it exited with code {0}', code));
     });
     worker.connection.listen();
     void worker.request('configure', this._config()).catch(() => undefined);

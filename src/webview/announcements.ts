@@ -5,6 +5,7 @@ import type { TranscriptState } from '../shared/transcript/rows.ts';
 import { rowAt, rowCount } from '../shared/transcript/rowStore.ts';
 import { Announcer, spokenText } from './a11y.ts';
 import { renderMarkdown } from './markdown.ts';
+import { t } from './l10n.ts';
 
 /** Characters of a reply rendered again to be announced: enough for the 400 that are said. */
 const ANNOUNCE_SOURCE_CHARS = 4000;
@@ -32,7 +33,7 @@ export class Announcements {
     for (const d of ui?.dialogs ?? []) {
       if (this._dialogs.has(d.id)) continue;
       this._dialogs.add(d.id);
-      this._announcer.say(`Pi is waiting for you: ${d.title}`);
+      this._announcer.say(t('Pi is waiting for you: {0}', d.title));
     }
   }
 
@@ -53,8 +54,8 @@ export class Announcements {
           .map((b) => spokenText(renderMarkdown(replyStart(b!.text), false)))
           .join('\n')
           .trim();
-        const stop = m.stopReason === 'aborted' ? ' (cancelled)' : m.stopReason === 'error' ? ` Error: ${m.errorMessage ?? ''}` : '';
-        if (text || stop) parts.push(`Pi: ${text.slice(0, 400)}${stop}`);
+        const stop = m.stopReason === 'aborted' ? ' (cancelled)' : m.stopReason === 'error' ? t(' Error: {0}', m.errorMessage ?? '') : '';
+        if (text || stop) parts.push(t('Pi: {0}{1}', text.slice(0, 400), stop));
       } else if (m.role === 'notice') parts.push(m.blocks[0]?.text.slice(0, 400) ?? '');
     }
     if (parts.length) this._announcer.say(parts.join('\n'));

@@ -30,6 +30,7 @@ import { TranscriptView } from './transcriptView.ts';
 import { ViewModes } from './viewModes.ts';
 import type { UiState } from './vscodeApi.ts';
 import { WidgetStrip } from './widgetStrip.ts';
+import { t } from './l10n.ts';
 
 /** Where the app talks to the host and keeps its UI state. */
 export interface AppHost {
@@ -83,7 +84,7 @@ export class ChatApp extends Disposable {
       },
       markdownBody,
     );
-    this._workingText = h('span', { class: 'working-text' }, 'Working…');
+    this._workingText = h('span', { class: 'working-text' }, t('Working…'));
     this._working = h('div', { class: 'working', hidden: true, 'aria-hidden': 'true' }, h('span', { class: 'spinner' }), this._workingText);
     this._dialogs = this._register(
       new DialogList({
@@ -92,7 +93,7 @@ export class ChatApp extends Disposable {
       }),
     );
     this._content = h('div', { class: 'scroll-content' }, this._transcript.earlier, this._transcript.el, this._shell.el, this._dialogs.el, this._working);
-    const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': 'Conversation' }, this._content);
+    const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': t('Conversation') }, this._content);
     this._anchor = new ScrollAnchor(scroller, this._content, saved.follow);
     const statusAnnouncer = new Announcer('announce-status');
     this._statusLine = this._register(new StatusLine(statusAnnouncer, () => this._composer.focus()));
@@ -241,7 +242,7 @@ export class ChatApp extends Disposable {
       this._working,
       !(state.run.active && state.openIndex < 0 && phase === 'running') || state.ui?.workingHidden === true || state.ui?.shell !== undefined,
     );
-    setText(this._workingText, state.ui?.workingMessage ?? 'Working…');
+    setText(this._workingText, state.ui?.workingMessage ?? t('Working…'));
     this._dialogs.render(state.ui);
     this._widgets.render(state.ui);
     this._plan.render(state.plan, phase !== 'idle');

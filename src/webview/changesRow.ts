@@ -4,6 +4,7 @@ import type { FileChangeView } from '../shared/wire/events.ts';
 import { ConversationAction } from './actions.ts';
 import { button } from './components.ts';
 import { h } from './dom.ts';
+import { t } from './l10n.ts';
 
 /** Renders `files` into `el` (the row's body), replacing what was there. */
 export function renderChanges(el: HTMLElement, files: readonly FileChangeView[]): void {
@@ -11,12 +12,15 @@ export function renderChanges(el: HTMLElement, files: readonly FileChangeView[])
   const head = h(
     'div',
     { class: 'changes-head' },
-    h('span', { class: 'changes-title' }, 'Changes'),
+    h('span', { class: 'changes-title' }, t('Changes')),
     h('span', { class: 'changes-count' }, `${files.length} file${files.length === 1 ? '' : 's'}`),
   );
   if (open.length > 0)
     head.append(
-      button('Undo all', ConversationAction.UndoAll, 'secondary', { class: 'btn btn-secondary btn-small', 'aria-label': "Undo all of this run's changes" }),
+      button(t('Undo all'), ConversationAction.UndoAll, 'secondary', {
+        class: 'btn btn-secondary btn-small',
+        'aria-label': t("Undo all of this run's changes"),
+      }),
     );
   const list = h('ul', { class: 'changes-list' });
   for (const f of files) list.append(fileItem(f));
@@ -29,14 +33,14 @@ function fileItem(f: FileChangeView): HTMLElement {
     button(f.path, ConversationAction.OpenFile, 'link', {
       class: 'btn btn-link file-link',
       'data-path': f.path,
-      title: `Open ${f.path} at the first changed line`,
+      title: t('Open {0} at the first changed line', f.path),
     }),
-    h('span', { class: 'change-added', 'aria-label': `${f.added} lines added` }, `+${f.added}`),
-    h('span', { class: 'change-removed', 'aria-label': `${f.removed} lines removed` }, `−${f.removed}`),
+    h('span', { class: 'change-added', 'aria-label': t('{0} lines added', f.added) }, `+${f.added}`),
+    h('span', { class: 'change-removed', 'aria-label': t('{0} lines removed', f.removed) }, `−${f.removed}`),
   );
   if (f.created) li.append(h('span', { class: 'change-note' }, 'new'));
   if (f.note) {
-    li.append(h('span', { class: 'change-note' }, `no diff or undo: ${f.note}`));
+    li.append(h('span', { class: 'change-note' }, t('no diff or undo: {0}', f.note)));
     return li;
   }
   if (f.undone) {
@@ -44,15 +48,15 @@ function fileItem(f: FileChangeView): HTMLElement {
     return li;
   }
   li.append(
-    button('Open Diff', ConversationAction.OpenDiff, 'secondary', {
+    button(t('Open Diff'), ConversationAction.OpenDiff, 'secondary', {
       class: 'btn btn-secondary btn-small',
       'data-path': f.path,
-      'aria-label': `Open diff of ${f.path}`,
+      'aria-label': t('Open diff of {0}', f.path),
     }),
-    button('Undo', ConversationAction.UndoFile, 'secondary', {
+    button(t('Undo'), ConversationAction.UndoFile, 'secondary', {
       class: 'btn btn-secondary btn-small',
       'data-path': f.path,
-      'aria-label': f.created ? `Undo: delete ${f.path}, which Pi created` : `Undo the changes to ${f.path}`,
+      'aria-label': f.created ? t('Undo: delete {0}, which Pi created', f.path) : t('Undo the changes to {0}', f.path),
     }),
   );
   return li;

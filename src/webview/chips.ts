@@ -6,14 +6,15 @@ import { actionSelector, DirectAction } from './actions.ts';
 import { iconButton } from './components.ts';
 import { h, setHidden } from './dom.ts';
 import type { TextBody } from './textBody.ts';
+import { t } from './l10n.ts';
 
 const KIND_LABEL: Record<CodeChip['kind'], string> = {
-  selection: 'Selection',
-  file: 'File',
-  problems: 'Problems',
-  terminal: 'Terminal',
-  changes: 'Changes',
-  folder: 'Folder',
+  selection: t('Selection'),
+  file: t('File'),
+  problems: t('Problems'),
+  terminal: t('Terminal'),
+  changes: t('Changes'),
+  folder: t('Folder'),
 };
 
 /** What the tooltip previews of a chip's text (the expanded chip shows all of it). */
@@ -26,7 +27,7 @@ function chipTitle(c: CodeChip): string {
   let preview = lines.slice(0, HOVER_LINES).join('\n');
   if (preview.length > HOVER_CHARS) preview = preview.slice(0, HOVER_CHARS);
   const more = preview.length < c.text.replace(/\n$/, '').length ? '\n…' : '';
-  return `${KIND_LABEL[c.kind]}: ${c.detail ?? chipRef(c)}\n${chipSize(c)} sent (click to see all of it)\n\n${showBidiControls(preview)}${more}`;
+  return t('{0}: {1}\n{2} sent (click to see all of it)\n\n{3}{4}', KIND_LABEL[c.kind], c.detail ?? chipRef(c), chipSize(c), showBidiControls(preview), more);
 }
 
 /**
@@ -44,7 +45,13 @@ export class ChipStrip {
 
   constructor(changed: () => void) {
     this._changed = changed;
-    this._list = h('div', { class: 'chips', 'data-testid': 'composer-chips', role: 'list', 'aria-label': 'Code attached to the next message', hidden: true });
+    this._list = h('div', {
+      class: 'chips',
+      'data-testid': 'composer-chips',
+      role: 'list',
+      'aria-label': t('Code attached to the next message'),
+      hidden: true,
+    });
     this._preview = h('pre', { class: 'chip-preview', 'data-testid': 'chip-preview', tabindex: 0, hidden: true });
     this.el = h('div', { class: 'chip-strip' }, this._list, this._preview);
     this._list.addEventListener('click', (e) => {
@@ -97,12 +104,12 @@ export class ChipStrip {
               'data-action': DirectAction.ExpandChip,
               'data-index': String(i),
               'aria-expanded': String(this._expanded === ref),
-              'aria-label': `${KIND_LABEL[c.kind]} ${ref}, ${chipSize(c)}: show what is sent`,
+              'aria-label': t('{0} {1}, {2}: show what is sent', KIND_LABEL[c.kind], ref, chipSize(c)),
             },
             showBidiControls(ref),
           ),
           h('span', { class: 'chip-size', 'data-chip-size': String(c.text.length) }, chipSize(c)),
-          iconButton('×', `Remove ${ref}`, DirectAction.RemoveChip, { 'data-index': String(i) }),
+          iconButton('×', t('Remove {0}', ref), DirectAction.RemoveChip, { 'data-index': String(i) }),
         );
       }),
     );

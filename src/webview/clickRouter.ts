@@ -14,6 +14,7 @@ import type { ImageViewer } from './images.ts';
 import { safeHref } from './markdown.ts';
 import type { Paging, TranscriptHolder } from './paging.ts';
 import type { TranscriptView } from './transcriptView.ts';
+import { t } from './l10n.ts';
 
 /** What the conversation's actions reach. */
 export interface ClickTargets {
@@ -152,19 +153,20 @@ export class ClickRouter {
 
   private async _copyText(text: string, button: Element): Promise<void> {
     const label = button.getAttribute('aria-label');
-    let said: string;
+    let copied: boolean;
     try {
       await navigator.clipboard.writeText(text);
-      said = 'Copied';
+      copied = true;
     } catch {
-      said = 'Copy failed';
+      copied = false;
     }
+    const said = copied ? t('Copied') : t('Copy failed');
     // The name changes with the visible text, and the change is announced (a name change alone is not).
     button.textContent = said;
     button.setAttribute('aria-label', said);
-    this._t.announcer.say(said === 'Copied' ? 'Copied to the clipboard' : 'Copy failed');
+    this._t.announcer.say(copied ? t('Copied to the clipboard') : t('Copy failed'));
     setTimeout(() => {
-      button.textContent = 'Copy';
+      button.textContent = t('Copy');
       if (label !== null) button.setAttribute('aria-label', label);
     }, 1500);
   }

@@ -8,6 +8,7 @@ import type { Action } from './actions.ts';
 import { button, scrollRegion } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { linkifyTextPaths } from './pathLinks.ts';
+import { formatNumber, t } from './l10n.ts';
 
 /** Characters appended to an expanding pre per frame. */
 const FILL_CHARS_PER_FRAME = 64_000;
@@ -27,10 +28,10 @@ export interface ClipContent {
 
 /** What a screen reader calls each kind of clipped text. */
 const REGION_LABELS: Readonly<Record<string, string>> = {
-  'tool-output-text': 'Tool output',
-  'tool-args-raw': 'Arguments',
-  'tool-args-json': 'Arguments',
-  'tool-file-content': 'File content',
+  'tool-output-text': t('Tool output'),
+  'tool-args-raw': t('Arguments'),
+  'tool-args-json': t('Arguments'),
+  'tool-file-content': t('File content'),
 };
 
 export class ClipView {
@@ -41,8 +42,8 @@ export class ClipView {
 
   constructor(preClass: string, action: Action, wrapperClass = 'clip') {
     // A region the keyboard can reach and scroll, named for screen readers.
-    this.pre = scrollRegion(h('pre', { class: preClass }), REGION_LABELS[preClass] ?? 'Tool text');
-    this.toggle = button('Show all', action, 'link', { 'aria-expanded': 'false' });
+    this.pre = scrollRegion(h('pre', { class: preClass }), REGION_LABELS[preClass] ?? t('Tool text'));
+    this.toggle = button(t('Show all'), action, 'link', { 'aria-expanded': 'false' });
     this.el = h('div', { class: wrapperClass }, this.pre, this.toggle);
   }
 
@@ -54,11 +55,11 @@ export class ClipView {
     if (!content.clipped || !open) {
       setText(this.pre, content.text);
       setAttr(this.pre, 'data-clipped', content.clipped ? (content.keep === 'tail' ? 'head' : 'tail') : undefined);
-      if (content.clipped) setText(this.toggle, content.totalLines ? `Show all (${content.totalLines.toLocaleString('en-US')} lines)` : 'Show all');
+      if (content.clipped) setText(this.toggle, content.totalLines ? t('Show all ({0} lines)', formatNumber(content.totalLines)) : t('Show all'));
       if (links) linkifyTextPaths(this.pre);
       return;
     }
-    setText(this.toggle, 'Show less');
+    setText(this.toggle, t('Show less'));
     setAttr(this.pre, 'data-clipped', undefined);
     setAttr(this.pre, 'aria-busy', 'true');
     this.pre.replaceChildren();

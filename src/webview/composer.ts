@@ -17,6 +17,7 @@ import { closestAction, h, setAttr, setHidden, setText } from './dom.ts';
 import { filesOf, IMAGE_ACCEPT, ImageStrip } from './images.ts';
 import { SlashMenu } from './slashMenu.ts';
 import { droppedUris, URI_LIST_TYPES } from './uriDrop.ts';
+import { formatNumber, t } from './l10n.ts';
 
 const HISTORY_MAX = 100;
 
@@ -70,8 +71,8 @@ export class Composer {
       'data-testid': 'composer',
       class: 'composer-input',
       rows: 3,
-      placeholder: 'Ask Pi… (Enter to send, Shift+Enter for a new line)',
-      'aria-label': 'Message to Pi',
+      placeholder: t('Ask Pi… (Enter to send, Shift+Enter for a new line)'),
+      'aria-label': t('Message to Pi'),
       'aria-describedby': 'composer-hint',
     });
     this.textarea.value = draft;
@@ -87,16 +88,16 @@ export class Composer {
       this.slashMenu.close();
       this._setValue(`/${c.name} `);
     });
-    this._send = button('Send', ComposerAction.Send, 'primary', { 'data-testid': 'send', title: 'Send (Enter)' });
-    this._steer = button('Steer', ComposerAction.Steer, 'primary', {
+    this._send = button(t('Send'), ComposerAction.Send, 'primary', { 'data-testid': 'send', title: t('Send (Enter)') });
+    this._steer = button(t('Steer'), ComposerAction.Steer, 'primary', {
       'data-testid': 'steer',
-      title: 'Steer: delivered after the current tool results (Enter)',
+      title: t('Steer: delivered after the current tool results (Enter)'),
     });
-    this._followUp = button('Follow-up', ComposerAction.FollowUp, 'secondary', {
+    this._followUp = button(t('Follow-up'), ComposerAction.FollowUp, 'secondary', {
       'data-testid': 'followUp',
-      title: 'Follow-up: delivered after the run (Alt+Enter)',
+      title: t('Follow-up: delivered after the run (Alt+Enter)'),
     });
-    this._cancel = button('Cancel', ComposerAction.Cancel, 'secondary', { 'data-testid': 'cancel', title: 'Cancel the run (Escape)' });
+    this._cancel = button(t('Cancel'), ComposerAction.Cancel, 'secondary', { 'data-testid': 'cancel', title: t('Cancel the run (Escape)') });
     this._hint = h('div', { id: 'composer-hint', class: 'composer-hint' });
     this._actions = h('div', { class: 'composer-actions' });
     this._error = h('div', { class: 'composer-error', role: 'alert', hidden: true });
@@ -129,8 +130,8 @@ export class Composer {
         class: 'btn btn-icon attach-image',
         'data-testid': 'attach-image',
         'data-action': DirectAction.AttachImage,
-        'aria-label': 'Attach images',
-        title: 'Attach images (or paste or drop them here)',
+        'aria-label': t('Attach images'),
+        title: t('Attach images (or paste or drop them here)'),
       },
       // A picture glyph drawn by the stylesheet in the theme's colour (an emoji may be missing from the font).
       h('span', { class: 'attach-image-icon', 'aria-hidden': 'true' }),
@@ -155,6 +156,7 @@ export class Composer {
     });
     this.el.addEventListener('dragover', (e) => {
       const types = e.dataTransfer?.types ?? [];
+      // l10n-ignore: a DataTransfer type
       if (!types.includes('Files') && !URI_LIST_TYPES.some((t) => types.includes(t))) return;
       e.preventDefault();
       e.dataTransfer!.dropEffect = 'copy';
@@ -214,8 +216,8 @@ export class Composer {
     this._actions.replaceChildren(...(running ? [this._cancel, this._followUp, this._steer] : [this._send]));
     // Keep keyboard focus on the composer's buttons when the one in focus was swapped out.
     if (focused instanceof HTMLButtonElement && !focused.isConnected && this.el.contains(this._actions)) (running ? this._steer : this._send).focus();
-    setText(this._hint, running ? 'Enter: steer · Alt+Enter: follow-up · Esc: cancel' : 'Enter: send · Shift+Enter: new line');
-    setAttr(this.textarea, 'placeholder', running ? 'Steer Pi, or queue a follow-up…' : 'Ask Pi… (Enter to send, Shift+Enter for a new line)');
+    setText(this._hint, running ? t('Enter: steer · Alt+Enter: follow-up · Esc: cancel') : t('Enter: send · Shift+Enter: new line'));
+    setAttr(this.textarea, 'placeholder', running ? t('Steer Pi, or queue a follow-up…') : t('Ask Pi… (Enter to send, Shift+Enter for a new line)'));
   }
 
   /** Code handed to Pi with the next message (Add Selection, Add File, `@`); `prompt` starts an empty composer. */
@@ -260,7 +262,11 @@ export class Composer {
       // Kept in the composer: nothing typed or pasted is thrown away.
       setText(
         this._error,
-        `This message is ${text.length.toLocaleString('en-US')} characters; Pi takes at most ${MAX_PROMPT_CHARS.toLocaleString('en-US')}. Save it to a file in the workspace and ask Pi to read it.`,
+        t(
+          'This message is {0} characters; Pi takes at most {1}. Save it to a file in the workspace and ask Pi to read it.',
+          formatNumber(text.length),
+          formatNumber(MAX_PROMPT_CHARS),
+        ),
       );
       setHidden(this._error, false);
       return;
@@ -375,7 +381,7 @@ export class QueueStrip {
   constructor() {
     this._list = h('ul', { class: 'queue-list' });
     // Queued texts wrap in full; a long queue scrolls, so the strip takes focus for the keyboard.
-    this.el = h('div', { class: 'queue-strip', 'aria-label': 'Queued messages', role: 'region', tabindex: 0, hidden: true }, this._list);
+    this.el = h('div', { class: 'queue-strip', 'aria-label': t('Queued messages'), role: 'region', tabindex: 0, hidden: true }, this._list);
   }
 
   update(queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] }): void {
@@ -384,8 +390,8 @@ export class QueueStrip {
     this._followUp = queue.followUp;
     const items: HTMLElement[] = [];
     for (const [kind, label, texts] of [
-      ['steering', 'Steer', queue.steering],
-      ['followUp', 'Follow-up', queue.followUp],
+      ['steering', t('Steer'), queue.steering],
+      ['followUp', t('Follow-up'), queue.followUp],
     ] as const) {
       for (const text of texts) {
         items.push(

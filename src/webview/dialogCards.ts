@@ -83,10 +83,10 @@ export class DialogList {
   private _tick(): void {
     const now = Date.now();
     for (const card of this._cards.values()) {
-      const t = card.dialog.timeoutMs;
-      if (!t) continue;
-      const secs = Math.max(0, Math.ceil((card.dialog.at + t - now) / 1000));
-      setText(card.countdown, `Dismissed automatically in ${secs} s`);
+      const timeout = card.dialog.timeoutMs;
+      if (!timeout) continue;
+      const secs = Math.max(0, Math.ceil((card.dialog.at + timeout - now) / 1000));
+      setText(card.countdown, t('Dismissed automatically in {0} s', secs));
     }
   }
 
@@ -145,6 +145,7 @@ export class DialogList {
       this._answer(card, (target as HTMLInputElement | HTMLTextAreaElement).value);
       return;
     }
+    // l10n-ignore: not text the user reads
     if (['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key) && target.hasAttribute('data-choice')) {
       const choices = [...card.el.querySelectorAll<HTMLButtonElement>('button[data-choice]')];
       const i = choices.indexOf(target as HTMLButtonElement);
@@ -186,7 +187,21 @@ function restoreFiles(r: NonNullable<DialogView['restore']>): HTMLElement {
   return list;
 }
 
+/**
+ * A choice's label: the approval card's three choices (and a confirm's Yes / No, which the worker words)
+ * in the display language; `data-choice` keeps the English the worker answers with (SPEC §7).
+ */
+function choiceLabel(approval: boolean | undefined, choice: string): string {
+  if (approval && choice === 'Allow') return t('Allow');
+  if (approval && choice === 'Allow for session') return t('Allow for session');
+  if (approval && choice === DENY) return t('Deny');
+  if (choice === 'Yes') return t('Yes');
+  if (choice === 'No') return t('No');
+  return showInvisibles(choice);
+}
+
 /** The approval card's Deny (SPEC §7's `data-choice`). */
+// l10n-ignore: not text the user reads
 const DENY = 'Deny';
 
 /** `n`: a number no other card of the page has, for its element ids. */
@@ -199,7 +214,7 @@ function makeCard(d: DialogView, n: number): Card {
   const message = d.message
     ? h(
         'div',
-        { class: 'dialog-message', id: messageId, ...(d.approval ? { tabindex: 0, role: 'region', 'aria-label': 'What Pi will run or write' } : {}) },
+        { class: 'dialog-message', id: messageId, ...(d.approval ? { tabindex: 0, role: 'region', 'aria-label': t('What Pi will run or write') } : {}) },
         showInvisibles(d.message),
       )
     : undefined;
@@ -208,8 +223,8 @@ function makeCard(d: DialogView, n: number): Card {
       ? h('input', {
           type: 'text',
           class: 'dialog-reason',
-          'aria-label': 'Reason for Deny (optional), sent to Pi',
-          placeholder: 'Reason for Deny (optional), sent to Pi',
+          'aria-label': t('Reason for Deny (optional), sent to Pi'),
+          placeholder: t('Reason for Deny (optional), sent to Pi'),
         })
       : undefined;
   const countdown = h('div', { class: 'dialog-countdown', 'aria-live': 'off' });
@@ -222,19 +237,19 @@ function makeCard(d: DialogView, n: number): Card {
     field.value = d.prefill ?? '';
   }
   const buttons = choices.length
-    ? choices.map((c, i) => button(showInvisibles(c), DirectAction.DialogChoice, i === 0 ? 'primary' : 'secondary', { 'data-choice': c }))
-    : [button('Submit', DirectAction.DialogChoice, 'primary', { 'data-choice': 'Submit' })];
-  const dismiss = button('Dismiss', DirectAction.DialogDismiss, 'secondary', { title: 'Dismiss (Escape)' });
+    ? choices.map((c, i) => button(choiceLabel(d.approval, c), DirectAction.DialogChoice, i === 0 ? 'primary' : 'secondary', { 'data-choice': c }))
+    : [button(t('Submit'), DirectAction.DialogChoice, 'primary', { 'data-choice': 'Submit' })];
+  const dismiss = button(t('Dismiss'), DirectAction.DialogDismiss, 'secondary', { title: t('Dismiss (Escape)') });
   const hint = h(
     'div',
     { class: 'dialog-hint', id: `${messageId}-hint` },
     d.kind === 'editor'
-      ? 'Ctrl+Enter submits · Escape dismisses'
+      ? t('Ctrl+Enter submits · Escape dismisses')
       : d.kind === 'input'
-        ? 'Enter submits · Escape dismisses'
+        ? t('Enter submits · Escape dismisses')
         : d.approval
-          ? 'Arrow keys move · Enter chooses · Enter in the reason denies · Escape dismisses'
-          : 'Arrow keys move · Enter chooses · Escape dismisses',
+          ? t('Arrow keys move · Enter chooses · Enter in the reason denies · Escape dismisses')
+          : t('Arrow keys move · Enter chooses · Escape dismisses'),
   );
   const el = h(
     'section',
@@ -251,14 +266,14 @@ function makeCard(d: DialogView, n: number): Card {
     h(
       'div',
       { class: 'dialog-origin' },
-      d.approval ? "Pi Agent Panel's approval (setting piPanel.approval)" : d.panel ? t('Pi Agent Panel asks') : 'A Pi extension asks',
+      d.approval ? t("Pi Agent Panel's approval (setting piPanel.approval)") : d.panel ? t('Pi Agent Panel asks') : t('A Pi extension asks'),
     ),
     title,
     ...(message ? [message] : []),
     ...(d.restore ? [restoreFiles(d.restore)] : []),
     ...(field ? [field] : []),
     ...(reason ? [reason] : []),
-    h('div', { class: 'dialog-choices', role: 'group', 'aria-label': 'Answers' }, ...buttons, dismiss),
+    h('div', { class: 'dialog-choices', role: 'group', 'aria-label': t('Answers') }, ...buttons, dismiss),
     hint,
     countdown,
   );

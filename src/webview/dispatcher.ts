@@ -15,6 +15,7 @@ export function dispatchHostMessage(raw: unknown, handlers: HostMessageHandlers)
   // Own keys only: a message named like an `Object.prototype` member is as unknown as any other.
   const handler = Object.hasOwn(handlers, msg.type) ? (handlers[msg.type] as (m: HostToWebview) => void) : undefined;
   if (handler) handler(msg);
+  // l10n-ignore: not text the user reads
   else warnOnce(`ignored unknown message ${String((msg as { type: string }).type)}`);
 }
 
@@ -24,8 +25,10 @@ export function applyEvents(state: TranscriptState, events: readonly WireEvent[]
   for (const ev of coalesce(events)) {
     try {
       if (isKnownEvent(ev)) s = reduceOne(s, ev);
+      // l10n-ignore: not text the user reads
       else warnOnce(`ignored unknown event ${String((ev as { type?: unknown }).type)}`);
     } catch (err) {
+      // l10n-ignore: not text the user reads
       warnOnce(`failed to apply ${String((ev as { type?: unknown }).type)}: ${String(err)}`);
     }
   }

@@ -5,6 +5,7 @@ import { ConversationAction } from './actions.ts';
 import { button } from './components.ts';
 import { setAttr, setHidden } from './dom.ts';
 import { parseArgs } from './format.ts';
+import { t } from './l10n.ts';
 
 const FILE_TOOLS = new Set(['edit', 'write']);
 
@@ -32,7 +33,7 @@ export class FileActions {
 
   constructor() {
     this._open = button('', ConversationAction.OpenFile, 'link', { class: 'btn btn-link file-link' });
-    this._diff = button('Open Diff', ConversationAction.OpenDiff, 'secondary', { class: 'btn btn-secondary btn-small' });
+    this._diff = button(t('Open Diff'), ConversationAction.OpenDiff, 'secondary', { class: 'btn btn-secondary btn-small' });
     this.el = document.createElement('div');
     this.el.className = 'file-actions';
     this.el.hidden = true;
@@ -47,7 +48,7 @@ export class FileActions {
     if (!show) return;
     for (const b of [this._open, this._diff]) setAttr(b, 'data-path', path);
     if (this._open.textContent !== path) this._open.textContent = path;
-    setAttr(this._open, 'title', `Open ${path} at the first changed line`);
-    setAttr(this._diff, 'aria-label', `Open diff of ${path}`);
+    setAttr(this._open, 'title', t('Open {0} at the first changed line', path));
+    setAttr(this._diff, 'aria-label', t('Open diff of {0}', path));
   }
 }

@@ -1,5 +1,7 @@
 /** Pure formatting helpers for the chat view: tool arguments, durations, output truncation. No DOM. */
 
+import { formatNumber, t } from './l10n.ts';
+
 /** Tool arguments parsed from JSON text, or undefined while the JSON is still incomplete. */
 export function parseArgs(text: string): Record<string, unknown> | undefined {
   if (!text) return undefined;
@@ -67,10 +69,9 @@ export function editPairs(args: Record<string, unknown>): EditPair[] {
 
 /** `1.2 s`, `340 ms`, `2 min 5 s`. */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  const m = Math.floor(ms / 60_000);
-  return `${m} min ${Math.round((ms % 60_000) / 1000)} s`;
+  if (ms < 1000) return t('{0} ms', formatNumber(Math.round(ms)));
+  if (ms < 60_000) return t('{0} s', formatNumber(ms / 1000, { minimumFractionDigits: ms < 10_000 ? 1 : 0, maximumFractionDigits: ms < 10_000 ? 1 : 0 }));
+  return t('{0} min {1} s', Math.floor(ms / 60_000), Math.round((ms % 60_000) / 1000));
 }
 
 export interface Clipped {
@@ -130,6 +131,6 @@ export function cleanTerminalText(text: string): string {
 
 /** "Thought for N s" from a thinking block's start and end. */
 export function thoughtFor(startedAt: number | undefined, endedAt: number | undefined): string {
-  if (startedAt === undefined || endedAt === undefined || endedAt < startedAt) return 'Thought';
-  return `Thought for ${Math.max(1, Math.round((endedAt - startedAt) / 1000))} s`;
+  if (startedAt === undefined || endedAt === undefined || endedAt < startedAt) return t('Thought');
+  return t('Thought for {0} s', Math.max(1, Math.round((endedAt - startedAt) / 1000)));
 }

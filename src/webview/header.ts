@@ -30,10 +30,10 @@ export class Header {
       type: 'button',
       class: 'thinking-level header-picker',
       'data-action': HeaderAction.SetThinkingLevel,
-      title: 'Set the thinking level',
+      title: t('Set the thinking level'),
       hidden: true,
     });
-    this._context = h('span', { class: 'context-usage', title: "How full the model's context window is" });
+    this._context = h('span', { class: 'context-usage', title: t("How full the model's context window is") });
     this._title = h('span', { class: 'session-name' });
     this._planMode = h(
       'span',
@@ -42,13 +42,13 @@ export class Header {
     );
     this._showSessions = h(
       'button',
-      { type: 'button', class: 'header-picker', 'data-action': HeaderAction.ShowSessions, 'aria-label': 'Show sessions' },
-      'Sessions',
+      { type: 'button', class: 'header-picker', 'data-action': HeaderAction.ShowSessions, 'aria-label': t('Show sessions') },
+      t('Sessions'),
     );
     this._showTree = h(
       'button',
-      { type: 'button', class: 'header-picker', 'data-action': HeaderAction.ShowTree, 'aria-label': "Show this session's branches" },
-      'Branches',
+      { type: 'button', class: 'header-picker', 'data-action': HeaderAction.ShowTree, 'aria-label': t("Show this session's branches") },
+      t('Branches'),
     );
     this.el = h('header', { class: 'header' }, this._model, this._level, this._planMode, this._context, this._title, this._showSessions, this._showTree);
     this.el.addEventListener('click', (e) => {
@@ -78,11 +78,11 @@ export class Header {
   render(state: TranscriptState, session: SessionInfoView): void {
     if (session !== this._session) {
       this._session = session;
-      setText(this._model, showBidiControls(session.model ?? (session.ready ? 'No model configured' : 'Starting Pi…')));
+      setText(this._model, showBidiControls(session.model ?? (session.ready ? t('No model configured') : t('Starting Pi…'))));
       setAttr(this._model, 'title', session.modelId ? `${session.modelId}: select a model` : 'Select a model');
       setText(this._context, session.contextPercent !== undefined ? `context ${session.contextPercent}%` : '');
-      setAttr(this._context, 'title', session.stats ? statsLine(session.stats) : "How full the model's context window is");
-      setAttr(this._title, 'title', session.stats ? `${state.sessionName ?? 'This session'}\n${statsLine(session.stats)}` : undefined);
+      setAttr(this._context, 'title', session.stats ? statsLine(session.stats) : t("How full the model's context window is"));
+      setAttr(this._title, 'title', session.stats ? `${state.sessionName ?? t('This session')}\n${statsLine(session.stats)}` : undefined);
     }
     const thinking = state.thinkingLevel ?? session.thinkingLevel;
     setText(this._level, thinking ? `thinking: ${thinking}` : '');

@@ -21,6 +21,7 @@ import { arrayBytes, imageSizeProblem } from '../shared/imageHeader.ts';
 import { actionSelector, ConversationAction, DirectAction } from './actions.ts';
 import { iconButton } from './components.ts';
 import { h, setHidden } from './dom.ts';
+import { t } from './l10n.ts';
 
 /** What the file picker offers. */
 export const IMAGE_ACCEPT = IMAGE_MIME_TYPES.join(',');
@@ -44,7 +45,7 @@ export class ImageStrip {
       class: 'image-chips',
       'data-testid': 'composer-images',
       role: 'list',
-      'aria-label': 'Images attached to the next message',
+      'aria-label': t('Images attached to the next message'),
       hidden: true,
     });
     this.el.addEventListener('click', (e) => {
@@ -68,24 +69,24 @@ export class ImageStrip {
   async addFiles(files: readonly File[]): Promise<void> {
     const problems: string[] = [];
     for (const file of files) {
-      const label = file.name || 'The pasted image';
+      const label = file.name || t('The pasted image');
       if (this._images.length >= MAX_IMAGES) {
-        problems.push(`At most ${MAX_IMAGES} images go with one message; ${label} was not attached.`);
+        problems.push(t('At most {0} images go with one message; {1} was not attached.', MAX_IMAGES, label));
         continue;
       }
       if (!isImageMimeType(file.type)) {
-        problems.push(`${label} is not a PNG, JPEG, GIF or WebP image.`);
+        problems.push(t('{0} is not a PNG, JPEG, GIF or WebP image.', label));
         continue;
       }
       if (file.size > MAX_IMAGE_BYTES) {
-        problems.push(`${label} is ${formatBytes(file.size)}; images may be at most ${formatBytes(MAX_IMAGE_BYTES)}.`);
+        problems.push(t('{0} is {1}; images may be at most {2}.', label, formatBytes(file.size), formatBytes(MAX_IMAGE_BYTES)));
         continue;
       }
       const bytes = new Uint8Array(await file.arrayBuffer());
       // The type the name claims must be what the bytes are (the host checks the same).
       const sniffed = sniffImageType(bytes.subarray(0, 12));
       if (sniffed !== file.type) {
-        problems.push(`${label} is not a readable ${file.type.slice(6).toUpperCase()} image.`);
+        problems.push(t('{0} is not a readable {1} image.', label, file.type.slice(6).toUpperCase()));
         continue;
       }
       const tooLarge = imageSizeProblem(label, sniffed, arrayBytes(bytes));
@@ -131,14 +132,14 @@ export class ImageStrip {
     setHidden(this.el, this._images.length === 0);
     this.el.replaceChildren(
       ...this._images.map((img, i) => {
-        const name = img.name ?? `Image ${i + 1}`;
+        const name = img.name ?? t('Image {0}', i + 1);
         const size = formatBytes(base64Size(img.data));
         return h(
           'span',
           { class: 'image-chip', role: 'listitem', 'data-image-index': String(i), title: `${name} (${size})` },
           h('img', { class: 'image-chip-thumb', src: `data:${img.mimeType};base64,${img.data}`, alt: '' }),
           h('span', { class: 'image-chip-label' }, showBidiControls(name)),
-          iconButton('×', `Remove image ${name}`, DirectAction.RemoveImage, { 'data-index': String(i) }),
+          iconButton('×', t('Remove image {0}', name), DirectAction.RemoveImage, { 'data-index': String(i) }),
         );
       }),
     );
@@ -177,13 +178,13 @@ export function filesOf(data: DataTransfer | null): File[] {
 export function imageGallery(media: readonly ImageView[], owner: string): HTMLElement {
   const items = media.filter(isImageView).map((v, i) => {
     const what = `${v.mimeType}, ${formatBytes(v.bytes)}`;
-    const label = `${owner} image ${i + 1} of ${media.length} (${what})`;
+    const label = t('{0} image {1} of {2} ({3})', owner, i + 1, media.length, what);
     const src = imageSrc(v);
     if (!src)
       return h(
         'span',
-        { class: 'image-placeholder', 'data-image': 'placeholder', role: 'img', 'aria-label': `${label}, not shown` },
-        `Image not shown (${what})`,
+        { class: 'image-placeholder', 'data-image': 'placeholder', role: 'img', 'aria-label': t('{0}, not shown', label) },
+        t('Image not shown ({0})', what),
       );
     return h(
       'button',
@@ -192,7 +193,7 @@ export function imageGallery(media: readonly ImageView[], owner: string): HTMLEl
         class: 'image-thumb',
         'data-image': 'thumb',
         'data-action': ConversationAction.OpenImage,
-        'aria-label': `${label}: open larger`,
+        'aria-label': t('{0}: open larger', label),
         title: what,
       },
       h('img', { src, alt: '' }),
@@ -212,7 +213,7 @@ export class ImageViewer {
   constructor() {
     this._img = h('img', { class: 'image-viewer-img', alt: '' });
     this._caption = h('div', { class: 'image-viewer-caption', id: 'image-viewer-caption' });
-    this._close = iconButton('×', 'Close image', DirectAction.CloseImage);
+    this._close = iconButton('×', t('Close image'), DirectAction.CloseImage);
     this.el = h(
       'div',
       { class: 'image-viewer', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'image-viewer-caption', 'data-testid': 'image-viewer', hidden: true },
@@ -251,7 +252,7 @@ export class ImageViewer {
     // Only what a thumbnail drew: a data: URL of an allow-listed type.
     if (!/^data:image\/(png|jpeg|gif|webp);base64,/.test(src)) return;
     this._returnTo = thumb;
-    this._caption.textContent = thumb.getAttribute('title') ?? 'Image';
+    this._caption.textContent = thumb.getAttribute('title') ?? t('Image');
     this._img.src = src;
     setHidden(this.el, false);
     this._close.focus();

@@ -1,27 +1,24 @@
 /**
- * The webview's localized strings. Keys are the English text, as with `vscode.l10n.t`; the host passes
- * the extension's l10n bundle for the display language at start-up, so one source serves both sides.
+ * The webview's localized strings: `t()` over the l10n bundle the host embeds in the page at start-up
+ * (keys are the English text, placeholders as `vscode.l10n.t`), so one source serves both sides.
  */
 
-type Arg = string | number | boolean;
+import { setL10nBundle } from '../shared/l10n.ts';
 
-let bundle: Readonly<Record<string, string>> = {};
-
-/** Installs the display language's bundle (from the host, before the first render). */
-export function setL10nBundle(contents: Readonly<Record<string, string>> | undefined): void {
-  bundle = contents ?? {};
-}
+export { displayLanguage, formatAgo, formatNumber, formatTime, setL10nBundle, t } from '../shared/l10n.ts';
 
 /**
- * `message` in the display language, with `{0}`, `{1}`… replaced by positional `args`, or `{name}` by a
- * record's fields, as `vscode.l10n.t` does. Untranslated messages fall back to the English key.
+ * Reads what the host embedded in the page (`<script type="application/json" id="pi-l10n">`): the display
+ * language and its bundle. A page without it (tests, an older shell) stays in English.
  */
-export function t(message: string, ...args: Arg[] | [Readonly<Record<string, Arg>>]): string {
-  const text = bundle[message] ?? message;
-  const first = args[0];
-  const named = args.length === 1 && typeof first === 'object' ? first : undefined;
-  return text.replace(/\{([^{}]+)\}/g, (whole, key: string) => {
-    const value = named ? named[key] : (args as Arg[])[Number(key)];
-    return value === undefined ? whole : String(value);
-  });
+export function loadL10nFromPage(doc: Document): void {
+  const text = doc.getElementById('pi-l10n')?.textContent;
+  if (!text) return;
+  try {
+    const parsed = JSON.parse(text) as { language?: unknown; bundle?: unknown };
+    const contents = parsed.bundle && typeof parsed.bundle === 'object' ? (parsed.bundle as Record<string, string>) : undefined;
+    setL10nBundle(contents, typeof parsed.language === 'string' ? parsed.language : 'en');
+  } catch {
+    // A broken block leaves the panel in English rather than blank.
+  }
 }

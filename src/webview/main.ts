@@ -1,5 +1,7 @@
 /** The chat webview's entry: starts the app shell on the page, feeds it the host's messages, and tells the host it is ready. */
 
+// First: the display language's strings must be in place before any module below builds one.
+import './l10nBoot.ts';
 import { ChatApp } from './app.ts';
 import { h } from './dom.ts';
 import { loadUiState, post, saveUiState } from './vscodeApi.ts';

@@ -13,6 +13,7 @@ import { showBidiControls } from '../shared/bidi.ts';
 import { ConversationAction } from './actions.ts';
 import { button, scrollRegion } from './components.ts';
 import { h } from './dom.ts';
+import { t } from './l10n.ts';
 
 /** Code longer than this is shown without highlighting (highlighting is linear but not cheap). */
 const HIGHLIGHT_MAX_CHARS = 100_000;
@@ -41,6 +42,7 @@ md.renderer.rules.image = (tokens, idx, _options, _env, self) => {
   const src = String(token.attrGet('src') ?? '');
   const alt = String(self.renderInlineAsText(token.children ?? [], md.options, {}) || src);
   if (insideLink(tokens, idx)) return md.utils.escapeHtml(alt);
+  // l10n-ignore: not text the user reads
   return `<a href="${md.utils.escapeHtml(src)}" class="image-link">${md.utils.escapeHtml(alt)}</a>`;
 };
 
@@ -212,7 +214,7 @@ export function sanitize(html: string): DocumentFragment {
     const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(code?.className ?? '')?.[1] ?? '';
     const block = codeBlock(lang);
     pre.replaceWith(block);
-    block.append(scrollRegion(pre, lang ? `${lang} code` : 'Code'));
+    block.append(scrollRegion(pre, lang ? t('{0} code', lang) : t('Code')));
   }
   return frag;
 }
@@ -241,8 +243,11 @@ function codeBlock(lang: string): HTMLElement {
       'div',
       { class: 'code-actions' },
       h('span', { class: 'code-lang' }, lang),
-      button('Copy', ConversationAction.CopyCode, 'link', { 'aria-label': 'Copy code' }),
-      button('Insert', ConversationAction.InsertCode, 'link', { 'aria-label': 'Insert code at cursor', title: 'Insert at the cursor in the active editor' }),
+      button(t('Copy'), ConversationAction.CopyCode, 'link', { 'aria-label': t('Copy code') }),
+      button(t('Insert'), ConversationAction.InsertCode, 'link', {
+        'aria-label': t('Insert code at cursor'),
+        title: t('Insert at the cursor in the active editor'),
+      }),
     ),
   );
 }

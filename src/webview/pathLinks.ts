@@ -1,5 +1,7 @@
 /** Workspace paths the model writes as inline code (`src/a.ts:12`) become links that open the file at that line. */
 
+import { t } from './l10n.ts';
+
 /** A relative path with an extension, optionally `:line` or `:line:col`; no scheme, no `..` segments. */
 const PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))([\w.@+-]+(?:\/[\w.@+-]+)*\.[\w]+)(?::(\d+)(?::\d+)?)?$/;
 
@@ -23,7 +25,7 @@ export function linkifyPaths(root: Element): void {
     a.className = 'path-link';
     // A real link (the relative target is one safeHref keeps): the click router (clickRouter.ts) asks the host to open it.
     a.setAttribute('href', href);
-    a.setAttribute('title', `Open ${href.replace('#L', ' at line ')}`);
+    a.setAttribute('title', openTitle(href.replace(/#L(\d+)$/, ''), /#L(\d+)$/.exec(href)?.[1]));
     code.replaceWith(a);
     a.append(code);
   }
@@ -61,7 +63,7 @@ export function linkifyTextPaths(root: Element): void {
       const a = document.createElement('a');
       a.className = 'path-link';
       a.setAttribute('href', m[2] ? `${file}#L${m[2]}` : file);
-      a.setAttribute('title', m[2] ? `Open ${file} at line ${m[2]}` : `Open ${file}`);
+      a.setAttribute('title', openTitle(file, m[2]));
       a.textContent = m[0];
       parts.push(text.slice(at, m.index), a);
       at = m.index + m[0].length;
@@ -71,4 +73,9 @@ export function linkifyTextPaths(root: Element): void {
     parts.push(text.slice(at));
     node.replaceWith(...parts);
   }
+}
+
+/** A link's tooltip: which file it opens, and at which line. */
+function openTitle(file: string, line: string | undefined): string {
+  return line ? t('Open {0} at line {1}', file, line) : t('Open {0}', file);
 }

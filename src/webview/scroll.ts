@@ -6,6 +6,7 @@
 
 import { DirectAction } from './actions.ts';
 import { h, setHidden } from './dom.ts';
+import { t } from './l10n.ts';
 
 const BOTTOM_SLACK_PX = 32;
 
@@ -23,8 +24,8 @@ export class ScrollAnchor {
     this._follow = follow;
     this.jump = h(
       'button',
-      { type: 'button', class: 'jump-latest', 'data-action': DirectAction.JumpLatest, hidden: true, 'aria-label': 'Jump to latest message' },
-      '↓ Jump to latest',
+      { type: 'button', class: 'jump-latest', 'data-action': DirectAction.JumpLatest, hidden: true, 'aria-label': t('Jump to latest message') },
+      t('↓ Jump to latest'),
     );
     this.jump.addEventListener('click', () => this.toBottom());
     scroller.addEventListener('scroll', () => this._onScroll(), { passive: true });

@@ -8,6 +8,7 @@ import { type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
 import { TreeAction } from './actions.ts';
 import { closestAction, h, setText } from './dom.ts';
+import { t } from './l10n.ts';
 
 export class SessionTreeView {
   readonly el: HTMLElement;
@@ -17,13 +18,13 @@ export class SessionTreeView {
 
   constructor(post: (msg: WebviewToHost) => void, back: () => void) {
     this._post = post;
-    this._list = h('ul', { class: 'tree-list', 'aria-label': 'Session branches' });
+    this._list = h('ul', { class: 'tree-list', 'aria-label': t('Session branches') });
     this._summary = h('p', { class: 'sessions-summary', role: 'status' });
-    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': TreeAction.BackToChat }, 'Back to chat');
+    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': TreeAction.BackToChat }, t('Back to chat'));
     this.el = h(
       'section',
-      { class: 'session-tree', 'data-testid': 'session-tree', 'aria-label': 'Session tree', hidden: true },
-      h('div', { class: 'mode-bar' }, h('h2', { class: 'mode-title' }, 'Branches'), backButton),
+      { class: 'session-tree', 'data-testid': 'session-tree', 'aria-label': t('Session tree'), hidden: true },
+      h('div', { class: 'mode-bar' }, h('h2', { class: 'mode-title' }, t('Branches')), backButton),
       this._summary,
       this._list,
     );
@@ -57,12 +58,16 @@ export class SessionTreeView {
     const branches = nodes.filter((n) => n.depth > 0 && !n.onPath).length;
     setText(
       this._summary,
-      nodes.length === 0 ? 'Nothing in this session yet.' : `${nodes.length} entries${branches ? `, ${branches} off the current branch` : ''}`,
+      nodes.length === 0
+        ? t('Nothing in this session yet.')
+        : branches
+          ? t('{0} entries, {1} off the current branch', nodes.length, branches)
+          : t('{0} entries', nodes.length),
     );
     this._list.replaceChildren(
       ...nodes.map((n) => {
-        const who = n.kind === 'user' ? 'You' : 'Pi';
-        const state = `${n.branchStart ? ', starts a branch' : ''}${n.isLeaf ? ' (you are here)' : n.onPath ? '' : ' (other branch)'}`;
+        const who = n.kind === 'user' ? t('You') : t('Pi');
+        const state = `${n.branchStart ? t(', starts a branch') : ''}${n.isLeaf ? t(' (you are here)') : n.onPath ? '' : t(' (other branch)')}`;
         return h(
           'li',
           {
@@ -77,7 +82,7 @@ export class SessionTreeView {
               type: 'button',
               class: 'tree-entry',
               'data-action': TreeAction.NavigateTree,
-              'aria-label': `${who}: ${n.text}${n.label ? ` [${n.label}]` : ''}${state}. Move here.`,
+              'aria-label': t('{0}: {1}{2}{3}. Move here.', who, n.text, n.label ? ` [${n.label}]` : '', state),
             },
             // Plain text indent (the CSP allows no inline styles): two spaces a level, a corner where a branch starts.
             h(

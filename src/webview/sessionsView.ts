@@ -8,6 +8,7 @@ import { type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { sessionTitle, shortStats, statsLine, type SessionPage, type SessionSummary } from '../shared/sessions.ts';
 import { SessionsAction } from './actions.ts';
 import { closestAction, h, setHidden, setText } from './dom.ts';
+import { displayLanguage, formatAgo, t } from './l10n.ts';
 
 /** How long the search box waits for typing to pause before asking the host. */
 const SEARCH_DEBOUNCE_MS = 150;
@@ -31,21 +32,21 @@ export class SessionsView {
       type: 'search',
       class: 'sessions-search',
       'data-testid': 'sessions-search',
-      placeholder: 'Search sessions',
-      'aria-label': 'Search sessions',
+      placeholder: t('Search sessions'),
+      'aria-label': t('Search sessions'),
     });
-    this._list = h('ul', { class: 'sessions-list', 'aria-label': 'Saved sessions' });
+    this._list = h('ul', { class: 'sessions-list', 'aria-label': t('Saved sessions') });
     this._more = h(
       'button',
       { type: 'button', class: 'btn btn-secondary sessions-more', 'data-action': SessionsAction.MoreSessions, hidden: true },
-      'Show more',
+      t('Show more'),
     );
     this._summary = h('p', { class: 'sessions-summary', role: 'status' });
-    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': SessionsAction.BackToChat }, 'Back to chat');
+    const backButton = h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': SessionsAction.BackToChat }, t('Back to chat'));
     this.el = h(
       'section',
-      { class: 'sessions', 'data-testid': 'sessions', 'aria-label': 'Sessions', hidden: true },
-      h('div', { class: 'mode-bar' }, h('h2', { class: 'mode-title' }, 'Sessions'), backButton),
+      { class: 'sessions', 'data-testid': 'sessions', 'aria-label': t('Sessions'), hidden: true },
+      h('div', { class: 'mode-bar' }, h('h2', { class: 'mode-title' }, t('Sessions')), backButton),
       this._search,
       this._summary,
       this._list,
@@ -87,13 +88,13 @@ export class SessionsView {
     this._shown = page.offset + page.sessions.length;
     const left = page.total - this._shown;
     setHidden(this._more, left <= 0);
-    setText(this._more, `Show more (${left} more)`);
+    setText(this._more, t('Show more ({0} more)', left));
     setText(
       this._summary,
       page.total === 0
         ? page.query
-          ? `No session matches "${page.query}".`
-          : 'No saved sessions for this folder yet.'
+          ? t('No session matches "{0}".', page.query)
+          : t('No saved sessions for this folder yet.')
         : `${page.total} session${page.total === 1 ? '' : 's'}${page.query ? ` matching "${page.query}"` : ''}`,
     );
   }
@@ -108,7 +109,7 @@ export class SessionsView {
       ...(s.stats && s.stats.input + s.stats.output > 0 ? [shortStats(s.stats)] : []),
       ...(current ? ['open now'] : []),
     ].join(' · ');
-    const tip = `${title}\n${when.toLocaleString()}${s.model ? `\n${s.model}` : ''}${s.stats ? `\n${statsLine(s.stats)}` : ''}`;
+    const tip = `${title}\n${when.toLocaleString(displayLanguage())}${s.model ? `\n${s.model}` : ''}${s.stats ? `\n${statsLine(s.stats)}` : ''}`;
     return h(
       'li',
       { class: `session-item${current ? ' is-current' : ''}`, 'data-session-file': s.path, 'aria-current': current ? 'true' : undefined },
@@ -120,8 +121,14 @@ export class SessionsView {
       ),
       h(
         'button',
-        { type: 'button', class: 'btn-icon session-rename', 'data-action': SessionsAction.RenameSession, 'aria-label': `Rename ${title}`, title: 'Rename' },
-        'Rename',
+        {
+          type: 'button',
+          class: 'btn-icon session-rename',
+          'data-action': SessionsAction.RenameSession,
+          'aria-label': t('Rename {0}', title),
+          title: t('Rename'),
+        },
+        t('Rename'),
       ),
       h(
         'button',
@@ -129,11 +136,11 @@ export class SessionsView {
           type: 'button',
           class: 'btn-icon session-delete',
           'data-action': SessionsAction.DeleteSession,
-          'aria-label': `Delete ${title}`,
-          title: 'Delete',
+          'aria-label': t('Delete {0}', title),
+          title: t('Delete'),
           disabled: current,
         },
-        'Delete',
+        t('Delete'),
       ),
     );
   }
@@ -179,7 +186,7 @@ export class SessionsView {
       class: 'session-rename-input',
       value: titleEl.textContent ?? '',
       maxlength: 200,
-      'aria-label': 'New session name',
+      'aria-label': t('New session name'),
     });
     const open = row.querySelector<HTMLElement>('.session-open')!;
     setHidden(open, true);
@@ -214,13 +221,10 @@ export class SessionsView {
   }
 }
 
-/** "5 min ago", "yesterday", or a date. */
+/** "5 minutes ago", "yesterday", or a date, in the display language. */
 export function relativeTime(when: Date, now = Date.now()): string {
   const s = Math.round((now - when.getTime()) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  if (s < 2 * 86_400) return 'yesterday';
-  if (s < 7 * 86_400) return `${Math.floor(s / 86_400)} days ago`;
-  return when.toLocaleDateString();
+  if (s < 60) return t('just now');
+  if (s < 7 * 86_400) return formatAgo(when.getTime(), now);
+  return when.toLocaleDateString(displayLanguage());
 }

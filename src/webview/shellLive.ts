@@ -3,6 +3,7 @@
 import type { ExtensionUiState, ShellView } from '../shared/transcript/dialogsAndWidgets.ts';
 import { showBidiControls } from '../shared/bidi.ts';
 import { h, setText } from './dom.ts';
+import { t } from './l10n.ts';
 
 /** `$ command` above a shell row's output; `!!` rows say they were kept out of the model's context. */
 export function shellHeader(command: string, excluded: boolean): HTMLElement {
@@ -11,7 +12,7 @@ export function shellHeader(command: string, excluded: boolean): HTMLElement {
     { class: 'shell-command' },
     h('span', { class: 'shell-prompt', 'aria-hidden': 'true' }, '$ '),
     h('code', {}, showBidiControls(command)),
-    ...(excluded ? [h('span', { class: 'shell-excluded' }, ' (not sent to the model)')] : []),
+    ...(excluded ? [h('span', { class: 'shell-excluded' }, t(' (not sent to the model)'))] : []),
   );
 }
 

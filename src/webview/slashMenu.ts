@@ -7,6 +7,7 @@
 import { filterCommands, type SlashCommand } from '../shared/slashCommands.ts';
 import { showBidiControls } from '../shared/bidi.ts';
 import { h, setAttr, setHidden } from './dom.ts';
+import { t } from './l10n.ts';
 
 export interface SlashMenuHost {
   /** The menu opened and has no list yet (or a stale one): ask the host for it. */
@@ -31,7 +32,7 @@ export class SlashMenu {
 
   constructor(host: SlashMenuHost) {
     this._host = host;
-    this.el = h('ul', { class: 'slash-menu', 'data-testid': 'slash-menu', id: this.listId, role: 'listbox', 'aria-label': 'Commands', hidden: true });
+    this.el = h('ul', { class: 'slash-menu', 'data-testid': 'slash-menu', id: this.listId, role: 'listbox', 'aria-label': t('Commands'), hidden: true });
   }
 
   get isOpen(): boolean {
@@ -121,7 +122,8 @@ export class SlashMenu {
         h('span', { class: 'slash-source' }, SOURCE_LABEL[c.source]),
       ),
     );
-    if (!items.length) items.push(h('li', { class: 'slash-empty', role: 'presentation' }, this._commands.length ? 'No matching command' : 'Loading commands…'));
+    if (!items.length)
+      items.push(h('li', { class: 'slash-empty', role: 'presentation' }, this._commands.length ? t('No matching command') : t('Loading commands…')));
     this.el.replaceChildren(...items);
     setHidden(this.el, false);
     this._highlight();

@@ -6,6 +6,7 @@ import { type RunState } from '../shared/run/runState.ts';
 import type { Announcer } from './a11y.ts';
 import { ConversationAction } from './actions.ts';
 import { h, setHidden, setText } from './dom.ts';
+import { t } from './l10n.ts';
 
 /** Renders the run's state as a line of text, ticking each second while it counts; changes of state are announced. */
 export class StatusLine extends Disposable {
@@ -29,7 +30,7 @@ export class StatusLine extends Disposable {
     this._stalledRetry = h(
       'button',
       { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': ConversationAction.RetryLast, hidden: true },
-      'Cancel and retry',
+      t('Cancel and retry'),
     );
     // Not a live region itself: its countdown ticks every second. Changes of state are told by the announcer.
     this.el = h('div', { class: 'status-line', hidden: true }, this._text, this._stalledRetry);

@@ -14,6 +14,7 @@ import { h, setAttr, setHidden, setText } from './dom.ts';
 import { FileActions } from './fileActions.ts';
 import { imageGallery } from './images.ts';
 import { clipLines, cleanTerminalText, editPairs, formatDuration, parseArgs, str, toolSummary } from './format.ts';
+import { t } from './l10n.ts';
 
 const OUTPUT_LINES = 30;
 const OUTPUT_CHARS = 6000;
@@ -60,7 +61,7 @@ export class ToolCard {
   constructor(ui: ToolCardUi, lookup: (toolCallId: string) => ToolCardView | undefined = () => undefined) {
     this._ui = ui;
     this._lookup = lookup;
-    this._childList = h('div', { class: 'tool-children', role: 'group', 'aria-label': 'Calls made by this tool', hidden: true });
+    this._childList = h('div', { class: 'tool-children', role: 'group', 'aria-label': t('Calls made by this tool'), hidden: true });
     this._glyph = h('span', { class: 'tool-glyph', 'aria-hidden': 'true' });
     this._statusText = srOnly('');
     this._name = h('span', { class: 'tool-name' });
@@ -124,7 +125,7 @@ export class ToolCard {
   private _renderMedia(media: ToolCardView['media']): void {
     this._media = media;
     this._gallery?.remove();
-    this._gallery = media?.length ? imageGallery(media, 'Tool result') : undefined;
+    this._gallery = media?.length ? imageGallery(media, t('Tool result')) : undefined;
     if (this._gallery) this.el.append(this._gallery);
   }
 
@@ -197,7 +198,7 @@ export class ToolCard {
     setHidden(this._output, !card || (output === '' && card.status !== 'error'));
     if (!card) return;
     if (output === '') {
-      this._outputClip.show({ text: card.status === 'error' ? '(failed without output)' : '', clipped: false, all: () => [] }, false);
+      this._outputClip.show({ text: card.status === 'error' ? t('(failed without output)') : '', clipped: false, all: () => [] }, false);
       return;
     }
     this._outputClip.show(clipContent(output, OUTPUT_LINES, OUTPUT_CHARS, card.status === 'running' ? 'tail' : 'head'), all, card.status !== 'running');
@@ -229,11 +230,11 @@ function renderArgs(name: string, args: Record<string, unknown>): Node[] | { cls
     case 'bash': {
       // A short one-line command is already in the header.
       const command = str(args.command) ?? '';
-      return command.includes('\n') || command.length > 60 ? [scrollRegion(h('pre', { class: 'tool-command' }, command), 'Command')] : [];
+      return command.includes('\n') || command.length > 60 ? [scrollRegion(h('pre', { class: 'tool-command' }, command), t('Command'))] : [];
     }
     case 'read': {
       const parts: string[] = [];
-      if (typeof args.offset === 'number') parts.push(`from line ${args.offset}`);
+      if (typeof args.offset === 'number') parts.push(t('from line {0}', args.offset));
       if (typeof args.limit === 'number') parts.push(`${args.limit} lines`);
       return parts.length ? [h('div', { class: 'tool-detail' }, parts.join(', '))] : [];
     }
@@ -250,7 +251,7 @@ function renderArgs(name: string, args: Record<string, unknown>): Node[] | { cls
 }
 
 function renderDiff(pairs: readonly { oldText: string; newText: string }[]): HTMLElement {
-  const pre = scrollRegion(h('pre', { class: 'tool-diff' }), 'Changes');
+  const pre = scrollRegion(h('pre', { class: 'tool-diff' }), t('Changes'));
   let lines = 0;
   for (const [i, p] of pairs.entries()) {
     if (i > 0) pre.append(h('span', { class: 'diff-sep' }, '⋯\n'));
@@ -261,7 +262,7 @@ function renderDiff(pairs: readonly { oldText: string; newText: string }[]): HTM
       if (text === '') continue;
       for (const line of text.split('\n')) {
         if (lines++ >= 400) {
-          pre.append(h('span', { class: 'diff-sep' }, '… diff truncated\n'));
+          pre.append(h('span', { class: 'diff-sep' }, t('… diff truncated\n')));
           return pre;
         }
         pre.append(h('span', { class: cls }, `${prefix} ${line}\n`));

@@ -10,7 +10,7 @@ import { initialTranscript } from '../shared/transcript/reduce.ts';
 import { changedTools, rowAt, rowCount, sameRows, sameTools, toolCard } from '../shared/transcript/rowStore.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import type { ImageView } from '../shared/images.ts';
-import { ConversationAction } from './actions.ts';
+import { ConversationAction, type Action } from './actions.ts';
 import { renderChanges } from './changesRow.ts';
 import { userBody } from './chips.ts';
 import { linkifyPaths } from './pathLinks.ts';
@@ -22,7 +22,7 @@ import { clipContent, ToolCard } from './toolCard.ts';
 import { imageGallery } from './images.ts';
 import { shellHeader } from './shellLive.ts';
 import { plainBody, type TextBody, type TextBodyFactory } from './textBody.ts';
-import { t } from './l10n.ts';
+import { formatNumber, t } from './l10n.ts';
 
 /** Rows rendered at first and added per "show earlier" or "show later". */
 export const PAGE_ROWS = 100;
@@ -77,7 +77,7 @@ export class TranscriptView {
   constructor(ui: ViewUi, markdown: TextBodyFactory) {
     this.ui = ui;
     this.markdown = markdown;
-    this.el = h('div', { 'data-testid': 'transcript', class: 'transcript', role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation' });
+    this.el = h('div', { 'data-testid': 'transcript', class: 'transcript', role: 'log', 'aria-live': 'off', 'aria-label': t('Conversation') });
     this.earlier = button('', ConversationAction.LoadEarlier, 'link', { class: 'btn btn-link load-earlier' });
     this.earlier.hidden = true;
   }
@@ -240,50 +240,59 @@ export class TranscriptView {
     }
     const hiddenCount = this._first + this.remote;
     setHidden(this.earlier, hiddenCount === 0);
-    if (hiddenCount) setText(this.earlier, `Show ${Math.min(PAGE_ROWS, hiddenCount)} earlier messages (${hiddenCount} not shown)`);
+    if (hiddenCount) setText(this.earlier, t('Show {0} earlier messages ({1} not shown)', Math.min(PAGE_ROWS, hiddenCount), hiddenCount));
   }
 }
 
-/** "Edit and resend", "Fork from here" and "Restore" on a user row; clickRouter.ts handles the clicks. */
+// Codicons' "edit" and "repo-forked" outlines (16×16), drawn inline: the webview loads no icon font.
+const EDIT_ICON =
+  'M13.23 1h-1.46L3.52 9.25l-.16.22L1 13.59 2.41 15l4.12-2.36.22-.16L15 4.23V2.77L13.23 1zM2.41 13.59l1.51-3 1.45 1.45-2.96 1.55zm3.83-2.06L4.47 9.76l8-8 1.77 1.77-8 8z';
+const FORK_ICON =
+  'M14 4a2 2 0 1 0-2.47 1.94V7a.48.48 0 0 1-.14.35.5.5 0 0 1-.36.15H5a1.481 1.481 0 0 0-.5.09V5.94a2 2 0 1 0-1 0v4.12a2 2 0 1 0 1 0V9a.5.5 0 0 1 .5-.5h6a1.5 1.5 0 0 0 1.5-1.5V5.94A2 2 0 0 0 14 4zM3 4a1 1 0 1 1 1 1 1 1 0 0 1-1-1zm2 8a1 1 0 1 1-1-1 1 1 0 0 1 1 1zm7-7a1 1 0 1 1 1-1 1 1 0 0 1-1 1z';
+// A counter-clockwise arrow round a circle: back to the checkpoint.
+const RESTORE_ICON = 'M3.5 2v4h4V5H5.2A5 5 0 1 1 3 8.5H2A6 6 0 1 0 4.5 3.6V2h-1z';
+
+/** An icon button of a row's toolbar: the icon is decorative; the label is its name, the tooltip says more. */
+function rowAction(icon: string, label: string, action: Action, tooltip: string): HTMLButtonElement {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', icon);
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  const b = h('button', { type: 'button', class: 'btn btn-icon row-action', 'data-action': action, 'aria-label': label, title: `${label}: ${tooltip}` });
+  b.append(svg);
+  return b;
+}
+
+/**
+ * "Edit and resend", "Fork from here" and "Restore" on a user row, as VS Code's chat shows its request actions: icon
+ * buttons that appear on hover and keyboard focus (always in the tab order); clickRouter.ts handles clicks.
+ */
 function userActions(): HTMLElement {
   return h(
     'div',
-    { class: 'row-actions' },
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'btn-link',
-        'data-action': ConversationAction.EditResend,
-        title: 'Rewind to this message and edit it; the old branch stays in Branches',
-      },
-      'Edit and resend',
-    ),
-    h(
-      'button',
-      { type: 'button', class: 'btn-link', 'data-action': ConversationAction.ForkHere, title: 'Start a new session with the conversation up to here' },
-      'Fork from here',
-    ),
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'btn-link',
-        'data-action': ConversationAction.Restore,
-        title: t('Go back to before this message: the code (its checkpoint), the conversation, or both'),
-      },
+    { class: 'row-actions', role: 'toolbar', 'aria-label': t('Message actions') },
+    rowAction(EDIT_ICON, t('Edit and resend'), ConversationAction.EditResend, t('Rewind to this message and edit it; the old branch stays in Branches')),
+    rowAction(FORK_ICON, t('Fork from here'), ConversationAction.ForkHere, t('Start a new session with the conversation up to here')),
+    rowAction(
+      RESTORE_ICON,
       t('Restore'),
+      ConversationAction.Restore,
+      t('Go back to before this message: the code (its checkpoint), the conversation, or both'),
     ),
   );
 }
 
 const ROLE_LABEL: Record<MessageView['role'], string> = {
-  user: 'You',
-  assistant: 'Pi',
-  toolResult: 'Tool result',
-  notice: 'Notice',
-  changes: 'Changes',
-  bash: 'Shell',
+  user: t('You'),
+  assistant: t('Pi'),
+  toolResult: t('Tool result'),
+  notice: t('Notice'),
+  changes: t('Changes'),
+  bash: t('Shell'),
 };
 
 /** The images a row shows (a user message's, a tool result's). */
@@ -441,7 +450,7 @@ class MessageRow {
   private _renderMedia(m: MessageView): void {
     this._gallery?.remove();
     const media = mediaOf(m);
-    this._gallery = media?.length ? imageGallery(media, m.role === 'user' ? 'Your' : 'Tool result') : undefined;
+    this._gallery = media?.length ? imageGallery(media, m.role === 'user' ? t('Your') : t('Tool result')) : undefined;
     if (this._gallery) this._blocksEl.after(this._gallery);
   }
 
@@ -458,17 +467,17 @@ class MessageRow {
     const nodes: Node[] = [];
     switch (m.stopReason) {
       case 'aborted':
-        nodes.push(h('span', { class: 'marker marker-cancelled' }, 'Cancelled'));
+        nodes.push(h('span', { class: 'marker marker-cancelled' }, t('Cancelled')));
         break;
       case 'error':
         // An attempt Pi retried is not the run's outcome; it stays visible, but quieter.
         nodes.push(
-          m.retried ? h('span', { class: 'marker marker-warning' }, 'Attempt failed, retried') : h('span', { class: 'marker marker-error' }, 'Error'),
-          h('span', { class: m.retried ? 'error-message retried' : 'error-message' }, m.errorMessage ?? 'The provider returned an error.'),
+          m.retried ? h('span', { class: 'marker marker-warning' }, t('Attempt failed, retried')) : h('span', { class: 'marker marker-error' }, t('Error')),
+          h('span', { class: m.retried ? 'error-message retried' : 'error-message' }, m.errorMessage ?? t('The provider returned an error.')),
         );
         break;
       case 'length':
-        nodes.push(h('span', { class: 'marker marker-warning' }, 'Stopped: the reply reached the output length limit'));
+        nodes.push(h('span', { class: 'marker marker-warning' }, t('Stopped: the reply reached the output length limit')));
         break;
       default:
         break;
@@ -476,7 +485,7 @@ class MessageRow {
     if (m.usage && (m.usage.input || m.usage.output)) {
       const u = m.usage;
       const cost = u.cost ? ` · $${u.cost.toFixed(4)}` : '';
-      nodes.push(h('span', { class: 'usage' }, `${u.input.toLocaleString('en-US')} in · ${u.output.toLocaleString('en-US')} out${cost}`));
+      nodes.push(h('span', { class: 'usage' }, t('{0} in · {1} out', formatNumber(u.input), formatNumber(u.output)) + cost));
     }
     if (!this._footer) {
       this._footer = h('div', { class: 'row-footer' });
@@ -491,14 +500,14 @@ class MessageRow {
     if (key === this._actionsKey) return;
     this._actionsKey = key;
     const actions: HTMLElement[] = [];
-    if (m.code === 'settleTimeout') actions.push(button('Force idle', ConversationAction.ForceIdle, 'secondary'));
+    if (m.code === 'settleTimeout') actions.push(button(t('Force idle'), ConversationAction.ForceIdle, 'secondary'));
     // Force idle on a stopped or silent worker starts a fresh one.
-    if (m.code === 'workerStopped') actions.push(button('Restart', ConversationAction.ForceIdle, 'secondary'));
-    if (m.code === 'interrupted') actions.push(button('Continue', ConversationAction.ContinueInterrupted, 'secondary'));
+    if (m.code === 'workerStopped') actions.push(button(t('Restart'), ConversationAction.ForceIdle, 'secondary'));
+    if (m.code === 'interrupted') actions.push(button(t('Continue'), ConversationAction.ContinueInterrupted, 'secondary'));
+    if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button(t('Retry'), ConversationAction.RetryLast, 'secondary'));
     if (m.code === 'restored') actions.push(button(t('Undo restore'), ConversationAction.UndoRestore, 'secondary'));
-    if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button('Retry', ConversationAction.RetryLast, 'secondary'));
     if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed')
-      actions.push(button('Show Log', ConversationAction.ShowLog, 'secondary'));
+      actions.push(button(t('Show Log'), ConversationAction.ShowLog, 'secondary'));
     if (actions.length) this.el.append(h('div', { class: 'notice-actions' }, ...actions));
   }
 }
@@ -577,7 +586,7 @@ class ThinkingPart implements BlockPart {
       h('span', { class: 'chevron', 'aria-hidden': 'true' }),
       this._label,
     );
-    this._body = scrollRegion(h('div', { class: 'thinking-body' }), 'Thinking');
+    this._body = scrollRegion(h('div', { class: 'thinking-body' }), t('Thinking'));
     this.el = h('div', { class: 'block block-thinking' }, this._toggle, this._body);
   }
 
@@ -594,7 +603,7 @@ class ThinkingPart implements BlockPart {
     setAttr(this._toggle, 'aria-expanded', open ? 'true' : 'false');
     setHidden(this._body, !open);
     setClass(this.el, 'streaming', !b.final);
-    setText(this._label, b.final ? thoughtFor(b.startedAt, b.endedAt) : 'Thinking…');
+    setText(this._label, b.final ? thoughtFor(b.startedAt, b.endedAt) : t('Thinking…'));
     setText(this._body, b.text);
   }
 

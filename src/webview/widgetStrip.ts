@@ -3,6 +3,7 @@
 import type { ExtensionUiState, WidgetView } from '../shared/transcript/dialogsAndWidgets.ts';
 import { showInvisibles } from '../shared/visibleText.ts';
 import { h, setHidden } from './dom.ts';
+import { t } from './l10n.ts';
 
 /** Extensions' widgets (`setWidget` with lines), above the composer. */
 export class WidgetStrip {
@@ -10,7 +11,7 @@ export class WidgetStrip {
   private _widgets: readonly WidgetView[] | undefined;
 
   constructor() {
-    this.el = h('div', { class: 'widget-strip', 'data-testid': 'widgets', role: 'region', 'aria-label': 'Extension widgets', hidden: true });
+    this.el = h('div', { class: 'widget-strip', 'data-testid': 'widgets', role: 'region', 'aria-label': t('Extension widgets'), hidden: true });
   }
 
   render(ui: ExtensionUiState | undefined): void {

@@ -5,6 +5,7 @@
  * command prefix (shell tools) until the session is replaced or closes.
  */
 
+import { t } from '../shared/l10n.ts';
 import * as path from 'node:path';
 import type { ExtensionFactory } from '@earendil-works/pi-coding-agent';
 import { commandScope, scopeText, type CommandScope } from './commandPrefix.ts';
@@ -106,9 +107,11 @@ export class Approvals {
       else this._prefixes.add(key);
       return undefined;
     }
+    // l10n-ignore: the reasons below are for Pi (the model), which reads English
     if (choice !== DENY)
       return { block: true, reason: signal?.aborted ? 'The run was cancelled before the user answered.' : 'The user dismissed the approval request.' };
     const reason = answer?.reason?.trim();
+    // l10n-ignore: for Pi (the model)
     return { block: true, reason: reason ? `The user denied this tool call: ${reason}` : 'The user denied this tool call.' };
   }
 
@@ -119,29 +122,29 @@ export class Approvals {
     scope: CommandScope | undefined,
   ): { title: string; message: string } {
     if (command !== undefined && scope) {
-      const what = toolName === 'bash' ? 'a command' : `a command with the tool "${toolName}"`;
-      return { title: `Pi wants to run ${what}`, message: `${command}\n\n${scopeText(scope)}` };
+      const title = toolName === 'bash' ? t('Pi wants to run a command') : t('Pi wants to run a command with the tool "{0}"', toolName);
+      return { title, message: `${command}\n\n${scopeText(scope)}` };
     }
     const given = typeof args.path === 'string' ? args.path : typeof args.file_path === 'string' ? args.file_path : undefined;
     if (toolName === 'edit' || toolName === 'write') {
-      const target = given !== undefined ? this._target(given) : 'a file';
-      if (toolName === 'edit') return { title: `Pi wants to edit ${target}`, message: `${editPreview(args)}\n\nAllow for session: every edit.` };
+      const target = given !== undefined ? this._target(given) : t('a file');
+      if (toolName === 'edit') return { title: t('Pi wants to edit {0}', target), message: `${editPreview(args)}\n\n${t('Allow for session: every edit.')}` };
       const content = typeof args.content === 'string' ? args.content : '';
       return {
-        title: `Pi wants to write ${target}`,
+        title: t('Pi wants to write {0}', target),
         message: `${content
           .split('\n')
           .map((l) => `+ ${l}`)
-          .join('\n')}\n\nAllow for session: every write.`,
+          .join('\n')}\n\n${t('Allow for session: every write.')}`,
       };
     }
     let json = '';
     try {
       json = JSON.stringify(args, null, 2) ?? '';
     } catch {
-      json = '(arguments not shown)';
+      json = t('(arguments not shown)');
     }
-    return { title: `Pi wants to use the tool "${toolName}"`, message: `${json}\n\nAllow for session: every "${toolName}" call.` };
+    return { title: t('Pi wants to use the tool "{0}"', toolName), message: `${json}\n\n${t('Allow for session: every "{0}" call.', toolName)}` };
   }
 
   /**
@@ -153,9 +156,9 @@ export class Approvals {
     if (!cwd) return given;
     const root = realPath(path.resolve(cwd));
     const file = realPath(resolveToolPath(given, cwd));
-    if (!isWithin(root, file)) return `${file} (outside the workspace; given as ${given})`;
+    if (!isWithin(root, file)) return t('{0} (outside the workspace; given as {1})', file, given);
     const rel = path.relative(root, file).split(path.sep).join('/');
-    return rel === given ? rel : `${rel} (given as ${given})`;
+    return rel === given ? rel : t('{0} (given as {1})', rel, given);
   }
 }
 

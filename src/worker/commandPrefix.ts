@@ -1,5 +1,7 @@
 /** Which later commands an approval's "Allow for session" covers: a command prefix only where the words leave no doubt, else that exact command. */
 
+import { t } from '../shared/l10n.ts';
+
 /** Commands whose first word says little on its own: the prefix keeps the subcommand too (`git status`). */
 const RUNNERS = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'go', 'make', 'docker', 'kubectl', 'pip', 'pip3', 'uv', 'dotnet', 'mvn', 'gradle']);
 
@@ -65,12 +67,11 @@ export function commandPrefix(command: string): string | undefined {
 export function scopeText(scope: CommandScope): string {
   switch (scope.kind) {
     case 'exact':
-      return 'Allow for session: this exact command only.';
+      return t('Allow for session: this exact command only.');
     case 'prefix':
-      return (
-        `Allow for session: any command whose first words are "${scope.prefix}", when every word is plain ` +
-        '(letters, digits and _ . / : @ % + , = -, separated by spaces or tabs). Quotes, $, pipes, ;, &, ' +
-        'redirections, globs or other shell syntax are asked about again.'
+      return t(
+        'Allow for session: any command whose first words are "{0}", when every word is plain (letters, digits and _ . / : @ % + , = -, separated by spaces or tabs). Quotes, $, pipes, ;, &, redirections, globs or other shell syntax are asked about again.',
+        scope.prefix,
       );
     default: {
       const never: never = scope;

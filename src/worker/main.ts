@@ -4,6 +4,7 @@
  * crash the extension host's main thread: a fault ends this thread only.
  */
 
+import { setL10nBundle } from '../shared/l10n.ts';
 import childProcess from 'node:child_process';
 import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -81,6 +82,7 @@ runOwnExecutableAsNode(childProcess);
 
 // Before Pi loads: every process it starts is recorded where the main thread reads it, so none outlives this worker.
 const started: WorkerData = workerData;
+setL10nBundle(started.l10n?.bundle, started.l10n?.language);
 new ChildProcesses(new ChildProcessTable(started.processTable), (pid) =>
   log.warn(`Process ${pid} is not tracked (too many running at once): it may outlive a restart of Pi.`),
 ).install(childProcess);

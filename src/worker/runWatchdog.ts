@@ -1,5 +1,6 @@
 /** The two timers that watch a run: a cancel Pi has not confirmed in time, and a model that went silent. */
 
+import { t } from '../shared/l10n.ts';
 import type { Scheduler } from '../shared/batcher.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
@@ -44,7 +45,7 @@ export class RunWatchdog {
         {
           type: 'noticeMessage',
           level: 'warning',
-          text: `Pi has not confirmed the cancel after ${secs} s. You can force the panel back to idle; the saved conversation is kept.`,
+          text: t('Pi has not confirmed the cancel after {0} s. You can force the panel back to idle; the saved conversation is kept.', secs),
           code: 'settleTimeout',
         },
       ]);

@@ -6,6 +6,7 @@ import type { TranscriptState } from '../shared/transcript/rows.ts';
 import type { Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
 import { errorText } from './agentSession.ts';
 import { describeSessionError } from './piErrors.ts';
+import { t } from '../shared/l10n.ts';
 
 /** Where notices go: the session's transcript, the main thread's notifications, the composer. */
 export interface NoticeSink {
@@ -15,10 +16,10 @@ export interface NoticeSink {
   restore(input: RestoredInput): void;
 }
 
-const NO_MODEL =
-  'No model is configured for Pi. Add a provider key (run `pi` in a terminal and use /login, set an API key ' +
-  'environment variable such as ANTHROPIC_API_KEY, or edit auth.json / models.json in the Pi agent directory), ' +
-  'then try again.';
+const noModel = (): string =>
+  t(
+    'No model is configured for Pi. Add a provider key (run `pi` in a terminal and use /login, set an API key environment variable such as ANTHROPIC_API_KEY, or edit auth.json / models.json in the Pi agent directory), then try again.',
+  );
 
 /** The notices and notifications of one session, each worded once. */
 export class SessionNotices {
@@ -47,8 +48,8 @@ export class SessionNotices {
 
   /** No model has credentials; `text` (and its images), when a prompt was refused for it, go back to the composer. */
   noModel(text: string | undefined, images?: readonly ImageAttachment[]): void {
-    this.notice('error', NO_MODEL, 'noModel');
-    this._sink.notify({ level: 'error', message: `Pi: ${NO_MODEL}`, code: 'noModel' });
+    this.notice('error', noModel(), 'noModel');
+    this._sink.notify({ level: 'error', message: t('Pi: {0}', noModel()), code: 'noModel' });
     if (text !== undefined) this._sink.restore(restored(text, images));
   }
 
@@ -57,8 +58,10 @@ export class SessionNotices {
     const described = describeSessionError(new Error(message ?? 'unknown error'));
     const hint = described.code === 'noKey' || described.code === 'noModel' ? ` ${described.message}` : '';
     // The errored message above already shows the provider's words; this says what happened and what to do.
-    const retried = this._sink.state().run.retryFailure ? ' (automatic retries used up)' : '';
-    this.notice('error', `Pi stopped after a provider error${retried}.${hint} Retry sends your last message again.`, 'providerError');
+    const text = this._sink.state().run.retryFailure
+      ? t('Pi stopped after a provider error (automatic retries used up).{0} Retry sends your last message again.', hint)
+      : t('Pi stopped after a provider error.{0} Retry sends your last message again.', hint);
+    this.notice('error', text, 'providerError');
   }
 
   /** Pi refused a prompt: say why, and give the text (and its images) back to the composer. */
@@ -66,7 +69,7 @@ export class SessionNotices {
     const described = describeSessionError(err);
     this._log.error(`Prompt refused: ${errorText(err)}`);
     this.notice('error', described.message, described.code ?? 'promptFailed');
-    this._sink.notify({ level: 'error', message: `Pi: ${described.message}`, code: described.code });
+    this._sink.notify({ level: 'error', message: t('Pi: {0}', described.message), code: described.code });
     this._sink.restore(restored(text, images));
   }
 

@@ -5,7 +5,7 @@
  * notifications.jsonl, files.json, editors.json, screenshot.png and result.json into the output folder.
  *
  *   node test/e2e/run.ts --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE]
- *                        [--files DIR] [--settings FILE] [--untrusted] [--git]
+ *                        [--files DIR] [--settings FILE] [--untrusted] [--git] [--locale LANG]
  *
  * Beyond SPEC §7: `--git` makes the workspace a Git repository with its files committed before the workbench opens
  * (the case file's `"git": true`; Git must be on for the run: `"git.enabled": true` in its settings). Actions that act
@@ -148,9 +148,10 @@ export const UNTRUSTED_SETTINGS: Readonly<Record<string, unknown>> = {
 };
 
 /** Starts code-server with the extension installed, and a browser; `untrusted`: every folder opens in Restricted Mode. */
-export async function startHarness(vsix: string, options: { untrusted?: boolean } = {}): Promise<Harness> {
+export async function startHarness(vsix: string, options: { untrusted?: boolean; locale?: string } = {}): Promise<Harness> {
   const server = await startCodeServer({
     vsix: [vsix],
+    ...(options.locale ? { locale: options.locale } : {}),
     ...(options.untrusted ? { workspaceTrust: true, settings: UNTRUSTED_SETTINGS } : {}),
   });
   let browser: Browser;
@@ -788,11 +789,12 @@ async function main(): Promise<number> {
       settings: { type: 'string' },
       untrusted: { type: 'boolean' },
       git: { type: 'boolean' },
+      locale: { type: 'string' },
     },
   });
   if (!values.scenario || values.prompt === undefined || !values.out) {
     console.error(
-      'usage: npm run e2e:run -- --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE] [--files DIR] [--settings FILE] [--untrusted] [--git]',
+      'usage: npm run e2e:run -- --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE] [--files DIR] [--settings FILE] [--untrusted] [--git] [--locale LANG]',
     );
     return 2;
   }
@@ -802,7 +804,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   const vscodeSettings = values.settings ? (JSON.parse(fs.readFileSync(values.settings, 'utf8')) as Record<string, unknown>) : undefined;
   if (values.files && !fs.statSync(values.files).isDirectory()) throw new Error(`--files ${values.files} is not a folder`);
-  const harness = await startHarness(vsix, { untrusted: values.untrusted === true });
+  const harness = await startHarness(vsix, { untrusted: values.untrusted === true, ...(values.locale ? { locale: values.locale } : {}) });
   try {
     const result = await runScenario(harness, {
       scenario,

@@ -33,6 +33,8 @@ interface CaseFile {
   readonly untrusted?: boolean;
   /** Make the workspace a Git repository with its files committed before the workbench opens it. */
   readonly git?: boolean;
+  /** Display language of the workbench (`--locale`, e.g. `zh-cn`): a workbench of its own. */
+  readonly locale?: string;
   readonly expect: Record<string, unknown>;
 }
 
@@ -68,6 +70,7 @@ async function main(): Promise<number> {
   let harness: Harness | undefined;
   // Workspace trust is a server-wide switch: Restricted-Mode cases get a workbench of their own.
   let harnessUntrusted = false;
+  let harnessLocale: string | undefined;
   let passed = 0;
   let failed = 0;
   try {
@@ -83,12 +86,13 @@ async function main(): Promise<number> {
         const spec = JSON.parse(fs.readFileSync(caseFile, 'utf8')) as CaseFile;
         const scenario = await resolveScenario(spec.scenario, path.dirname(caseFile));
         const untrusted = spec.untrusted === true;
-        if (harness && harnessUntrusted !== untrusted) {
+        if (harness && (harnessUntrusted !== untrusted || harnessLocale !== spec.locale)) {
           await harness.close();
           harness = undefined;
         }
         harnessUntrusted = untrusted;
-        harness ??= await startHarness(vsix, { untrusted });
+        harnessLocale = spec.locale;
+        harness ??= await startHarness(vsix, { untrusted, ...(spec.locale ? { locale: spec.locale } : {}) });
         const base = path.dirname(caseFile);
         const result = await runScenario(harness, {
           scenario,

@@ -25,6 +25,8 @@ export const ALLOWED: readonly RegExp[] = [
   /^extension\/LICENSE(\.txt)?$/,
   /^extension\/dist\/.+(?<!\.map)$/,
   /^extension\/media\/[^/]+\.(css|svg|png)$/,
+  /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
+  /^extension\/l10n\/bundle\.l10n\.[a-z-]+\.json$/,
 ];
 
 /** Files the extension cannot run or be listed without. */
@@ -33,6 +35,12 @@ export const REQUIRED: readonly string[] = [
   'extension/dist/extension.js',
   'extension/media/icon.png',
   'extension/LICENSE.txt',
+  // The manifest's strings and the host/webview bundles in each shipped display language.
+  'extension/package.nls.json',
+  'extension/package.nls.zh-cn.json',
+  'extension/package.nls.vi.json',
+  'extension/l10n/bundle.l10n.zh-cn.json',
+  'extension/l10n/bundle.l10n.vi.json',
   // Pi's codemode: its script worker and the QuickJS VM, found beside the Pi bundle (esbuild.mjs).
   'extension/dist/pi/codemode-worker.js',
   'extension/dist/pi/node_modules/quickjs-wasi/quickjs.wasm',

@@ -17,7 +17,7 @@ import type { HostToWebview } from '../../src/shared/wire/webviewProtocol.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
-import { chatCsp } from '../../src/extension/webviewHtml.ts';
+import { chatCsp, inertJson } from '../../src/extension/webviewHtml.ts';
 import type { CapturedThemes } from './captureThemes.ts';
 import { ensureSystemPackages } from '../workbench/install.ts';
 
@@ -50,7 +50,12 @@ export async function startServer(): Promise<TestServer> {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       const flag = (name: string) => url.searchParams.get(name) === '1';
       res.end(
-        pageHtml(origin, { theme: url.searchParams.get('theme') ?? 'dark-modern', underlineLinks: flag('underlineLinks'), reduceMotion: flag('reduceMotion') }),
+        pageHtml(origin, {
+          theme: url.searchParams.get('theme') ?? 'dark-modern',
+          underlineLinks: flag('underlineLinks'),
+          reduceMotion: flag('reduceMotion'),
+          locale: url.searchParams.get('locale') ?? undefined,
+        }),
       );
       return;
     }
@@ -92,9 +97,18 @@ export interface PageOptions {
   readonly underlineLinks?: boolean;
   /** The `vscode-reduce-motion` body class (VS Code's `workbench.reduceMotion`). */
   readonly reduceMotion?: boolean;
+  /** Display language: the page embeds `l10n/bundle.l10n.<locale>.json` as the real shell does. */
+  readonly locale?: string;
 }
 
 export const NONCE = 'testnonce0123456789abcdef';
+
+/** The shell's l10n block (src/extension/webviewHtml.ts) for `locale`, or nothing for English. */
+function localeBlock(locale: string | undefined): string {
+  if (!locale || locale === 'en') return '';
+  const bundle = JSON.parse(readFileSync(join(root, 'l10n', `bundle.l10n.${locale}.json`), 'utf8')) as Record<string, string>;
+  return `<script type="application/json" id="pi-l10n">${inertJson({ language: locale, bundle })}</script>\n`;
+}
 
 export function pageHtml(origin: string, options: PageOptions = {}): string {
   // The real shell's policy; `cspSource` is the test server's origin.
@@ -104,7 +118,7 @@ export function pageHtml(origin: string, options: PageOptions = {}): string {
   if (options.underlineLinks) vars['--text-link-decoration'] = CAPTURED.underlineLinksDecoration;
   const bodyClass = `${theme.bodyClass}${options.reduceMotion ? ' vscode-reduce-motion' : ''}`;
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${options.locale ?? 'en'}">
 <head>
 <meta charset="UTF-8">
 <style id="_defaultStyles">${CAPTURED.defaultStyles}</style>
@@ -141,7 +155,7 @@ export function pageHtml(origin: string, options: PageOptions = {}): string {
 </script>
 </head>
 <body data-run-state="idle" class="${bodyClass}">
-<div id="app"></div>
+${localeBlock(options.locale)}<div id="app"></div>
 <script nonce="${NONCE}" src="${origin}/dist/webview/main.js"></script>
 </body>
 </html>`;
@@ -173,7 +187,7 @@ export async function openView(
   options: Omit<PageOptions, 'theme'> = {},
 ): Promise<Page> {
   const page = await browser.newPage({ viewport: size });
-  const flags = `${options.underlineLinks ? '&underlineLinks=1' : ''}${options.reduceMotion ? '&reduceMotion=1' : ''}`;
+  const flags = `${options.underlineLinks ? '&underlineLinks=1' : ''}${options.reduceMotion ? '&reduceMotion=1' : ''}${options.locale ? `&locale=${options.locale}` : ''}`;
   await page.goto(`${origin}/?theme=${theme}${flags}`);
   await page.waitForFunction(() => (globalThis as unknown as PageWindow).__posted.some((m) => m.type === 'ready'));
   return page;

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { onExitCleanup } from './cleanup.ts';
 import { ensureCodeServer } from './install.ts';
+import { languagePackVsix } from './languagePack.ts';
 import type { CodeServerInstall } from './install.ts';
 
 /** User settings that keep the workbench quiet and offline (see WORKBENCH.md). */
@@ -39,6 +40,11 @@ export interface CodeServerOptions {
   readonly smokeTestDriver?: boolean;
   /** Leave workspace trust on (no `--disable-workspace-trust`), for runs in Restricted Mode. */
   readonly workspaceTrust?: boolean;
+  /**
+   * Display language (code-server's `--locale`, e.g. `zh-cn`, `vi`); a stub language pack for it is installed
+   * first (test/workbench/languagePack.ts), as VS Code ignores a locale it has no pack for.
+   */
+  readonly locale?: string;
   /** Echo the server's output to stderr (it always goes to `<tempDir>/code-server.log`). */
   readonly verbose?: boolean;
 }
@@ -137,6 +143,24 @@ async function waitHealthy(url: string, child: ChildProcess, logFile: string, ti
 }
 
 /** Installs code-server if needed, then starts it isolated on a free loopback port. */
+/**
+ * The server reads the installed language packs from `<user-data>/languagepacks.json`, which the desktop app
+ * writes as packs are installed but `--install-extension` does not: write it for the stub pack.
+ */
+function writeLanguagePacks(userDataDir: string, extensionsDir: string, locale: string): void {
+  const folder = fs.readdirSync(extensionsDir).find((f) => f.startsWith(`pi-panel-test.pi-panel-test-language-pack-${locale}-`));
+  if (!folder) throw new Error(`the ${locale} language pack was not installed into ${extensionsDir}`);
+  const packs = {
+    [locale]: {
+      hash: `stub${locale.replace(/[^a-z]/g, '')}0001`,
+      extensions: [{ extensionIdentifier: { id: `pi-panel-test.pi-panel-test-language-pack-${locale}` }, version: '0.0.1' }],
+      translations: { vscode: path.join(extensionsDir, folder, 'translations', 'main.i18n.json') },
+      label: locale,
+    },
+  };
+  fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
+}
+
 export async function startCodeServer(options: CodeServerOptions = {}): Promise<CodeServer> {
   const install = ensureCodeServer();
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pi-panel-code-server-'));
@@ -158,6 +182,11 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     fs.writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), json);
   };
   writeSettings({});
+  const locale = options.locale && options.locale !== 'en' ? options.locale : undefined;
+  if (locale) {
+    installVsix(install, languagePackVsix(locale), { extensionsDir, userDataDir, tempDir });
+    writeLanguagePacks(userDataDir, extensionsDir, locale);
+  }
   for (const vsix of options.vsix ?? []) installVsix(install, vsix, { extensionsDir, userDataDir, tempDir });
 
   const port = await freePort();
@@ -182,6 +211,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     '--reconnection-grace-time',
     '5',
     ...(options.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(locale ? ['--locale', locale] : []),
     workspace,
   ];
   const log = fs.openSync(logFile, 'a');

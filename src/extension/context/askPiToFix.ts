@@ -28,10 +28,10 @@ export class AskPiToFixProvider implements vscode.CodeActionProvider {
     if (!context.diagnostics.length) return [];
     const start = Math.min(...context.diagnostics.map((d) => d.range.start.line));
     const end = Math.max(...context.diagnostics.map((d) => d.range.end.line));
-    const action = new vscode.CodeAction('Ask Pi to Fix', vscode.CodeActionKind.QuickFix);
+    const action = new vscode.CodeAction(vscode.l10n.t('Ask Pi to Fix'), vscode.CodeActionKind.QuickFix);
     action.diagnostics = [...context.diagnostics];
     const target: AskToFixTarget = { uri: document.uri.toString(), startLine: start, endLine: end };
-    action.command = { command: ASK_TO_FIX_COMMAND, title: 'Ask Pi to Fix', arguments: [target] };
+    action.command = { command: ASK_TO_FIX_COMMAND, title: vscode.l10n.t('Ask Pi to Fix'), arguments: [target] };
     return [action];
   }
 }
@@ -67,7 +67,10 @@ function problemChip(document: vscode.TextDocument, start: number, end: number):
     startLine: start + 1,
     endLine: end + 1,
     text: problemChipText(problems, lines, first + 1, start + 1, end + 1),
-    detail: `${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}, with lines ${first + 1}-${last + 1}`,
+    detail:
+      problems.length === 1
+        ? vscode.l10n.t('1 problem, with lines {0}-{1}', first + 1, last + 1)
+        : vscode.l10n.t('{0} problems, with lines {1}-{2}', problems.length, first + 1, last + 1),
   };
 }
 
@@ -80,22 +83,22 @@ export async function askToFixChips(arg: unknown, selectionChip: () => CodeChip 
     const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(arg.uri));
     const chip = problemChip(document, arg.startLine, arg.endLine);
     if (!chip) {
-      void vscode.window.showInformationMessage('Pi: that problem is gone.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Pi: that problem is gone.'));
       return undefined;
     }
-    return { chips: [chip], prompt: 'Fix this problem.' };
+    return { chips: [chip], prompt: vscode.l10n.t('Fix this problem.') };
   }
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showInformationMessage('Pi: select some code in an editor first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Pi: select some code in an editor first.'));
     return undefined;
   }
   const sel = editor.selection;
   const problems = problemChip(editor.document, sel.start.line, sel.end.line);
-  if (problems && sel.isEmpty) return { chips: [problems], prompt: 'Fix this problem.' };
+  if (problems && sel.isEmpty) return { chips: [problems], prompt: vscode.l10n.t('Fix this problem.') };
   const selection = selectionChip();
   if (!selection) return undefined;
   return problems
-    ? { chips: [selection, problems], prompt: 'Fix the problems in this code.' }
-    : { chips: [selection], prompt: 'Find and fix the bug in this code.' };
+    ? { chips: [selection, problems], prompt: vscode.l10n.t('Fix the problems in this code.') }
+    : { chips: [selection], prompt: vscode.l10n.t('Find and fix the bug in this code.') };
 }

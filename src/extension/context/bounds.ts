@@ -15,6 +15,7 @@ export function clipHead(text: string, max: number): string {
   const cut = text.lastIndexOf('\n', max - 1);
   const kept = text.slice(0, cut > 0 ? cut + 1 : max);
   const dropped = lineCount(text) - lineCount(kept);
+  // l10n-ignore: sent to Pi, not shown
   return `${kept.replace(/\n?$/, '\n')}[… clipped: ${dropped} more ${dropped === 1 ? 'line' : 'lines'} not included]\n`;
 }
 

@@ -1,6 +1,7 @@
 /** `@changes` as text: the changed files first, then the staged and unstaged diffs, clipped to a bound that says so. */
 
 import { CHANGES_MAX_CHARS, clipHead } from './bounds.ts';
+import { t } from '../../shared/l10n.ts';
 
 export interface ChangesInput {
   /** Only what is staged (`@changes:staged`). */
@@ -40,12 +41,13 @@ export function changesText(input: ChangesInput, max = CHANGES_MAX_CHARS): { tex
     ...(staged.length ? [`## staged (git diff --cached)\n${input.staged.replace(/\n?$/, '\n')}`] : []),
     ...(unstaged.length ? [`## not staged (git diff)\n${input.unstaged.replace(/\n?$/, '\n')}`] : []),
   ].join('');
+  // l10n-ignore: the head of what Pi reads
   const head = `# ${input.stagedOnly ? 'staged changes' : 'uncommitted changes (staged and not staged)'}, ${list.length} ${list.length === 1 ? 'file' : 'files'}:\n${list.join('\n')}\n`;
   const text = `${head}${clipHead(diffs, Math.max(0, max - head.length))}`;
   const parts = [
-    staged.length ? `${staged.length} staged` : '',
-    unstaged.length ? `${unstaged.length} not staged` : '',
-    untracked.length ? `${untracked.length} untracked` : '',
+    staged.length ? t('{0} staged', staged.length) : '',
+    unstaged.length ? t('{0} not staged', unstaged.length) : '',
+    untracked.length ? t('{0} untracked', untracked.length) : '',
   ].filter(Boolean);
-  return { text, detail: `${input.stagedOnly ? 'Staged changes' : 'Uncommitted changes'}: ${parts.join(', ')}` };
+  return { text, detail: input.stagedOnly ? t('Staged changes: {0}', parts.join(', ')) : t('Uncommitted changes: {0}', parts.join(', ')) };
 }

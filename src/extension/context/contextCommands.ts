@@ -23,15 +23,15 @@ export function contextPickerItems(terminals: TerminalHistory): PickerItem[] {
   const open = terminals.names();
   return [
     // With no terminal open, choosing it says how to get one.
-    ...(open.length ? [] : [{ label: '@terminal', description: 'the last command run in a terminal', make: () => terminals.chip() }]),
+    ...(open.length ? [] : [{ label: '@terminal', description: vscode.l10n.t('the last command run in a terminal'), make: () => terminals.chip() }]),
     ...open.map((t) => ({
       label: t.active ? '@terminal' : `@terminal:${t.name}`,
-      description: t.detail ?? `terminal "${t.name}": its last command and output`,
+      description: t.detail ?? vscode.l10n.t('terminal "{0}": its last command and output', t.name),
       make: () => terminals.chip(t.name),
     })),
-    { label: '@changes', description: 'uncommitted changes (staged and not staged)', make: () => changesChip(false) },
+    { label: '@changes', description: vscode.l10n.t('uncommitted changes (staged and not staged)'), make: () => changesChip(false) },
     { label: '@changes:staged', description: 'staged changes', make: () => changesChip(true) },
-    { label: '@folder', description: "a folder's file tree", make: pickFolderChip },
+    { label: '@folder', description: vscode.l10n.t("a folder's file tree"), make: pickFolderChip },
   ];
 }
 
@@ -46,10 +46,10 @@ export async function droppedChips(uris: readonly string[], fileChip: (uri: vsco
       const chip = stat.type & vscode.FileType.Directory ? await folderChip(uri) : await fileChip(uri);
       if (chip) chips.push(chip);
     } catch {
-      void vscode.window.showInformationMessage(`Pi: ${raw} cannot be read, so it was not added.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Pi: {0} cannot be read, so it was not added.', raw));
     }
   }
-  if (uris.length > MAX_DROPPED) void vscode.window.showInformationMessage(`Pi: only the first ${MAX_DROPPED} dropped items were added.`);
+  if (uris.length > MAX_DROPPED) void vscode.window.showInformationMessage(vscode.l10n.t('Pi: only the first {0} dropped items were added.', MAX_DROPPED));
   return chips;
 }
 

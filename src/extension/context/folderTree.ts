@@ -95,7 +95,9 @@ export async function folderTree(folder: string, fs: TreeFs, options: TreeOption
       lines.push(`${indent}${child.name}${child.isDir ? '/' : ''}`);
       if (child.isDir) write(child, `${indent}  `);
     }
+    // l10n-ignore: sent to Pi, not shown
     if (node.unread) lines.push(`${indent}[… clipped: not listed]`);
+    // l10n-ignore: sent to Pi, not shown
     if (node.unlisted) lines.push(`${indent}[… clipped: ${node.unlisted} more ${node.unlisted === 1 ? 'entry' : 'entries'} not listed]`);
   };
   write(top, '  ');

@@ -15,9 +15,9 @@ const tell = (message: string): undefined => {
 
 async function gitApi(): Promise<GitApi | string> {
   const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
-  if (!ext) return 'Pi: the built-in Git extension is not available, so Pi cannot read your changes.';
+  if (!ext) return vscode.l10n.t('Pi: the built-in Git extension is not available, so Pi cannot read your changes.');
   const git = ext.isActive ? ext.exports : await ext.activate();
-  if (!git.enabled) return 'Pi: Git is turned off in VS Code (setting git.enabled), so Pi cannot read your changes.';
+  if (!git.enabled) return vscode.l10n.t('Pi: Git is turned off in VS Code (setting git.enabled), so Pi cannot read your changes.');
   const api = git.getAPI(1);
   if (api.state !== 'initialized') {
     await new Promise<void>((resolve) => {
@@ -48,13 +48,13 @@ export async function changesChip(stagedOnly: boolean): Promise<CodeChip | undef
   const api = await gitApi();
   if (typeof api === 'string') return tell(api);
   const repo = await repositoryFor(api);
-  if (!repo) return tell('Pi: this workspace is not in a Git repository that VS Code has open.');
+  if (!repo) return tell(vscode.l10n.t('Pi: this workspace is not in a Git repository that VS Code has open.'));
   // The state's lists lag file changes until the extension refreshes; the diffs themselves are read fresh.
   await repo.status().catch(() => undefined);
   const [staged, unstaged] = await Promise.all([repo.diff(true), stagedOnly ? Promise.resolve('') : repo.diff(false)]);
   const untrackedChanges = [...(repo.state.untrackedChanges ?? []), ...repo.state.workingTreeChanges.filter((c) => c.status === GIT_UNTRACKED)];
   const untracked = [...new Set(untrackedChanges.map((c) => vscode.workspace.asRelativePath(c.uri, false)))].sort();
   const result = changesText({ stagedOnly, staged, unstaged, untracked });
-  if (!result) return tell(stagedOnly ? 'Pi: nothing is staged.' : 'Pi: there are no uncommitted changes.');
+  if (!result) return tell(stagedOnly ? vscode.l10n.t('Pi: nothing is staged.') : vscode.l10n.t('Pi: there are no uncommitted changes.'));
   return { kind: 'changes', path: stagedOnly ? 'staged' : '', text: result.text, detail: result.detail };
 }

@@ -89,15 +89,20 @@ export class TerminalHistory extends Disposable {
   async chip(name?: string): Promise<CodeChip | undefined> {
     const terminal = name ? vscode.window.terminals.find((t) => t.name === name) : (vscode.window.activeTerminal ?? vscode.window.terminals.at(-1));
     if (!terminal) {
-      void vscode.window.showInformationMessage(name ? `Pi: there is no terminal named "${name}".` : 'Pi: open a terminal and run a command first.');
+      void vscode.window.showInformationMessage(
+        name ? vscode.l10n.t('Pi: there is no terminal named "{0}".', name) : vscode.l10n.t('Pi: open a terminal and run a command first.'),
+      );
       return undefined;
     }
     const run = this._last.get(terminal);
     if (!run) {
       void vscode.window.showInformationMessage(
         terminal.shellIntegration
-          ? `Pi: the terminal "${terminal.name}" has run no command since Pi Agent Panel started. Run it again, then add it.`
-          : `Pi: the terminal "${terminal.name}" has no shell integration, so Pi cannot read its commands. Use bash, zsh, fish or PowerShell with the setting terminal.integrated.shellIntegration.enabled on, or copy the output into the chat.`,
+          ? vscode.l10n.t('Pi: the terminal "{0}" has run no command since Pi Agent Panel started. Run it again, then add it.', terminal.name)
+          : vscode.l10n.t(
+              'Pi: the terminal "{0}" has no shell integration, so Pi cannot read its commands. Use bash, zsh, fish or PowerShell with the setting terminal.integrated.shellIntegration.enabled on, or copy the output into the chat.',
+              terminal.name,
+            ),
       );
       return undefined;
     }

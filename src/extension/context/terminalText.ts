@@ -46,6 +46,7 @@ export function plainTerminalText(raw: string): string {
 
 /** The one-line description the chip shows: which terminal, which command, how it ended. */
 export function terminalDetail(r: TerminalCommandRecord): string {
+  // l10n-ignore: sent to Pi, not shown
   const ended = r.running ? 'still running' : r.exitCode === undefined ? 'exit code unknown' : `exit code ${r.exitCode}`;
   return `${r.terminal}: ${r.commandLine} (${ended})`;
 }
@@ -55,10 +56,10 @@ export function terminalChipText(r: TerminalCommandRecord, max = TERMINAL_MAX_CH
   const output = plainTerminalText(r.output).replace(/\n+$/, '');
   const ended = r.running ? '[still running when added]' : r.exitCode === undefined ? '[exit code unknown]' : `[exit code ${r.exitCode}]`;
   const head = `${r.cwd ? `# terminal "${r.terminal}", in ${r.cwd}\n` : `# terminal "${r.terminal}"\n`}$ ${r.commandLine}\n`;
-  const body = output
-    ? `${r.outputIncomplete ? '[… the start of the output was not received]\n' : ''}${clipTail(output + '\n', max)}`
-    : r.outputIncomplete
-      ? '(the output was not received: copy it from the terminal into the message)\n'
-      : '(no output)\n';
+  // Sent to Pi, not shown: English, as the rest of the chip's text.
+  const lostStart = '[… the start of the output was not received]\n'; // l10n-ignore
+  const lost = '(the output was not received: copy it from the terminal into the message)\n'; // l10n-ignore
+  const none = '(no output)\n'; // l10n-ignore
+  const body = output ? `${r.outputIncomplete ? lostStart : ''}${clipTail(output + '\n', max)}` : r.outputIncomplete ? lost : none;
   return `${head}${body}${ended}\n`;
 }

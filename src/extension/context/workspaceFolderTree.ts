@@ -40,17 +40,19 @@ function treeFs(root: vscode.Uri): TreeFs {
 export async function folderChip(uri: vscode.Uri): Promise<CodeChip | undefined> {
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   if (!folder) {
-    void vscode.window.showInformationMessage('Pi: only folders inside the workspace can be added.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Pi: only folders inside the workspace can be added.'));
     return undefined;
   }
   const rel = uri.path === folder.uri.path ? '' : vscode.workspace.asRelativePath(uri, false);
   const tree = await folderTree(rel, treeFs(folder.uri), { excluded: excludedBy(folder), ignoreCase: IGNORE_CASE });
-  const counts = `${tree.folders} ${tree.folders === 1 ? 'folder' : 'folders'}, ${tree.files} ${tree.files === 1 ? 'file' : 'files'}`;
+  const counts = `${tree.folders === 1 ? vscode.l10n.t('1 folder') : vscode.l10n.t('{0} folders', tree.folders)}, ${tree.files === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', tree.files)}`;
   return {
     kind: 'folder',
     path: rel,
     text: tree.text,
-    detail: `Folder tree: ${counts}${tree.clipped ? ' listed (clipped)' : ''}, without .gitignore and files.exclude matches`,
+    detail: tree.clipped
+      ? vscode.l10n.t('Folder tree: {0} listed (clipped), without .gitignore and files.exclude matches', counts)
+      : vscode.l10n.t('Folder tree: {0}, without .gitignore and files.exclude matches', counts),
   };
 }
 
@@ -73,7 +75,7 @@ export async function workspaceGitignore(folder: vscode.WorkspaceFolder): Promis
 export async function pickFolderChip(): Promise<CodeChip | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void vscode.window.showInformationMessage('Pi: open a folder first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Pi: open a folder first.'));
     return undefined;
   }
   const [rules, files] = await Promise.all([
@@ -86,12 +88,15 @@ export async function pickFolderChip(): Promise<CodeChip | undefined> {
     for (let i = 1; i <= parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
   }
   const items = [
-    { label: '.', description: 'the whole workspace folder', uri: folder.uri },
+    { label: '.', description: vscode.l10n.t('the whole workspace folder'), uri: folder.uri },
     ...[...dirs]
       .filter((d) => !rules.ignores(d, true))
       .sort()
       .map((d) => ({ label: d, uri: vscode.Uri.joinPath(folder.uri, ...d.split('/')) })),
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Pi: Add Folder to Chat', placeHolder: 'Type to search folders' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Pi: Add Folder to Chat'),
+    placeHolder: vscode.l10n.t('Type to search folders'),
+  });
   return picked ? folderChip(picked.uri) : undefined;
 }

@@ -1,5 +1,6 @@
 /** What a run state means to a person: one reading that the status bar, the status line and the announcer share. */
 
+import { t } from '../l10n.ts';
 import type { CompactionReason } from '../wire/events.ts';
 import { runPhase, type CompactionResultView, type RetryView, type RunPhase, type RunState, type SummaryRetryView } from './runState.ts';
 
@@ -77,38 +78,38 @@ function noteKey(n: RunNote): string {
 export function noteText(n: RunNote, now: number): string {
   switch (n.kind) {
     case 'cancelling':
-      return 'Cancelling…';
+      return t('Cancelling…');
     case 'waiting':
-      return 'Pi is waiting for you: answer the question in the chat.';
+      return t('Pi is waiting for you: answer the question in the chat.');
     case 'summaryRetry':
       return summaryRetryText(n.retry, now);
     case 'compacting':
-      return `Compacting the conversation (${n.reason})…`;
+      return t('Compacting the conversation ({0})…', n.reason);
     case 'retry': {
       const r = n.retry;
       const wait = Math.max(0, Math.ceil((r.nextAt - now) / 1000));
       return r.waiting
-        ? `Provider error: ${r.errorMessage} — retry ${r.attempt}/${r.maxAttempts} in ${wait} s`
-        : `Retrying (attempt ${r.attempt}/${r.maxAttempts})…`;
+        ? t('Provider error: {0} — retry {1}/{2} in {3} s', r.errorMessage, r.attempt, r.maxAttempts, wait)
+        : t('Retrying (attempt {0}/{1})…', r.attempt, r.maxAttempts);
     }
     case 'stalled': {
       const secs = Math.max(1, Math.round((now - n.since) / 1000));
-      return `No response from Pi for ${secs} s. Cancel the run, or cancel and retry.`;
+      return t('No response from Pi for {0} s. Cancel the run, or cancel and retry.', secs);
     }
     case 'retryFailed':
-      return `Retries failed: ${n.message}`;
+      return t('Retries failed: {0}', n.message);
     case 'compactionFailed':
-      return n.result.aborted ? 'Compaction cancelled.' : `Compaction failed: ${n.result.errorMessage ?? 'unknown error'}`;
+      return n.result.aborted ? t('Compaction cancelled.') : t('Compaction failed: {0}', n.result.errorMessage ?? t('unknown error'));
   }
 }
 
 /** What a summary retry looks like now: the countdown while waiting, then the attempt (`short`: for the status bar). */
 export function summaryRetryText(r: SummaryRetryView, now: number, short = false): string {
   const n = `${r.attempt}/${r.maxAttempts}`;
-  const what = r.source === 'branchSummary' ? 'the branch summary' : 'the summary';
   if (r.waiting) {
     const wait = Math.max(0, Math.ceil((r.nextAt - now) / 1000));
-    return short ? `Summary retry ${n} in ${wait} s` : `Summarizing failed: ${r.errorMessage} — retry ${n} in ${wait} s`;
+    return short ? t('Summary retry {0} in {1} s', n, wait) : t('Summarizing failed: {0} — retry {1} in {2} s', r.errorMessage, n, wait);
   }
-  return short ? `Summary retry ${n}` : `Writing ${what} again (attempt ${n})…`;
+  if (short) return t('Summary retry {0}', n);
+  return r.source === 'branchSummary' ? t('Writing the branch summary again (attempt {0})…', n) : t('Writing the summary again (attempt {0})…', n);
 }

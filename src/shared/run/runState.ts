@@ -1,5 +1,6 @@
 /** The run-state machine: what the agent is doing now and how the last run ended, from wire events alone. */
 
+import { t } from '../l10n.ts';
 import type { CompactionReason, SummarySource, WireEvent } from '../wire/events.ts';
 import { unknownCase } from '../exhaustive.ts';
 
@@ -121,7 +122,7 @@ function step(s: RunState, ev: WireEvent): RunState {
         retry: s.retry ? { ...s.retry, waiting: false } : undefined,
       };
     case 'assistantEnd':
-      if (ev.stopReason === 'error') return { ...live, lastError: ev.errorMessage ?? 'The provider returned an error.' };
+      if (ev.stopReason === 'error') return { ...live, lastError: ev.errorMessage ?? t('The provider returned an error.') };
       if (ev.stopReason === 'aborted') return live;
       return live.lastError ? { ...live, lastError: undefined } : live;
     case 'retryStart':
@@ -135,7 +136,7 @@ function step(s: RunState, ev: WireEvent): RunState {
         ...live,
         retry: undefined,
         // A retry the user cancelled is a cancel, not a failure.
-        retryFailure: ev.success || live.cancelling ? undefined : { message: ev.finalError ?? live.lastError ?? 'Retries failed', at: ev.at },
+        retryFailure: ev.success || live.cancelling ? undefined : { message: ev.finalError ?? live.lastError ?? t('Retries failed'), at: ev.at },
       };
     case 'summaryRetry':
       if (ev.phase === 'scheduled')

@@ -16,6 +16,8 @@ import type { SessionPage, TreeNodeView } from '../sessions.ts';
 export interface WorkerData {
   /** The worker's running children (src/shared/childProcessTable.ts): killed by the main thread when the worker ends. */
   readonly processTable: SharedArrayBuffer;
+  /** The display language and its l10n bundle (`vscode.l10n.bundle`), for the texts the worker writes. */
+  readonly l10n?: { readonly language: string; readonly bundle: Readonly<Record<string, string>> };
 }
 
 /** Where and how the worker opens sessions; read on the main thread (settings, workspace trust). */
