@@ -563,7 +563,12 @@ function commandTitle(id: string): string | undefined {
     contributes?: { commands?: { command: string; title: string; category?: string }[] };
   };
   const c = pkg.contributes?.commands?.find((x) => x.command === id);
-  return c ? (c.category ? `${c.category}: ${c.title}` : c.title) : undefined;
+  if (!c) return undefined;
+  // Localized manifest strings are `%key%`: the palette's English title is in package.nls.json.
+  const nls = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+  const english = (text: string) => text.replace(/^%(.+)%$/, (whole, key: string) => nls[key] ?? whole);
+  const title = english(c.title);
+  return c.category ? `${english(c.category)}: ${title}` : title;
 }
 
 /** Runs a command by id through the command palette, which matches a typed id exactly. */
