@@ -325,8 +325,12 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   await model.close();
   // Pi writes the session file as the run goes; give the last append a moment after the page closed.
   await sleep(200);
-  const session = newestSessionFile(agentDir);
   const agentDirSessions = sessionFiles(agentDir);
+  const chatSessions = chats.editors ? chatStates.map((c) => ({ ...c, sessionFile: sessionOfChat(agentDirSessions, out, c.id) })) : undefined;
+  // With several chats, session.jsonl is the sidebar's, as panel.txt is; editor chat N's goes to chat-N.session.jsonl.
+  const session = chatSessions ? (chatSessions.find((c) => c.id === 'sidebar')?.sessionFile ?? undefined) : newestSessionFile(agentDir);
+  for (const c of chatSessions ?? [])
+    if (c.id !== 'sidebar' && c.sessionFile) fs.copyFileSync(c.sessionFile, path.join(out, `chat-${c.id.slice('editor-'.length)}.session.jsonl`));
   // Pi creates a session file only once it holds a user or assistant message: a run cancelled before Pi started,
   // or a lone `!` command, leaves none, and that is a valid result (an empty session.jsonl).
   if (session) fs.copyFileSync(session, path.join(out, 'session.jsonl'));
@@ -336,7 +340,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     runState,
     elapsedMs,
     errors,
-    ...(chats.editors ? { chats: chatStates.map((c) => ({ ...c, sessionFile: sessionOfChat(agentDirSessions, out, c.id) })) } : {}),
+    ...(chatSessions ? { chats: chatSessions } : {}),
   };
   fs.writeFileSync(path.join(out, 'result.json'), JSON.stringify(result, null, 2) + '\n');
   fs.rmSync(agentDir, { recursive: true, force: true });
