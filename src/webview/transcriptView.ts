@@ -244,27 +244,16 @@ export class TranscriptView {
   }
 }
 
-// Codicons' "edit" and "repo-forked" outlines (16×16), drawn inline: the webview loads no icon font.
-const EDIT_ICON =
-  'M13.23 1h-1.46L3.52 9.25l-.16.22L1 13.59 2.41 15l4.12-2.36.22-.16L15 4.23V2.77L13.23 1zM2.41 13.59l1.51-3 1.45 1.45-2.96 1.55zm3.83-2.06L4.47 9.76l8-8 1.77 1.77-8 8z';
-const FORK_ICON =
-  'M14 4a2 2 0 1 0-2.47 1.94V7a.48.48 0 0 1-.14.35.5.5 0 0 1-.36.15H5a1.481 1.481 0 0 0-.5.09V5.94a2 2 0 1 0-1 0v4.12a2 2 0 1 0 1 0V9a.5.5 0 0 1 .5-.5h6a1.5 1.5 0 0 0 1.5-1.5V5.94A2 2 0 0 0 14 4zM3 4a1 1 0 1 1 1 1 1 1 0 0 1-1-1zm2 8a1 1 0 1 1-1-1 1 1 0 0 1 1 1zm7-7a1 1 0 1 1 1-1 1 1 0 0 1-1 1z';
-// A counter-clockwise arrow round a circle: back to the checkpoint.
-const RESTORE_ICON = 'M3.5 2v4h4V5H5.2A5 5 0 1 1 3 8.5H2A6 6 0 1 0 4.5 3.6V2h-1z';
-
-/** An icon button of a row's toolbar: the icon is decorative; the label is its name, the tooltip says more. */
-function rowAction(icon: string, label: string, action: Action, tooltip: string): HTMLButtonElement {
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  svg.setAttribute('viewBox', '0 0 16 16');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
-  path.setAttribute('d', icon);
-  path.setAttribute('fill', 'currentColor');
-  svg.append(path);
-  const b = h('button', { type: 'button', class: 'btn btn-icon row-action', 'data-action': action, 'aria-label': label, title: `${label}: ${tooltip}` });
-  b.append(svg);
-  return b;
+/**
+ * An icon button of a row's toolbar: the icon is decorative, drawn by the stylesheet (a mask per action in
+ * chat.css, so the transcript holds no SVG markup); the label is its name, the tooltip says more.
+ */
+function rowAction(label: string, action: Action, tooltip: string): HTMLButtonElement {
+  return h(
+    'button',
+    { type: 'button', class: 'btn btn-icon row-action', 'data-action': action, 'aria-label': label, title: `${label}: ${tooltip}` },
+    h('span', { class: 'row-action-icon', 'aria-hidden': 'true' }),
+  );
 }
 
 /**
@@ -275,14 +264,9 @@ function userActions(): HTMLElement {
   return h(
     'div',
     { class: 'row-actions', role: 'toolbar', 'aria-label': t('Message actions') },
-    rowAction(EDIT_ICON, t('Edit and resend'), ConversationAction.EditResend, t('Rewind to this message and edit it; the old branch stays in Branches')),
-    rowAction(FORK_ICON, t('Fork from here'), ConversationAction.ForkHere, t('Start a new session with the conversation up to here')),
-    rowAction(
-      RESTORE_ICON,
-      t('Restore'),
-      ConversationAction.Restore,
-      t('Go back to before this message: the code (its checkpoint), the conversation, or both'),
-    ),
+    rowAction(t('Edit and resend'), ConversationAction.EditResend, t('Rewind to this message and edit it; the old branch stays in Branches')),
+    rowAction(t('Fork from here'), ConversationAction.ForkHere, t('Start a new session with the conversation up to here')),
+    rowAction(t('Restore'), ConversationAction.Restore, t('Go back to before this message: the code (its checkpoint), the conversation, or both')),
   );
 }
 

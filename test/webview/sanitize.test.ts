@@ -15,9 +15,9 @@ import { assertBundleFresh, deliver, deliverJson, launchBrowser, openView, poste
 import { HOSTILE, PROTOTYPE_IDS } from './hostile.ts';
 
 // The panel's own images (thumbnails, chips, the larger view) are `img` elements of its own classes; their
-// `src` is checked below like every other attribute.
+// `src` is checked below like every other attribute. The plan strip's checklist is the panel's own `details`.
 const DANGEROUS_TAGS =
-  'script,iframe,frame,object,embed,img:not(.image-viewer-img):not(.image-chip-thumb):not(.image-thumb > img),svg,math,style,link,meta,base,form,input:not([data-testid]),button:not([data-action]),video,audio,source,template,noscript,xmp,marquee,details,textarea:not([data-testid])';
+  'script,iframe,frame,object,embed,img:not(.image-viewer-img):not(.image-chip-thumb):not(.image-thumb > img),svg,math,style,link,meta,base,form,input:not([data-testid]),button:not([data-action]),video,audio,source,template,noscript,xmp,marquee,details:not(.plan-checklist),textarea:not([data-testid])';
 
 /** Every place untrusted text reaches the view, as wire events. */
 function hostileEvents(payload: string, n: number, streamed: boolean): WireEvent[] {
