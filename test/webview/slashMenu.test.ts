@@ -36,7 +36,20 @@ describe('slash menu in the chat webview (headless Chromium)', function () {
     await openWithCommands();
     const menu = page.locator('[data-testid="slash-menu"]');
     assert.equal(await menu.isVisible(), true);
-    assert.deepEqual(await items(page), ['new', 'resume', 'compact', 'model', 'thinking', 'name', 'export', 'copy', 'plan', 'review', 'fix-tests', 'skill:pdf']);
+    assert.deepEqual(await items(page), [
+      'new',
+      'resume',
+      'compact',
+      'model',
+      'thinking',
+      'name',
+      'export',
+      'copy',
+      'plan',
+      'review',
+      'fix-tests',
+      'skill:pdf',
+    ]);
     assert.match(await menu.locator('[data-command="fix-tests"]').innerText(), /Fix failing tests/);
     assert.equal(await page.getAttribute('[data-testid="composer"]', 'aria-controls'), await menu.getAttribute('id'));
     await page.keyboard.type('re');
