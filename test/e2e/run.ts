@@ -721,20 +721,17 @@ async function waitChatsIdle(wb: Workbench, chats: ChatTargets, deadline: number
     let state: string | null = null;
     for (let first = true; first || Date.now() < deadline; first = false) {
       const frame = await wb.chatFrame(id, Math.max(1, deadline - Date.now())).catch(() => undefined);
-      state = frame
-        ? await frame
-            .locator('body')
-            .getAttribute('data-run-state', { timeout: 2_000 })
-            .catch(() => null)
-        : null;
-      if (state === 'idle') {
-        await sleep(300);
-        state = frame
+      const runState = async () =>
+        frame
           ? await frame
               .locator('body')
               .getAttribute('data-run-state', { timeout: 2_000 })
               .catch(() => null)
           : null;
+      state = await runState();
+      if (state === 'idle') {
+        await sleep(300);
+        state = await runState();
         if (state === 'idle') break;
       }
       await sleep(100);
