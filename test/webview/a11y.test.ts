@@ -8,23 +8,11 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { build, exchange, T0 } from './builders.ts';
-import {
-  assertBundleFresh,
-  deliver,
-  launchBrowser,
-  openView,
-  posted,
-  root,
-  session,
-  startServer,
-  THEME_KEYS,
-  type PageWindow,
-  type TestServer,
-} from './harness.ts';
+import { deliver, openView, type PageWindow, posted, root, session, THEME_KEYS, useBrowser } from './harness.ts';
 
 const AXE_SOURCE = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = join(root, 'test-results', 'a11y');
@@ -271,20 +259,12 @@ async function focused(page: Page): Promise<string> {
 
 describe('accessibility (axe-core, keyboard, focus, themes)', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let browser: Browser;
+  const env = useBrowser();
   let page: Page;
   let pageErrors: string[] = [];
 
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
+  before(() => {
     mkdirSync(SHOTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
   afterEach(async () => {
     await page?.close();
@@ -293,7 +273,7 @@ describe('accessibility (axe-core, keyboard, focus, themes)', function () {
 
   async function open(theme = 'dark-modern', options: { reduceMotion?: boolean; underlineLinks?: boolean } = {}): Promise<Page> {
     pageErrors = [];
-    page = await openView(browser, server.origin, theme, { width: 420, height: 900 }, options);
+    page = await openView(env.browser, env.server.origin, theme, { width: 420, height: 900 }, options);
     page.on('pageerror', (e) => pageErrors.push(e.message));
     return page;
   }
@@ -453,7 +433,7 @@ describe('accessibility (axe-core, keyboard, focus, themes)', function () {
 
   it('announces "Copied" and says the status once per change, not per countdown tick', async () => {
     await open();
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
     await show(page, finished());
     await page.getByRole('button', { name: 'Copy code' }).first().click();
     await page.waitForFunction(() => /Copied/.test((globalThis as unknown as G).document.querySelector('#announce-status')!.textContent ?? ''));

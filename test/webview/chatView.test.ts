@@ -1,23 +1,11 @@
 /** The chat webview in headless Chromium: §7 attributes, incremental rendering, composer and actions. */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { build, exchange, longTranscript, T0 } from './builders.ts';
-import {
-  assertBundleFresh,
-  deliver,
-  launchBrowser,
-  openView,
-  posted,
-  projectFixture,
-  session,
-  startServer,
-  type PageWindow,
-  type TestServer,
-  batch,
-} from './harness.ts';
+import { batch, deliver, openView, type PageWindow, posted, projectFixture, session, useBrowser } from './harness.ts';
 
 async function snapshot(page: Page, state: TranscriptState): Promise<void> {
   await deliver(page, { type: 'snapshot', state, session });
@@ -68,23 +56,13 @@ async function mutationsDuring(page: Page, action: () => Promise<void>): Promise
 
 describe('chat webview (headless Chromium)', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let browser: Browser;
+  const env = useBrowser();
   let page: Page;
   let pageErrors: string[] = [];
 
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
   beforeEach(async () => {
     pageErrors = [];
-    page = await openView(browser, server.origin);
+    page = await openView(env.browser, env.server.origin);
     page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
   });
   afterEach(async () => {
@@ -535,7 +513,7 @@ describe('chat webview (headless Chromium)', function () {
     for (const b of batches.slice(0, Math.floor(batches.length / 2))) s = reduce(s, b);
     await snapshot(page, s);
     const first = await page.locator('[data-testid="transcript"]').innerHTML();
-    const again = await openView(browser, server.origin);
+    const again = await openView(env.browser, env.server.origin);
     await deliver(again, { type: 'snapshot', state: s, session });
     assert.equal(await again.locator('[data-testid="transcript"]').innerHTML(), first);
     assert.equal(await again.getAttribute('body', 'data-run-state'), await page.getAttribute('body', 'data-run-state'));
@@ -596,11 +574,11 @@ describe('chat webview (headless Chromium)', function () {
     });
     const saved = await page.evaluate(() => (globalThis as unknown as PageWindow).__uiState);
     assert.equal(JSON.stringify(saved).includes('deep thought'), false, 'UI state holds no transcript content');
-    const again = await browser.newPage({ viewport: { width: 420, height: 800 } });
+    const again = await env.browser.newPage({ viewport: { width: 420, height: 800 } });
     await again.addInitScript((s) => {
       (globalThis as unknown as { __uiState: unknown }).__uiState = s;
     }, saved);
-    await again.goto(`${server.origin}/`);
+    await again.goto(`${env.server.origin}/`);
     await deliver(again, { type: 'snapshot', state, session });
     assert.equal(await again.locator('[data-testid="composer"]').inputValue(), 'half-written thought');
     assert.equal(await again.locator('.thinking-toggle').getAttribute('aria-expanded'), 'true');

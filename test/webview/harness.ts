@@ -266,10 +266,26 @@ export function assertBundleFresh(): void {
  * page must not throw.
  */
 export function useChatPage(onPage: (page: Page) => void | Promise<void>): { readonly server: () => TestServer; readonly browser: () => Browser } {
-  let server: TestServer | undefined;
-  let browser: Browser | undefined;
+  const env = useBrowser();
   let page: Page | undefined;
   let pageErrors: string[] = [];
+  beforeEach(async () => {
+    pageErrors = [];
+    page = await openView(env.browser, env.server.origin);
+    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
+    await onPage(page);
+  });
+  afterEach(async () => {
+    await page?.close();
+    assert.deepEqual(pageErrors, [], 'the page threw');
+  });
+  return { server: () => env.server, browser: () => env.browser };
+}
+
+/** Mocha hooks for a suite that opens its own pages: the test server and the browser live for the suite (read them in tests and hooks). */
+export function useBrowser(): { readonly server: TestServer; readonly browser: Browser } {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
   before(async () => {
     assertBundleFresh();
     server = await startServer();
@@ -279,15 +295,14 @@ export function useChatPage(onPage: (page: Page) => void | Promise<void>): { rea
     await browser?.close();
     await server?.close();
   });
-  beforeEach(async () => {
-    pageErrors = [];
-    page = await openView(browser!, server!.origin);
-    page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
-    await onPage(page);
-  });
-  afterEach(async () => {
-    await page?.close();
-    assert.deepEqual(pageErrors, [], 'the page threw');
-  });
-  return { server: () => server!, browser: () => browser! };
+  return {
+    get server() {
+      if (!server) throw new Error('useBrowser: the suite has not started');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('useBrowser: the suite has not started');
+      return browser;
+    },
+  };
 }

@@ -7,9 +7,9 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { build, exchange, T0 } from './builders.ts';
-import { assertBundleFresh, batch, deliver, launchBrowser, openView, root, session, startServer, type TestServer } from './harness.ts';
+import { batch, deliver, openView, root, session, useBrowser } from './harness.ts';
 
 const AXE_SOURCE = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const bundle = (locale: string) => JSON.parse(readFileSync(join(root, 'l10n', `bundle.l10n.${locale}.json`), 'utf8')) as Record<string, string>;
@@ -29,22 +29,12 @@ async function seriousAxeViolations(page: Page): Promise<string[]> {
 }
 
 describe('the chat in the display language (zh-cn, vi) at the narrowest sidebar', function () {
-  let server: TestServer;
-  let browser: Browser;
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useBrowser();
 
   for (const locale of ['zh-cn', 'vi']) {
     it(`shows the panel's own text in ${locale}, approval choices keeping their English data-choice`, async () => {
       const tr = bundle(locale);
-      const page = await openView(browser, server.origin, 'dark-modern', { width: 240, height: 700 }, { locale });
+      const page = await openView(env.browser, env.server.origin, 'dark-modern', { width: 240, height: 700 }, { locale });
       try {
         await deliver(page, { type: 'snapshot', state: build(exchange(1)), session });
         assert.equal(await page.getAttribute('[data-testid="composer"]', 'placeholder'), tr['Ask Pi… (Enter to send, Shift+Enter for a new line)']);

@@ -7,11 +7,11 @@
  */
 
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
-import { assertBundleFresh, deliver, deliverJson, launchBrowser, openView, posted, session, startServer, type PageWindow, type TestServer } from './harness.ts';
+import { deliver, deliverJson, openView, type PageWindow, posted, session, useBrowser } from './harness.ts';
 import { HOSTILE, PROTOTYPE_IDS } from './hostile.ts';
 
 // The panel's own images (thumbnails, chips, the larger view) are `img` elements of its own classes; their
@@ -128,18 +128,7 @@ async function inspect(page: Page): Promise<{ pwned: number; violations: PageWin
 
 describe('sanitization (headless Chromium, the real CSP)', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let browser: Browser;
-
-  before(async () => {
-    assertBundleFresh();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useBrowser();
 
   it(`has at least 50 hostile payloads (${HOSTILE.length})`, () => {
     assert.ok(HOSTILE.length >= 50);
@@ -147,7 +136,7 @@ describe('sanitization (headless Chromium, the real CSP)', function () {
 
   for (const mode of ['final (snapshot)', 'streamed in 5-character deltas'] as const) {
     it(`executes nothing and loads nothing with every payload ${mode}`, async () => {
-      const page = await openView(browser, server.origin);
+      const page = await openView(env.browser, env.server.origin);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       const streamed = mode !== 'final (snapshot)';
