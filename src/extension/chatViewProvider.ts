@@ -12,7 +12,7 @@ import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
-import { BUILTIN_COMMANDS, type BuiltinName } from '../shared/slashCommands.ts';
+import { builtinCommands, type BuiltinName } from '../shared/slashCommands.ts';
 import type { ComposerImageDraft } from './composerImageDraft.ts';
 import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
@@ -362,7 +362,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'listCommands': {
         const own = await this._client.listCommands();
         // Pi's `/plan` of an extension replaces the panel's in the menu, as it does when sent.
-        const builtins = own.some((x) => x.name === 'plan') ? BUILTIN_COMMANDS.filter((x) => x.name !== 'plan') : BUILTIN_COMMANDS;
+        const builtins = own.some((x) => x.name === 'plan') ? builtinCommands().filter((x) => x.name !== 'plan') : builtinCommands();
         const commands = [...builtins, ...own];
         this._post({ type: 'commands', commands });
         return;

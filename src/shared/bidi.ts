@@ -1,4 +1,5 @@
 /** Bidirectional-override characters, which can make text read differently from what it is: shown visibly, or stripped. */
+import { t } from './l10n.ts';
 
 /** U+202A–U+202E (embeddings, overrides) and U+2066–U+2069 (isolates). */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
@@ -26,9 +27,16 @@ export function stripBidiControls(text: string): { readonly text: string; readon
 export function codeForInsert(code: string): { readonly text: string; readonly notice?: string } {
   const { text, removed } = stripBidiControls(code);
   if (!removed) return { text };
-  const what = removed === 1 ? 'character' : 'characters';
   return {
     text,
-    notice: `Pi: removed ${removed} bidirectional control ${what} (U+202A–U+202E, U+2066–U+2069) from the inserted code: they can make code read differently from what it does.`,
+    notice:
+      removed === 1
+        ? t(
+            'Pi: removed 1 bidirectional control character (U+202A–U+202E, U+2066–U+2069) from the inserted code: it can make code read differently from what it does.',
+          )
+        : t(
+            'Pi: removed {0} bidirectional control characters (U+202A–U+202E, U+2066–U+2069) from the inserted code: they can make code read differently from what it does.',
+            removed,
+          ),
   };
 }

@@ -13,6 +13,7 @@
  * format back to show the chips instead of the raw blocks. A chip's `text` is exactly what is sent: any clipping
  * happened before, and says so inside the text.
  */
+import { t } from './l10n.ts';
 
 export type ChipKind = 'selection' | 'file' | 'problems' | 'terminal' | 'changes' | 'folder';
 
@@ -58,14 +59,15 @@ export function chipRef(c: CodeChip): string {
 /** A chip's size as the user reads it: characters (KB past 1000) and lines. */
 export function chipSize(c: CodeChip): string {
   const n = c.text.length;
-  const chars = n < 1000 ? `${n} chars` : `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}K chars`;
+  const chars = n < 1000 ? t('{0} chars', n) : t('{0}K chars', (n / 1000).toFixed(n < 10_000 ? 1 : 0));
   const lines = c.text ? c.text.replace(/\n$/, '').split('\n').length : 0;
-  return `${chars}, ${lines} ${lines === 1 ? 'line' : 'lines'}`;
+  return lines === 1 ? t('{0}, 1 line', chars) : t('{0}, {1} lines', chars, lines);
 }
 
 /** The prompt Pi gets: each chip as a context block, then the user's text. */
 export function expandChips(chips: readonly CodeChip[], text: string): string {
   if (!chips.length) return text;
+  // What the model reads, not the user: the same in every display language. l10n-ignore
   const blocks = chips.map((c) => `<context ref="${chipRef(c).replaceAll('"', '%22')}">\n${c.text.replace(/\n?$/, '\n')}</context>`);
   return `${blocks.join('\n\n')}\n\n${text}`;
 }

@@ -1,4 +1,5 @@
 /** An image's pixel size read from its header (PNG, JPEG, GIF, WebP, BMP) without decoding it, and the size the panel accepts. */
+import { t } from './l10n.ts';
 
 /** Widest or tallest image the panel takes, in pixels. */
 export const MAX_IMAGE_SIDE = 8192;
@@ -146,9 +147,16 @@ function le32(b: ByteSource, i: number): number | undefined {
  */
 export function imageSizeProblem(label: string, mimeType: string, b: ByteSource): string | undefined {
   const size = imageSize(mimeType, b);
-  if (!size) return `${label}: its size could not be read from the ${mimeType.slice(6).toUpperCase()} header, so it is not opened.`;
+  if (!size) return t('{0}: its size could not be read from the {1} header, so it is not opened.', label, mimeType.slice(6).toUpperCase());
   const { width, height } = size;
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS)
-    return `${label} is ${width}×${height} pixels; images may be at most ${MAX_IMAGE_SIDE} pixels a side and ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`;
+    return t(
+      '{0} is {1}×{2} pixels; images may be at most {3} pixels a side and {4} megapixels.',
+      label,
+      width,
+      height,
+      MAX_IMAGE_SIDE,
+      MAX_IMAGE_PIXELS / 1_000_000,
+    );
   return undefined;
 }

@@ -1,4 +1,5 @@
 /** What the view shows of saved sessions and of one session's tree: plain data, and the pure helpers over it. */
+import { formatNumber, t } from './l10n.ts';
 
 /** One saved session in the Sessions list. */
 export interface SessionSummary {
@@ -57,23 +58,23 @@ export const SESSION_PAGE_SIZE = 50;
 
 /** What to call a session: its name, else its first prompt on one line. */
 export function sessionTitle(s: Pick<SessionSummary, 'name' | 'firstMessage'>): string {
-  return s.name?.trim() || s.firstMessage.replace(/\s+/g, ' ').trim().slice(0, 120) || '(empty session)';
+  return s.name?.trim() || s.firstMessage.replace(/\s+/g, ' ').trim().slice(0, 120) || t('(empty session)');
 }
 
 /** The header's tooltip line for the session's totals. */
 export function statsLine(s: SessionStatsView): string {
-  const parts = [`${s.input.toLocaleString('en-US')} in`, `${s.output.toLocaleString('en-US')} out`];
-  if (s.cacheRead || s.cacheWrite) parts.push(`cache ${s.cacheRead.toLocaleString('en-US')} read / ${s.cacheWrite.toLocaleString('en-US')} write`);
+  const parts = [t('{0} in', formatNumber(s.input)), t('{0} out', formatNumber(s.output))];
+  if (s.cacheRead || s.cacheWrite) parts.push(t('cache {0} read / {1} write', formatNumber(s.cacheRead), formatNumber(s.cacheWrite)));
   parts.push(`$${s.cost.toFixed(4)}`);
-  if (s.contextPercent !== undefined) parts.push(`context ${s.contextPercent}%`);
-  return `Tokens: ${parts.join(', ')}`;
+  if (s.contextPercent !== undefined) parts.push(t('context {0}%', s.contextPercent));
+  return t('Tokens: {0}', parts.join(', '));
 }
 
 /** "12.3k tokens · $0.0400": a session's totals, short, for the list. */
 export function shortStats(s: SessionStatsView): string {
   const tokens = s.input + s.output + s.cacheRead + s.cacheWrite;
-  const t = tokens >= 1_000_000 ? `${(tokens / 1_000_000).toFixed(1)}M` : tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
-  return `${t} tokens · $${s.cost.toFixed(4)}`;
+  const count = tokens >= 1_000_000 ? `${(tokens / 1_000_000).toFixed(1)}M` : tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
+  return t('{0} tokens · {1}', count, `$${s.cost.toFixed(4)}`);
 }
 
 /** Whether a session matches a search: every word of `query` is in its name or text (case-insensitive). */

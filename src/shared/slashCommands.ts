@@ -1,5 +1,8 @@
 /** Slash commands in the composer: the panel's own built-ins, and the shape of the commands Pi lists (extension commands, prompt templates, skills). */
 
+import { assertNever } from './exhaustive.ts';
+import { t } from './l10n.ts';
+
 export type SlashSource = 'builtin' | 'extension' | 'prompt' | 'skill';
 
 export interface SlashCommand {
@@ -13,18 +16,49 @@ export interface SlashCommand {
 
 /** The panel's own commands, mapped to its actions; anything else after `/` goes to Pi, which expands or runs it. */
 export const BUILTIN_COMMANDS = [
-  { name: 'new', description: 'Start a new session', source: 'builtin' },
-  { name: 'resume', description: 'Resume a saved session', source: 'builtin' },
-  { name: 'compact', description: 'Compact the conversation, with optional instructions', source: 'builtin', args: '[instructions]' },
-  { name: 'model', description: 'Select the model', source: 'builtin' },
-  { name: 'thinking', description: 'Set the thinking level', source: 'builtin', args: '[level]' },
-  { name: 'name', description: 'Name this session', source: 'builtin', args: '<title>' },
-  { name: 'export', description: 'Export the transcript to HTML', source: 'builtin' },
-  { name: 'copy', description: 'Copy the last answer to the clipboard', source: 'builtin' },
-  { name: 'plan', description: 'Toggle plan mode (Pi only reads and proposes a plan), or plan what follows', source: 'builtin', args: '[task]' },
+  { name: 'new', source: 'builtin' },
+  { name: 'resume', source: 'builtin' },
+  { name: 'compact', source: 'builtin', args: '[instructions]' },
+  { name: 'model', source: 'builtin' },
+  { name: 'thinking', source: 'builtin', args: '[level]' },
+  { name: 'name', source: 'builtin', args: '<title>' },
+  { name: 'export', source: 'builtin' },
+  { name: 'copy', source: 'builtin' },
+  { name: 'plan', source: 'builtin', args: '[task]' },
 ] as const satisfies readonly SlashCommand[];
 
 export type BuiltinName = (typeof BUILTIN_COMMANDS)[number]['name'];
+
+/** What a built-in command does, in the display language (read when the menu is built, after the bundle is set). */
+export function builtinDescription(name: BuiltinName): string {
+  switch (name) {
+    case 'new':
+      return t('Start a new session');
+    case 'resume':
+      return t('Resume a saved session');
+    case 'compact':
+      return t('Compact the conversation, with optional instructions');
+    case 'model':
+      return t('Select the model');
+    case 'thinking':
+      return t('Set the thinking level');
+    case 'name':
+      return t('Name this session');
+    case 'export':
+      return t('Export the transcript to HTML');
+    case 'copy':
+      return t('Copy the last answer to the clipboard');
+    case 'plan':
+      return t('Toggle plan mode (Pi only reads and proposes a plan), or plan what follows');
+    default:
+      return assertNever(name);
+  }
+}
+
+/** The built-in commands as the slash menu lists them, each with its description. */
+export function builtinCommands(): SlashCommand[] {
+  return BUILTIN_COMMANDS.map((c) => ({ ...c, description: builtinDescription(c.name) }));
+}
 
 const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTIN_COMMANDS.map((c) => c.name));
 

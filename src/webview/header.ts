@@ -25,7 +25,7 @@ export class Header {
   constructor(post: (msg: WebviewToHost) => void, setMode: (mode: ViewMode) => void) {
     // The model and thinking level are pickers: they run the palette commands in the host. Their visible
     // text (the model name, the level) is their accessible name; what they do is their description (title).
-    this._model = h('button', { type: 'button', class: 'model header-picker', 'data-action': HeaderAction.SelectModel, title: 'Select a model' });
+    this._model = h('button', { type: 'button', class: 'model header-picker', 'data-action': HeaderAction.SelectModel, title: t('Select a model') });
     this._level = h('button', {
       type: 'button',
       class: 'thinking-level header-picker',
@@ -79,13 +79,13 @@ export class Header {
     if (session !== this._session) {
       this._session = session;
       setText(this._model, showBidiControls(session.model ?? (session.ready ? t('No model configured') : t('Starting Pi…'))));
-      setAttr(this._model, 'title', session.modelId ? `${session.modelId}: select a model` : 'Select a model');
-      setText(this._context, session.contextPercent !== undefined ? `context ${session.contextPercent}%` : '');
+      setAttr(this._model, 'title', session.modelId ? t('{0}: select a model', session.modelId) : t('Select a model'));
+      setText(this._context, session.contextPercent !== undefined ? t('context {0}%', session.contextPercent) : '');
       setAttr(this._context, 'title', session.stats ? statsLine(session.stats) : t("How full the model's context window is"));
       setAttr(this._title, 'title', session.stats ? `${state.sessionName ?? t('This session')}\n${statsLine(session.stats)}` : undefined);
     }
     const thinking = state.thinkingLevel ?? session.thinkingLevel;
-    setText(this._level, thinking ? `thinking: ${thinking}` : '');
+    setText(this._level, thinking ? t('thinking: {0}', thinking) : '');
     setHidden(this._level, !thinking);
     setText(this._title, showBidiControls(state.sessionName ?? ''));
     setHidden(this._planMode, state.plan?.on !== true);

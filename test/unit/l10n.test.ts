@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkL10n, LOCALES, looksLikeProse, scanSource } from '../../scripts/checkL10n.ts';
 import { fill, formatAgo, formatNumber, setL10nBundle, t } from '../../src/shared/l10n.ts';
+import { shortStats, statsLine } from '../../src/shared/sessions.ts';
+import { builtinCommands } from '../../src/shared/slashCommands.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -13,6 +15,21 @@ describe('l10n: t() and Intl in the display language', () => {
     assert.equal(t('Open {0} at line {1}', 'a.ts', 3), 'Open a.ts at line 3');
     assert.equal(fill('{who} ran {n}', [{ who: 'Pi', n: 2 }]), 'Pi ran 2');
     assert.equal(t('{0} stays {1}', 'x'), 'x stays {1}');
+  });
+
+  it('translates the built-in slash commands and the session totals when they are built, not at load', () => {
+    const zh = JSON.parse(readFileSync(join(ROOT, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+    setL10nBundle(zh, 'zh-cn');
+    assert.equal(builtinCommands().find((c) => c.name === 'new')?.description, zh['Start a new session']);
+    assert.ok(
+      builtinCommands().every((c) => c.description && !/^[A-Z][a-z]+ /.test(c.description)),
+      'every built-in described in zh-cn',
+    );
+    assert.equal(shortStats({ input: 1000, output: 234, cacheRead: 0, cacheWrite: 0, cost: 0.5 }), '1.2k 个令牌 · $0.5000');
+    assert.match(
+      statsLine({ input: 1000, output: 2, cacheRead: 0, cacheWrite: 0, cost: 0, contextPercent: 7 }),
+      /^令牌：输入 1,000, 输出 2, \$0\.0000, 上下文 7%$/,
+    );
   });
 
   it('reads the bundle of the display language, placeholders moved as the translation needs', () => {
@@ -61,7 +78,7 @@ describe('l10n check (scripts/checkL10n.ts, run by npm run lint)', () => {
   });
 
   it('tells prose from code', () => {
-    for (const s of ['Send', 'Copy failed', 'Pi: {} has no problems.', 'no workspace folder is open']) assert.ok(looksLikeProse(s), s);
+    for (const s of ['Send', 'Copy failed', 'Pi: {} has no problems.', 'no workspace folder is open', 'Select a model']) assert.ok(looksLikeProse(s), s);
     for (const s of ['btn btn-secondary', 'piPanel.chat', 'default-src {}', './l10n.ts', 'image/png', 'data-choice']) assert.ok(!looksLikeProse(s), s);
   });
 

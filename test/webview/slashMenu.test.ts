@@ -2,7 +2,7 @@
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { BUILTIN_COMMANDS, type SlashCommand } from '../../src/shared/slashCommands.ts';
+import { builtinCommands, type SlashCommand } from '../../src/shared/slashCommands.ts';
 import { deliver, posted, useChatPage } from './harness.ts';
 
 const piCommands: SlashCommand[] = [
@@ -29,7 +29,7 @@ describe('slash menu in the chat webview (headless Chromium)', function () {
       (await posted(page)).some((m) => m.type === 'listCommands'),
       'the menu asks the host for commands',
     );
-    await deliver(page, { type: 'commands', commands: [...BUILTIN_COMMANDS, ...piCommands] });
+    await deliver(page, { type: 'commands', commands: [...builtinCommands(), ...piCommands] });
   }
 
   it('opens on /, lists the built-ins and Pi commands with descriptions, and filters as the name is typed', async () => {

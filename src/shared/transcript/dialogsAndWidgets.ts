@@ -89,6 +89,7 @@ export function reduceExtensionUi(s: ExtensionUiState | undefined, ev: Extension
 
 /** The choices a dialog card offers as buttons (input and editor submit their text instead). */
 export function dialogChoices(d: DialogView): readonly string[] {
+  // The answers' values, English on the wire; the card shows them translated. l10n-ignore
   if (d.kind === 'confirm') return ['Yes', 'No'];
   if (d.kind === 'select') return d.options ?? [];
   return [];
