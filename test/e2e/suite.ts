@@ -1,8 +1,10 @@
 /**
- * End-to-end suite: plays every case in test/e2e/cases/*.json through the runner in one shared
- * workbench (a fresh Pi agent dir, workspace and page per case) and checks each run's output.
+ * End-to-end suite: plays every case in test/e2e/cases/*.json through the runner in a shared workbench (a
+ * fresh Pi agent dir, workspace and page per case) and checks each run's output.
  *
- *   node test/e2e/suite.ts [--vsix FILE] [--grep SUBSTRING[,SUBSTRING…]] [--keep-going-after N]
+ *   node test/e2e/suite.ts [--vsix FILE] [--grep SUBSTRING[,SUBSTRING…]] [--jobs N]
+ *
+ * `--jobs N` (or PI_PANEL_E2E_JOBS) plays the cases in N lanes at once, each with a workbench of its own.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,8 +55,74 @@ function extraChecks(outDir: string, expect: Record<string, unknown>): string[] 
   return fails;
 }
 
+/** One case's verdict: whether it passed, and what to print under its name when not. */
+interface CaseOutcome {
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+/**
+ * A lane plays cases one after another in its own workbench (a code-server and a browser of its own), restarting
+ * it when a case needs another kind (Restricted Mode, a display language) or left it unwell.
+ */
+class Lane {
+  private _harness: Harness | undefined;
+  private _untrusted = false;
+  private _locale: string | undefined;
+  private readonly _vsix: string;
+
+  constructor(vsix: string) {
+    this._vsix = vsix;
+  }
+
+  async play(file: string): Promise<CaseOutcome> {
+    const name = path.basename(file, '.json');
+    const caseFile = path.join(CASES_DIR, file);
+    const out = path.join(RESULTS_DIR, name);
+    fs.rmSync(out, { recursive: true, force: true });
+    try {
+      const spec = JSON.parse(fs.readFileSync(caseFile, 'utf8')) as CaseFile;
+      const scenario = await resolveScenario(spec.scenario, path.dirname(caseFile));
+      const untrusted = spec.untrusted === true;
+      if (this._harness && (this._untrusted !== untrusted || this._locale !== spec.locale)) await this.close();
+      this._untrusted = untrusted;
+      this._locale = spec.locale;
+      const harness = (this._harness ??= await startHarness(this._vsix, { untrusted, ...(spec.locale ? { locale: spec.locale } : {}) }));
+      const base = path.dirname(caseFile);
+      const result = await runScenario(harness, {
+        scenario,
+        prompt: spec.prompt,
+        out,
+        actions: spec.actions ?? [],
+        timeoutMs: spec.timeoutMs,
+        piSettings: spec.piSettings,
+        files: spec.files ? path.resolve(base, spec.files) : undefined,
+        git: spec.git === true,
+        vscodeSettings:
+          typeof spec.settings === 'string'
+            ? (JSON.parse(fs.readFileSync(path.resolve(base, spec.settings), 'utf8')) as Record<string, unknown>)
+            : spec.settings,
+      });
+      const verdict = check(out, caseFile);
+      const extra = extraChecks(out, spec.expect);
+      // A run that could not even load the workbench may have left the server unwell: start afresh.
+      if (result.errors.some((e) => /workbench|Timeout .*exceeded|Target .*closed/i.test(e)) && !result.runState) await this.close();
+      return { ok: verdict.ok && extra.length === 0, detail: [verdict.output, ...extra].join('\n') };
+    } catch (err) {
+      await this.close();
+      return { ok: false, detail: (err as Error).stack ?? String(err) };
+    }
+  }
+
+  async close(): Promise<void> {
+    const harness = this._harness;
+    this._harness = undefined;
+    await harness?.close();
+  }
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { vsix: { type: 'string' }, grep: { type: 'string' } } });
+  const { values } = parseArgs({ options: { vsix: { type: 'string' }, grep: { type: 'string' }, jobs: { type: 'string' } } });
   const files = fs
     .readdirSync(CASES_DIR)
     .filter((f) => f.endsWith('.json') && (!values.grep || values.grep.split(',').some((g) => f.includes(g))))
@@ -64,74 +132,36 @@ async function main(): Promise<number> {
     console.log('0 passed, 0 failed');
     return 1;
   }
+  const jobs = Math.max(1, Math.min(files.length, Number(values.jobs ?? process.env.PI_PANEL_E2E_JOBS ?? 1) || 1));
   const vsix = values.vsix ? path.resolve(values.vsix) : packagedVsix(true);
-  console.log(`e2e: ${files.length} case(s), extension ${path.relative(REPO_ROOT, vsix)}, results in ${path.relative(REPO_ROOT, RESULTS_DIR)}/`);
+  console.log(
+    `e2e: ${files.length} case(s) in ${jobs} lane(s), extension ${path.relative(REPO_ROOT, vsix)}, results in ${path.relative(REPO_ROOT, RESULTS_DIR)}/`,
+  );
   const started = Date.now();
-  let harness: Harness | undefined;
-  // Workspace trust is a server-wide switch: Restricted-Mode cases get a workbench of their own.
-  let harnessUntrusted = false;
-  let harnessLocale: string | undefined;
+  // Cases that need a workbench of their own kind go last, so a lane restarts its workbench as rarely as it can.
+  const kind = (f: string) => {
+    const spec = JSON.parse(fs.readFileSync(path.join(CASES_DIR, f), 'utf8')) as CaseFile;
+    return `${spec.untrusted === true ? 1 : 0}:${spec.locale ?? ''}`;
+  };
+  const queue = [...files].sort((a, b) => kind(a).localeCompare(kind(b)) || a.localeCompare(b));
   let passed = 0;
   let failed = 0;
+  const lanes = Array.from({ length: jobs }, () => new Lane(vsix));
   try {
-    for (const file of files) {
-      const name = path.basename(file, '.json');
-      const caseFile = path.join(CASES_DIR, file);
-      const out = path.join(RESULTS_DIR, name);
-      fs.rmSync(out, { recursive: true, force: true });
-      const t0 = Date.now();
-      let ok = false;
-      let detail = '';
-      try {
-        const spec = JSON.parse(fs.readFileSync(caseFile, 'utf8')) as CaseFile;
-        const scenario = await resolveScenario(spec.scenario, path.dirname(caseFile));
-        const untrusted = spec.untrusted === true;
-        if (harness && (harnessUntrusted !== untrusted || harnessLocale !== spec.locale)) {
-          await harness.close();
-          harness = undefined;
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (let file = queue.shift(); file; file = queue.shift()) {
+          const t0 = Date.now();
+          const { ok, detail } = await lane.play(file);
+          if (ok) passed++;
+          else failed++;
+          console.log(`${ok ? 'PASS' : 'FAIL'} ${path.basename(file, '.json')} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+          if (!ok) for (const line of detail.split('\n')) if (line.trim()) console.log(`    ${line}`);
         }
-        harnessUntrusted = untrusted;
-        harnessLocale = spec.locale;
-        harness ??= await startHarness(vsix, { untrusted, ...(spec.locale ? { locale: spec.locale } : {}) });
-        const base = path.dirname(caseFile);
-        const result = await runScenario(harness, {
-          scenario,
-          prompt: spec.prompt,
-          out,
-          actions: spec.actions ?? [],
-          timeoutMs: spec.timeoutMs,
-          piSettings: spec.piSettings,
-          files: spec.files ? path.resolve(base, spec.files) : undefined,
-          git: spec.git === true,
-          vscodeSettings:
-            typeof spec.settings === 'string'
-              ? (JSON.parse(fs.readFileSync(path.resolve(base, spec.settings), 'utf8')) as Record<string, unknown>)
-              : spec.settings,
-        });
-        const verdict = check(out, caseFile);
-        const extra = extraChecks(out, spec.expect);
-        ok = verdict.ok && extra.length === 0;
-        detail = [verdict.output, ...extra].join('\n');
-        // A run that could not even load the workbench may have left the shared server unwell: start afresh.
-        if (result.errors.some((e) => /workbench|Timeout .*exceeded|Target .*closed/i.test(e)) && !result.runState) {
-          await harness.close();
-          harness = undefined;
-        }
-      } catch (err) {
-        detail = (err as Error).stack ?? String(err);
-        if (harness) {
-          await harness.close();
-          harness = undefined;
-        }
-      }
-      const secs = ((Date.now() - t0) / 1000).toFixed(1);
-      if (ok) passed++;
-      else failed++;
-      console.log(`${ok ? 'PASS' : 'FAIL'} ${name} (${secs} s)`);
-      if (!ok) for (const line of detail.split('\n')) if (line.trim()) console.log(`    ${line}`);
-    }
+      }),
+    );
   } finally {
-    await harness?.close();
+    await Promise.all(lanes.map((l) => l.close()));
   }
   console.log(`e2e suite took ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots and outputs under ${path.relative(REPO_ROOT, RESULTS_DIR)}/<case>/`);
   console.log(`${passed} passed, ${failed} failed`);
