@@ -4,141 +4,22 @@
  * session, Cancel -> settled latency, and the cold first prompt. The main-thread side is the product's
  * PiClient in plain Node with the real dist/worker.js (not inside code-server). A report, not a test.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { PiClient } from '../src/extension/piClient.ts';
+import { performance } from 'node:perf_hooks';
 import { ViewFeed } from '../src/extension/viewFeed.ts';
 import { realScheduler } from '../src/shared/batcher.ts';
 import type { HostToWebview } from '../src/shared/wire/webviewProtocol.ts';
 import type { WireEvent } from '../src/shared/wire/events.ts';
 import { initialTranscript, reduce, reduceOne } from '../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../src/shared/transcript/rows.ts';
-import type { WorkerConfig } from '../src/shared/wire/workerProtocol.ts';
 import type { Scenario } from '../test/scriptedModel/scenario.ts';
-import { makePiAgentDir } from '../test/support/piConfig.ts';
 import { writeSession } from '../test/support/sessionFile.ts';
 import { lorem } from '../test/support/wireStream.ts';
 import { longTranscript } from '../test/webview/builders.ts';
+import { benchChat, cpuMicros, root, stalls } from './benchChat.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const workerFile = join(root, 'dist', 'worker.js');
-const quiet = { info() {}, warn() {}, error() {} };
-
-const ms = (ns: number) => (ns / 1e6).toFixed(1);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-
-/** The scripted model in a process of its own, so its streaming never counts as main-thread work here. */
-async function startChildModel(scenario: Scenario): Promise<{ url: string; close(): Promise<void> }> {
-  const file = join(mkdtempSync(join(tmpdir(), 'pi-bench-scenario-')), 'scenario.json');
-  writeFileSync(file, JSON.stringify(scenario));
-  const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', join(root, 'test', 'scriptedModel', 'cli.ts'), '--scenario', file], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(out.trim().split('\n')[0]!);
-    });
-    child.once('exit', (code) => reject(new Error(`scripted model exited with ${code}`)));
-  });
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-interface Setup {
-  readonly client: PiClient;
-  readonly model: { url: string; close(): Promise<void> };
-  readonly cwd: string;
-  readonly agentDir: string;
-  until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
-  dispose(): Promise<void>;
-}
-
-async function setup(
-  scenario: Scenario,
-  retry?: { maxRetries: number; baseDelayMs: number },
-  cwd = mkdtempSync(join(tmpdir(), 'pi-bench-ws-')),
-): Promise<Setup> {
-  const model = await startChildModel(scenario);
-  const agentDir = await makePiAgentDir({ baseUrl: model.url, retry });
-  const config: WorkerConfig = { cwd, agentDir, trusted: true, tools: [], settleTimeoutMs: 5000, noResponseMs: 0, collapseThinking: true };
-  const client = new PiClient(
-    (workerData) => new Worker(workerFile, { workerData }),
-    () => config,
-    quiet,
-    realScheduler,
-    { requestTimeoutMs: 30_000, pingMs: 1000, hangMs: 30_000 },
-  );
-  // Checked on every batch the main thread applies (and on a slow timer): polling in a tight loop would
-  // itself be main-thread work.
-  const until = (predicate: () => boolean, what: string, timeoutMs = 120_000) =>
-    new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const done = (err?: Error) => {
-        sub.dispose();
-        clearInterval(timer);
-        if (err) reject(err);
-        else resolve();
-      };
-      const check = () => {
-        if (predicate()) done();
-        else if (Date.now() - started > timeoutMs) done(new Error(`timed out waiting for ${what}`));
-      };
-      const sub = client.onDidEmit(check);
-      const timer = setInterval(check, 50);
-      check();
-    });
-  return {
-    client,
-    model,
-    cwd,
-    agentDir,
-    until,
-    async dispose() {
-      client.dispose();
-      await model.close();
-    },
-  };
-}
-
-/**
- * Main-thread event-loop delay while `fn` runs (10 ms resolution): max and p99 in ms, and the share of the
- * wall time this thread spent on its CPU (the rest of a long delay is the thread waiting for a core). `own`:
- * the most CPU time this thread spent between two ticks of a 5 ms timer, i.e. its longest stretch of its own
- * work, which other processes on the machine do not lengthen (they do lengthen `max`).
- */
-async function stalls(fn: () => Promise<void>): Promise<{ max: string; p99: string; busy: string; own: string }> {
-  const h = monitorEventLoopDelay({ resolution: 10 });
-  const wall0 = performance.now();
-  const cpu0 = cpuMicros();
-  let own = 0;
-  let lastCpu = cpu0;
-  const sampler = setInterval(() => {
-    const cpu = cpuMicros();
-    own = Math.max(own, cpu - lastCpu);
-    lastCpu = cpu;
-  }, 5);
-  h.enable();
-  await fn();
-  h.disable();
-  clearInterval(sampler);
-  own = Math.max(own, cpuMicros() - lastCpu);
-  const busy = (cpuMicros() - cpu0) / 1000 / (performance.now() - wall0);
-  return { max: ms(h.max), p99: ms(h.percentile(99)), busy: `${(busy * 100).toFixed(1)}%`, own: (own / 1000).toFixed(1) };
-}
 
 async function streamingStalls(delayMs: number): Promise<void> {
   const reply = lorem(100_000);
@@ -152,7 +33,7 @@ async function streamingStalls(delayMs: number): Promise<void> {
       { chunks: [{ text: reply, split: 10, delayMs }], finish: 'stop' },
     ],
   } as Scenario;
-  const s = await setup(scenario);
+  const s = await benchChat(scenario);
   try {
     // "Opening the view" starts the worker and Pi loads there; then a prompt streams a tool call and the reply.
     const start = await stalls(async () => {
@@ -168,7 +49,7 @@ async function streamingStalls(delayMs: number): Promise<void> {
       console.log(
         `  the reply did not arrive whole: outcome ${JSON.stringify(s.client.state.run.outcome)}, last rows ${s.client.state.messages
           .slice(-3)
-          .map((m) => `${m.role}:${m.stopReason ?? ''}:${(m.blocks[0]?.text ?? '').slice(0, 80)}`)
+          .map((m) => `${m.role}:${m.role === 'assistant' ? (m.stopReason ?? '') : ''}:${(m.blocks[0]?.text ?? '').slice(0, 80)}`)
           .join(' | ')}`,
       );
     const rate = delayMs ? `~${Math.round(1000 / delayMs)} deltas/s at most` : 'as fast as Pi and the model go';
@@ -190,12 +71,6 @@ async function idleBaseline(): Promise<void> {
   console.log(
     `baseline, an idle main thread for 3 s on this machine now: max ${r.max} ms, p99 ${r.p99} ms (own work at most ${r.own} ms at a time; busy ${r.busy})`,
   );
-}
-
-function cpuMicros(): number {
-  const p = process as unknown as { threadCpuUsage?: () => NodeJS.CpuUsage };
-  const u = p.threadCpuUsage ? p.threadCpuUsage() : process.cpuUsage();
-  return u.user + u.system;
 }
 
 function perDeltaCost(): void {
@@ -224,7 +99,7 @@ function perDeltaCost(): void {
 }
 
 async function resumeLarge(): Promise<void> {
-  const s = await setup({ name: 'bench-resume', steps: [{ chunks: [{ text: 'unused' }], finish: 'stop' }] } as Scenario);
+  const s = await benchChat({ name: 'bench-resume', steps: [{ chunks: [{ text: 'unused' }], finish: 'stop' }] } as Scenario);
   try {
     await s.client.ensureSession();
     const count = 20_000;
@@ -274,7 +149,7 @@ async function cancelLatency(): Promise<void> {
         ? { chunks: [{ toolCall: { id: `call_sleep_${i}`, name: 'bash', arguments: { command: 'sleep 5' } } }], finish: 'tool_calls' }
         : { status: 500, body: 'overloaded' },
   );
-  const s = await setup({ name: 'bench-cancel', steps } as Scenario, { maxRetries: 3, baseDelayMs: 10_000 });
+  const s = await benchChat({ name: 'bench-cancel', steps } as Scenario, { retry: { maxRetries: 3, baseDelayMs: 10_000 } });
   const phases = ['streaming', 'tool', 'retry wait'];
   const latencies: number[][] = [[], [], []];
   try {
@@ -304,7 +179,7 @@ async function cancelLatency(): Promise<void> {
 }
 
 async function coldFirstPrompt(): Promise<void> {
-  const s = await setup({ name: 'bench-cold', steps: [{ chunks: [{ text: 'Hello there, first delta.', split: 5 }], finish: 'stop' }] } as Scenario);
+  const s = await benchChat({ name: 'bench-cold', steps: [{ chunks: [{ text: 'Hello there, first delta.', split: 5 }], finish: 'stop' }] } as Scenario);
   try {
     const t0 = performance.now();
     let first = 0;

@@ -62,6 +62,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._sessions.focusOpen = f;
   }
 
+  /** Names the other chat that has a session open, for the Sessions list's mark. */
+  set openElsewhere(f: (file: string) => string | undefined) {
+    this._sessions.openElsewhere = f;
+  }
+
   /** `sidebar` or `editor-N` (SPEC §7 `data-chat-id`). */
   readonly chatId: string;
   /** An editor tab's lasting key (a UUID), kept by its page across reloads; none for the sidebar. */

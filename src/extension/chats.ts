@@ -60,6 +60,11 @@ export class Chat extends Disposable {
     return name || vscode.l10n.t('Chat {0}', this.number);
   }
 
+  /** Where the chat is, for "open in …": "the sidebar", else its tab's title. */
+  get place(): string {
+    return this.number === 0 ? vscode.l10n.t('the sidebar') : this.label;
+  }
+
   get phase(): RunPhase {
     return runPhase(this.client.state.run);
   }
@@ -271,6 +276,10 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
       if (!other || other === self) return false;
       await this.reveal(other);
       return true;
+    };
+    view.openElsewhere = (sessionFile) => {
+      const other = this.withSession(sessionFile);
+      return other && other !== self ? other.place : undefined;
     };
     chat.own(view.onDidFocus(() => (this._focused = self)));
     chat.own(view.onDidChangeVisible(() => this._onDidChange.fire()));

@@ -12,25 +12,18 @@ import { t } from '../shared/l10n.ts';
 export interface MirrorSurface {
   /** A notification with buttons; resolves with the one clicked, or undefined when it is closed. */
   show(text: string, buttons: readonly string[]): PromiseLike<string | undefined>;
-  /** Answers the dialog; resolves false when it was no longer open. */
-  answer(id: string, choice: string): PromiseLike<boolean>;
   openChat(): PromiseLike<void>;
   /** A short, passing message (the status bar's), for a click that came too late to count. */
   say(text: string): void;
 }
 
-/** The notification's buttons, in the display language (looked up when shown: the bundle is set at activation). */
+/** The notification's one button, in the display language (looked up when shown: the bundle is set at activation). */
 const openChatLabel = () => t('Open Chat');
-/** The one answer a notification may give an approval: refusing needs no reading. */
-const denyLabel = () => t('Deny');
-/** What the dialog is answered with: the approval's choice as the worker knows it (SPEC §7), whatever the label says. */
-// l10n-ignore: the choice's id, not its label
-const DENY = 'Deny';
 
 /**
  * A question is answered in the chat's card only, where its whole text is shown as it is: a notification
- * renders `[label](…)` as a link and is capped, so what it shows is not a basis for Allow. It says that Pi
- * is waiting and offers Open Chat, and Deny for an approval.
+ * renders `[label](…)` as a link and is capped, so what it shows is not a basis for any answer. It says that
+ * Pi is waiting and offers Open Chat, nothing else: the surface cannot answer a dialog at all.
  *
  * VS Code cannot take a notification back, so once its dialog closes the notification's buttons are
  * disarmed: a late click answers nothing (the dialog, or a later one with the same choices, is left alone)
@@ -54,17 +47,14 @@ export class DialogMirror {
       : t('Pi is waiting for you: {0}. Open the chat to answer.', plainNotificationText(d.title));
     try {
       const openChat = openChatLabel();
-      const deny = denyLabel();
-      const picked = await this._surface.show(text, d.approval ? [openChat, deny] : [openChat]);
+      const picked = await this._surface.show(text, [openChat]);
       const ended = this._open.get(d.id);
-      if (picked === undefined) return;
+      if (picked !== openChat) return;
       if (ended !== undefined) {
         this._surface.say(t('Pi: "{0}" was already {1}.', plainNotificationText(d.title), ending(ended)));
         return;
       }
-      if (picked === openChat) await this._surface.openChat();
-      else if (picked === deny && d.approval && !(await this._surface.answer(d.id, DENY)))
-        this._surface.say(t('Pi: "{0}" was already closed.', plainNotificationText(d.title)));
+      await this._surface.openChat();
     } finally {
       this._open.delete(d.id);
     }

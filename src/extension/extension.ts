@@ -163,6 +163,10 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
         await chats.reveal(open);
         return true;
       },
+      (file) => {
+        const open = chats.withSession(file);
+        return open && open !== target() ? open.place : undefined;
+      },
     ),
     ...registerSessionFileCommands(
       () => target().client,

@@ -10,14 +10,13 @@ const MAX_STATUS_ITEMS = 10;
 
 export class ExtensionSurfaces extends Disposable {
   private readonly _status = new Map<string, vscode.StatusBarItem>();
-  /** The same question as a notification: its choices answer the dialog; input and editor open the chat. */
+  /** The same question as a notification that says Pi waits and opens the chat; it never answers. */
   private readonly _mirror: DialogMirror;
 
   constructor(client: PiClient, isViewVisible: () => boolean, openChat: () => Promise<void>) {
     super();
     this._mirror = new DialogMirror({
       show: (text, buttons) => vscode.window.showInformationMessage(text, ...buttons),
-      answer: (id, choice) => client.answerDialog(id, choice),
       openChat,
       // Gone by itself after five seconds.
       say: (text) => void vscode.window.setStatusBarMessage(text, 5000),

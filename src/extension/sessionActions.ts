@@ -17,6 +17,8 @@ export class SessionActions {
 
   /** Shows a session another chat has open, true when one has; such a session is not opened twice. */
   focusOpen: (file: string) => Promise<boolean> = async () => false;
+  /** The name of the other chat that has a session open ("the sidebar", "Chat 2"); none when no other has. */
+  openElsewhere: (file: string) => string | undefined = () => undefined;
 
   constructor(client: PiClient, post: (msg: HostToWebview) => void, log: Logger) {
     this._client = client;
@@ -31,8 +33,13 @@ export class SessionActions {
     this._query = query;
     if (offset === 0) this._listed.clear();
     const page = await this._client.sessionPage(query, offset);
-    for (const s of page.sessions) this._listed.set(s.path, sessionTitle(s));
-    this._post({ type: 'sessions', page });
+    const openIn: Record<string, string> = {};
+    for (const s of page.sessions) {
+      this._listed.set(s.path, sessionTitle(s));
+      const where = s.path === this._client.sessionFile ? undefined : this.openElsewhere(s.path);
+      if (where) openIn[s.path] = where;
+    }
+    this._post({ type: 'sessions', page: Object.keys(openIn).length ? { ...page, openIn } : page });
   }
 
   async open(file: string): Promise<void> {

@@ -4,8 +4,15 @@ import * as vscode from 'vscode';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { errorText, type PiClient } from './piClient.ts';
 
-/** `target`: the chat a command acts on (the focused one); `focusOpen` shows a session another chat has open (true). */
-export function registerSessionCommands(target: () => PiClient, focusOpen: (file: string) => Promise<boolean> = async () => false): vscode.Disposable[] {
+/**
+ * `target`: the chat a command acts on (the focused one); `focusOpen` shows a session another chat has open (true);
+ * `openElsewhere` names that chat, for the Resume Session pick's mark.
+ */
+export function registerSessionCommands(
+  target: () => PiClient,
+  focusOpen: (file: string) => Promise<boolean> = async () => false,
+  openElsewhere: (file: string) => string | undefined = () => undefined,
+): vscode.Disposable[] {
   // Error text comes from Pi, a provider or the file system: shown as plain text, never as links.
   const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(vscode.l10n.t('Pi: {0}: {1}', what, errorText(err))));
   const noSession = () => void vscode.window.showErrorMessage(vscode.l10n.t('Pi: the session could not start. See Pi: Show Log.'));
@@ -63,7 +70,7 @@ export function registerSessionCommands(target: () => PiClient, focusOpen: (file
         const pick = await vscode.window.showQuickPick(
           sessions.map((info) => ({
             label: info.name || info.firstMessage.replace(/\s+/g, ' ').slice(0, 80) || vscode.l10n.t('(empty session)'),
-            description: `${info.messageCount} messages`,
+            description: [`${info.messageCount} messages`, ...markOpen(openElsewhere(info.path))].join(' · '),
             detail: new Date(info.modified).toLocaleString(vscode.env.language),
             path: info.path,
           })),
@@ -96,4 +103,9 @@ export function registerSessionCommands(target: () => PiClient, focusOpen: (file
       }
     }),
   ];
+}
+
+/** "open in Chat 2" for a session another chat has open. */
+function markOpen(where: string | undefined): string[] {
+  return where ? [vscode.l10n.t('open in {0}', where)] : [];
 }

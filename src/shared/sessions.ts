@@ -25,6 +25,8 @@ export interface SessionPage {
   readonly query: string;
   /** The session open now. */
   readonly current?: string;
+  /** Sessions of this page open in another chat of the window, by file: that chat's name ("the sidebar", "Chat 2"). */
+  readonly openIn?: Readonly<Record<string, string>>;
 }
 
 /** One entry of a session's tree, flattened depth-first with its depth. */

@@ -81,7 +81,7 @@ export class SessionsView {
   /** Shows a page: the first replaces the list, later ones append. A page for an older search is dropped. */
   show(page: SessionPage): void {
     if (page.query !== this._query) return;
-    const rows = page.sessions.map((s) => this._row(s, s.path === page.current));
+    const rows = page.sessions.map((s) => this._row(s, s.path === page.current, page.openIn?.[s.path]));
     if (page.offset === 0) this._list.replaceChildren(...rows);
     else if (page.offset === this._shown) this._list.append(...rows);
     else return;
@@ -99,7 +99,8 @@ export class SessionsView {
     );
   }
 
-  private _row(s: SessionSummary, current: boolean): HTMLLIElement {
+  /** `openIn`: the other chat that has the session open; opening the row shows that chat. */
+  private _row(s: SessionSummary, current: boolean, openIn: string | undefined): HTMLLIElement {
     const title = sessionTitle(s);
     const when = new Date(s.modified);
     const meta = [
@@ -109,7 +110,8 @@ export class SessionsView {
       ...(s.stats && s.stats.input + s.stats.output > 0 ? [shortStats(s.stats)] : []),
       ...(current ? ['open now'] : []),
     ].join(' · ');
-    const tip = `${title}\n${when.toLocaleString(displayLanguage())}${s.model ? `\n${s.model}` : ''}${s.stats ? `\n${statsLine(s.stats)}` : ''}`;
+    const where = openIn ? t('open in {0}', openIn) : undefined;
+    const tip = `${title}\n${when.toLocaleString(displayLanguage())}${s.model ? `\n${s.model}` : ''}${s.stats ? `\n${statsLine(s.stats)}` : ''}${where ? `\n${where}` : ''}`;
     return h(
       'li',
       { class: `session-item${current ? ' is-current' : ''}`, 'data-session-file': s.path, 'aria-current': current ? 'true' : undefined },
@@ -118,6 +120,7 @@ export class SessionsView {
         { type: 'button', class: 'session-open', 'data-action': SessionsAction.OpenSession, title: tip },
         h('span', { class: 'session-title' }, title),
         h('span', { class: 'session-meta' }, meta),
+        ...(where ? [h('span', { class: 'session-open-in', 'data-testid': 'session-open-in' }, where)] : []),
       ),
       h(
         'button',

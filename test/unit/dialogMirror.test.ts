@@ -2,21 +2,14 @@ import { strict as assert } from 'node:assert';
 import { DialogMirror, type MirrorSurface } from '../../src/extension/dialogMirror.ts';
 import type { DialogView } from '../../src/shared/wire/events.ts';
 
-/** A notification surface the test clicks: each `show` waits until the test picks a button (or closes it). */
+/** A notification surface the test clicks: each `show` waits until the test picks a button (or closes it). It has no way to answer. */
 class FakeSurface implements MirrorSurface {
   readonly shown: { text: string; buttons: readonly string[]; click(button: string | undefined): void }[] = [];
-  readonly answers: [string, string][] = [];
   readonly said: string[] = [];
   chatsOpened = 0;
-  /** Whether the worker still has the dialog open when the answer arrives. */
-  stillOpen = true;
 
   show(text: string, buttons: readonly string[]): Promise<string | undefined> {
     return new Promise((resolve) => this.shown.push({ text, buttons, click: resolve }));
-  }
-  async answer(id: string, choice: string): Promise<boolean> {
-    this.answers.push([id, choice]);
-    return this.stillOpen;
   }
   async openChat(): Promise<void> {
     this.chatsOpened++;
@@ -26,10 +19,13 @@ class FakeSurface implements MirrorSurface {
   }
 }
 
+/** Every answer a dialog may have: none of them may be a notification's button. */
+const ANSWERS = /^(Allow|Allow for session|Deny|Block|Yes|No|OK|Cancel)$/i;
+
 const dialog = (over: Partial<DialogView> & Pick<DialogView, 'id' | 'kind'>): DialogView => ({ title: 'Allow Pi to write out.txt?', at: 0, ...over });
 
 describe('dialogs mirrored as notifications while the chat is hidden', () => {
-  it('never offers Allow nor shows the command of an approval: Open Chat and Deny only', async () => {
+  it('offers an approval no answer and never shows its command: Open Chat is the only button', async () => {
     const surface = new FakeSurface();
     const mirror = new DialogMirror(surface);
     // The hostile command of finding 1: a markdown link hides `touch PWNED`, a long tail hides `curl … | sh`.
@@ -44,17 +40,34 @@ describe('dialogs mirrored as notifications while the chat is hidden', () => {
         approval: true,
       }),
     );
-    assert.deepEqual(surface.shown[0]!.buttons, ['Open Chat', 'Deny']);
+    assert.deepEqual(surface.shown[0]!.buttons, ['Open Chat']);
+    assert.ok(!surface.shown[0]!.buttons.some((b) => ANSWERS.test(b)), 'no button answers the approval');
     assert.doesNotMatch(surface.shown[0]!.text, /echo|touch|curl/);
     surface.shown[0]!.click('Open Chat');
     await done;
     assert.equal(surface.chatsOpened, 1);
-    assert.deepEqual(surface.answers, [], 'opening the chat answers nothing');
-    const denied = mirror.mirror(dialog({ id: 'd2', kind: 'select', options: ['Allow', 'Allow for session', 'Deny'], approval: true }));
-    surface.shown[1]!.click('Deny');
-    await denied;
-    assert.deepEqual(surface.answers, [['d2', 'Deny']]);
     assert.equal(mirror.pending, 0);
+  });
+
+  it('every kind of dialog, approval or not, gets Open Chat and nothing else', async () => {
+    const surface = new FakeSurface();
+    const mirror = new DialogMirror(surface);
+    const kinds: DialogView[] = [
+      dialog({ id: 'a', kind: 'select', options: ['Allow', 'Allow for session', 'Deny'], approval: true }),
+      dialog({ id: 'b', kind: 'select', options: ['Allow', 'Block'] }),
+      dialog({ id: 'c', kind: 'confirm' }),
+      dialog({ id: 'd', kind: 'confirm', approval: true }),
+      dialog({ id: 'e', kind: 'input', title: 'Your name?' }),
+      dialog({ id: 'f', kind: 'editor', title: 'Edit the plan' }),
+    ];
+    const done = kinds.map((d) => mirror.mirror(d));
+    assert.deepEqual(
+      surface.shown.map((s) => s.buttons),
+      kinds.map(() => ['Open Chat']),
+    );
+    for (const s of surface.shown) s.click(undefined);
+    await Promise.all(done);
+    assert.equal(surface.chatsOpened, 0, 'closing a notification opens nothing');
   });
 
   it("an extension's question is not answered from the notification: it offers Open Chat only", async () => {
@@ -65,7 +78,7 @@ describe('dialogs mirrored as notifications while the chat is hidden', () => {
     assert.equal(surface.shown[0]!.text, 'Pi is waiting for you: Allow Pi to write out.txt?. Open the chat to answer.');
     surface.shown[0]!.click('Allow');
     await done;
-    assert.deepEqual(surface.answers, [], 'a button the notification did not offer answers nothing');
+    assert.equal(surface.chatsOpened, 0, 'a button the notification did not offer does nothing');
     assert.equal(mirror.pending, 0);
   });
 
@@ -76,7 +89,7 @@ describe('dialogs mirrored as notifications while the chat is hidden', () => {
     mirror.closed('d1', 'answered Yes');
     surface.shown[0]!.click('Open Chat');
     await done;
-    assert.deepEqual(surface.answers, [], 'the late click answered nothing');
+    assert.equal(surface.chatsOpened, 0, 'the late click opened nothing');
     assert.deepEqual(surface.said, ['Pi: "Allow Pi to write out.txt?" was already answered (Yes).']);
     assert.equal(mirror.pending, 0);
   });
@@ -93,17 +106,6 @@ describe('dialogs mirrored as notifications while the chat is hidden', () => {
     await Promise.all([late, dismissed]);
     assert.equal(surface.chatsOpened, 0);
     assert.deepEqual(surface.said, ['Pi: "Your name?" was already timed out.']);
-  });
-
-  it('says so when the worker no longer had the dialog (closed before the host heard of it)', async () => {
-    const surface = new FakeSurface();
-    surface.stillOpen = false;
-    const mirror = new DialogMirror(surface);
-    const done = mirror.mirror(dialog({ id: 'd1', kind: 'select', options: ['Allow', 'Allow for session', 'Deny'], approval: true }));
-    surface.shown[0]!.click('Deny');
-    await done;
-    assert.deepEqual(surface.answers, [['d1', 'Deny']]);
-    assert.deepEqual(surface.said, ['Pi: "Allow Pi to write out.txt?" was already closed.']);
   });
 
   it('mirrors a dialog once, and ignores the close of one it never showed', async () => {

@@ -41,6 +41,24 @@ describe('sessions list, tree and rewind in the webview', function () {
     assert.match((await view.locator('[data-action="more-sessions"]').textContent()) ?? '', /20 more/);
   });
 
+  it('marks a session open in another chat with the name of that chat, and asks the host to open it (which shows that chat)', async () => {
+    await deliver(view, { type: 'showMode', mode: 'sessions' });
+    const list = savedSessions(3);
+    await deliver(view, {
+      type: 'sessions',
+      page: { ...page(list, 0, 3, '', list[0]!.path), openIn: { [list[1]!.path]: 'Chat 2', [list[2]!.path]: 'the sidebar' } },
+    });
+    const marks = view.locator('[data-testid="session-open-in"]');
+    assert.equal(await marks.count(), 2, 'the current session and unmarked ones carry no mark');
+    const row = view.locator(`[data-session-file="${list[1]!.path}"]`);
+    assert.equal(await row.locator('[data-testid="session-open-in"]').textContent(), 'open in Chat 2');
+    assert.equal(await view.locator(`[data-session-file="${list[2]!.path}"] [data-testid="session-open-in"]`).textContent(), 'open in the sidebar');
+    assert.match((await row.locator('[data-action="open-session"]').getAttribute('title')) ?? '', /open in Chat 2$/);
+    assert.equal(await row.locator('[data-action="open-session"]').isVisible(), true);
+    await row.locator('[data-action="open-session"]').click();
+    assert.deepEqual(await lastPosted(view, 'openSession'), { type: 'openSession', file: list[1]!.path });
+  });
+
   it('searches by text and drops a page that answers an older search', async () => {
     await deliver(view, { type: 'showMode', mode: 'sessions' });
     await view.fill('.sessions-search', 'parser');
