@@ -340,20 +340,21 @@ export class CheckpointStore {
     extra: Pick<Meta, 'runStart' | 'restore'> = {},
   ): Promise<Checkpoint> {
     await this._init();
-    const snap = await this._repo.snapshot();
-    const meta: Meta = {
-      v: 1,
-      label: label.replace(/\s+/g, ' ').trim() || 'Checkpoint',
-      createdAt: Date.now(),
-      ...(key ? { sessionId: key.sessionId, entryId: key.entryId } : {}),
-      kind,
-      skipped: snap.skipped,
-      ...extra,
-    };
-    const id = await this._repo.commit(snap.tree, `${meta.label.slice(0, 72)}\n\n${JSON.stringify(meta)}\n`);
+    let meta: Meta | undefined;
     const ref = key ? refName(key) : `${REF_ROOT}/_/${uniqueSuffix(++this._count)}`;
-    await this._repo.setRef(ref, id);
-    return toCheckpoint(id, meta);
+    const { commit } = await this._repo.record(ref, (skipped) => {
+      meta = {
+        v: 1,
+        label: label.replace(/\s+/g, ' ').trim() || 'Checkpoint',
+        createdAt: Date.now(),
+        ...(key ? { sessionId: key.sessionId, entryId: key.entryId } : {}),
+        kind,
+        skipped,
+        ...extra,
+      };
+      return `${meta.label.slice(0, 72)}\n\n${JSON.stringify(meta)}\n`;
+    });
+    return toCheckpoint(commit, meta!);
   }
 
   /** A checkpoint's tree and metadata; rejects for an id that is not one. */
