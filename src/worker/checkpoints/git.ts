@@ -62,13 +62,14 @@ export function shadowEnv(target: GitTarget | undefined, base: NodeJS.ProcessEnv
 
 /**
  * Runs `git args…` and resolves its standard output (bytes: blobs and `-z` lists are not text); rejects with a
- * `GitError` when git is missing or fails. `input` is written to its standard input. The process is started
- * from a helper thread (gitThread.ts), so the calling thread never waits for a fork.
+ * `GitError` when git is missing or fails. `input` is written to its standard input; `what` names the command
+ * in errors. The process is started from a helper thread (gitThread.ts), so the calling thread never waits for
+ * a fork.
  */
 export async function runGit(
   target: GitTarget | undefined,
   args: readonly string[],
-  opts: GitOptions & { input?: string | Buffer; cwd?: string } = {},
+  opts: GitOptions & { input?: string | Buffer; cwd?: string; what?: string } = {},
 ): Promise<Buffer> {
   const file = opts.gitPath ?? 'git';
   let r: SpawnResult;
@@ -89,7 +90,7 @@ export async function runGit(
   if (r.errorCode) throw new GitError(`git could not start: ${r.errorMessage ?? r.errorCode}`);
   if (r.code === 0) return r.stdout;
   const stderr = r.stderr.trim();
-  throw new GitError(`git ${args[0] ?? ''} failed${r.signal ? ` (${r.signal})` : ''}: ${stderr || `exit ${r.code}`}`, {
+  throw new GitError(`${opts.what ?? `git ${args[0] ?? ''}`} failed${r.signal ? ` (${r.signal})` : ''}: ${stderr || `exit ${r.code}`}`, {
     exitCode: r.code ?? undefined,
     stderr,
   });
