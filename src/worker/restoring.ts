@@ -1,9 +1,10 @@
 /**
  * Restore at a user message: asks in the chat's card whether to bring back the code, the conversation or both
  * (listing the files that will change), asks again before overwriting files changed after Pi's last run, then
- * restores the files to the message's checkpoint and/or moves the session back as Edit and resend does. The
- * last restore can be undone: its files come back from the checkpoint taken just before it, the conversation
- * from the entry it was at.
+ * restores the files to the message's checkpoint and/or moves the session back as Edit and resend does. Every
+ * restore can be undone, latest first: its files come back from the checkpoint taken just before it, the
+ * conversation from the entry it was at. The restores are kept with the checkpoints (so Undo restore works after
+ * a reload), or in memory where checkpoints are off.
  */
 
 import type { DialogKind, DialogView, NoticeCode, NoticeLevel } from '../shared/wire/events.ts';
@@ -29,18 +30,20 @@ export interface RestoreTarget {
   notice(level: NoticeLevel, text: string, code?: NoticeCode): void;
 }
 
-/** What the last restore changed, to undo it. */
+/** A restore of the conversation only where no checkpoint could keep it, to undo it. */
 interface Done {
-  /** The checkpoint taken just before the files were restored. */
-  readonly undoId?: string;
+  readonly sessionId: string;
   /** Where the conversation was before it moved back. */
-  readonly leafId?: string;
+  readonly leafId: string;
+  /** Milliseconds since the epoch: the stack's order against the kept restores. */
+  readonly at: number;
 }
 
 export class Restoring {
   private readonly _target: RestoreTarget;
   private readonly _checkpoints: SessionCheckpoints;
-  private _last: Done | undefined;
+  /** Conversation-only restores not kept with the checkpoints, oldest first. */
+  private readonly _unkept: Done[] = [];
 
   constructor(target: RestoreTarget, checkpoints: SessionCheckpoints) {
     this._target = target;
@@ -84,36 +87,46 @@ export class Restoring {
       if (sure !== 'Yes') return;
     }
     const leafId = manager.getLeafId() ?? undefined;
-    let undoId: string | undefined;
+    const moved = conversation && leafId ? { leafId } : {};
     let skipped = '';
     if (code) {
       try {
-        const result = await this._checkpoints.restore(plan.checkpoint.id);
-        undoId = result.undoId;
+        const result = await this._checkpoints.restore(plan.checkpoint.id, moved);
         skipped = result.skipped.map((s) => `${s.path} (${s.reason})`).join(', ');
       } catch (err) {
         return target.notice('error', `The files could not be restored: ${errorText(err)}`);
       }
     }
+    if (!code && leafId && !(await this._checkpoints.recordRestore(manager.getSessionId(), leafId)))
+      this._unkept.push({ sessionId: manager.getSessionId(), leafId, at: Date.now() });
     if (conversation) await target.navigateTree(entryId);
-    this._last = { ...(undoId ? { undoId } : {}), ...(conversation && leafId ? { leafId } : {}) };
     const what = code && conversation ? 'the code and the conversation' : code ? 'the code' : 'the conversation';
     target.notice('info', `Restored ${what} to before this message.${skipped ? ` Left as they are: ${skipped}.` : ''}`, 'restored');
   }
 
-  /** Undoes the last restore. */
+  /** Undoes the latest restore of the session not undone yet; called again, the one before it. */
   async undo(): Promise<void> {
     const target = this._target;
-    const last = this._last;
-    if (!last) return target.notice('info', 'There is no restore to undo.');
     if (target.isActive()) return target.notice('info', 'Pi is busy. Undo the restore after the run ends.');
-    this._last = undefined;
+    const sessionId = (await target.ensureSession())?.sessionManager?.getSessionId();
+    const kept = await this._checkpoints.lastRestore(sessionId).catch((err: unknown) => {
+      target.notice('warning', `The checkpoint of this message could not be read: ${errorText(err)}`);
+      return undefined;
+    });
+    const i = this._unkept.findLastIndex((d) => d.sessionId === sessionId);
+    const unkept = i >= 0 ? this._unkept[i] : undefined;
+    if (unkept && (!kept || unkept.at > kept.createdAt)) {
+      this._unkept.splice(i, 1);
+      await target.navigateTree(unkept.leafId);
+      return target.notice('info', 'Undid the restore.');
+    }
+    if (!kept?.restore) return target.notice('info', 'There is no restore to undo.');
     try {
-      if (last.undoId) await this._checkpoints.restore(last.undoId);
+      await this._checkpoints.undoRestore(kept);
     } catch (err) {
       return target.notice('error', `The files could not be put back: ${errorText(err)}`);
     }
-    if (last.leafId) await target.navigateTree(last.leafId);
+    if (kept.restore.leafId) await target.navigateTree(kept.restore.leafId);
     target.notice('info', 'Undid the restore.');
   }
 }

@@ -1,35 +1,16 @@
-/** Checkpoints on the real Pi SDK: the Changes row covers a shell command's file, Restore brings back code, conversation or both, and Undo restore. */
+/** Checkpoints on the real Pi SDK: the Changes row covers a shell command's file, Restore brings back code, conversation or both, and every restore can be undone, also after a reload. */
 
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PiModule } from '../../src/pi/piEntry.ts';
 import type { PanelQuestion } from '../../src/worker/restoring.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
-import { loadBundledPi, startHarness, type Harness } from './harness.ts';
 import { anyRow } from '../support/anyRow.ts';
-
-const call = (id: string, name: string, args: Record<string, unknown>) => ({ chunks: [{ toolCall: { id, name, arguments: args } }], finish: 'tool_calls' });
-const say = (text: string) => ({ chunks: [{ text }], finish: 'stop' });
+import { call, say, useSdkSuite } from './sdkSuite.ts';
 
 describe('checkpoints on the real Pi SDK', function () {
   this.timeout(90_000);
-  let pi: PiModule;
-  let h: Harness | undefined;
-  let storage: string;
-
-  before(() => {
-    pi = loadBundledPi();
-  });
-  beforeEach(() => {
-    storage = mkdtempSync(join(tmpdir(), 'pi-storage-'));
-  });
-  afterEach(async () => {
-    await h?.dispose();
-    h = undefined;
-    rmSync(storage, { recursive: true, force: true });
-  });
+  const suite = useSdkSuite();
 
   const scenario = {
     name: 'bash-and-edit-then-second',
@@ -44,30 +25,43 @@ describe('checkpoints on the real Pi SDK', function () {
 
   /** Sends `text` and waits until its run settled and its checkpoint work is done (the Changes row, if any, is shown). */
   async function run(text: string): Promise<void> {
-    const settledBefore = h!.emitted.filter((e) => e.type === 'settled').length;
-    await h!.controller.send(text, 'prompt');
-    await h!.until(() => h!.emitted.filter((e) => e.type === 'settled').length > settledBefore, 30_000, 'the run settled');
+    const h = suite.h;
+    const settledBefore = h.emitted.filter((e) => e.type === 'settled').length;
+    await h.controller.send(text, 'prompt');
+    await h.until(() => h.emitted.filter((e) => e.type === 'settled').length > settledBefore, 30_000, 'the run settled');
   }
 
   const userTexts = () =>
-    h!.controller.state.messages.filter((m) => m.role === 'user').map((m) => m.blocks.map((b) => (b as { text?: string } | undefined)?.text ?? '').join(''));
+    suite.h.controller.state.messages
+      .filter((m) => m.role === 'user')
+      .map((m) => m.blocks.map((b) => (b as { text?: string } | undefined)?.text ?? '').join(''));
 
-  it('lists a file a shell command created with the edited one, restores code, conversation or both, and undoes a restore', async () => {
-    h = await startHarness(pi, scenario, undefined, { storageDir: storage, checkpoints: true });
-    const answers: string[] = [];
-    const asked: PanelQuestion[] = [];
-    h.controller.setAsker(async (q) => {
+  /** Answers the panel's questions from `answers`, in order, and keeps what was asked (a new controller after a reload needs it again). */
+  function answerFrom(answers: string[], asked: PanelQuestion[] = []): PanelQuestion[] {
+    suite.h.controller.setAsker(async (q) => {
       asked.push(q);
       return answers.shift();
     });
-    const a = join(h.cwd, 'a.txt');
-    const gen = join(h.cwd, 'gen.txt');
-    writeFileSync(a, 'one\ntwo\n');
+    return asked;
+  }
 
+  /** A harness with checkpoints, a.txt written, and the first run (a shell command creates gen.txt, an edit changes a.txt) done with its Changes row. */
+  async function firstRun(): Promise<{ a: string; gen: string }> {
+    const h = await suite.start(scenario, { checkpoints: true });
+    const a = join(h.cwd, 'a.txt');
+    writeFileSync(a, 'one\ntwo\n');
     await run('First: generate and edit.');
+    await h.until(() => h.controller.state.messages.at(-1)?.role === 'changes', 20_000, 'the Changes row');
+    return { a, gen: join(h.cwd, 'gen.txt') };
+  }
+
+  it('lists a file a shell command created with the edited one, restores code, conversation or both, and undoes a restore', async () => {
+    const { a, gen } = await firstRun();
+    const h = suite.h;
+    const answers: string[] = [];
+    const asked = answerFrom(answers);
     assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n');
     assert.equal(readFileSync(gen, 'utf8'), 'generated\n');
-    await h.until(() => h!.controller.state.messages.at(-1)?.role === 'changes', 20_000, 'the Changes row');
     const row = anyRow(h.controller.state.messages.at(-1));
     assert.deepEqual(
       row?.files?.map((f) => f.path),
@@ -75,6 +69,8 @@ describe('checkpoints on the real Pi SDK', function () {
       "the Changes row has the shell command's file",
     );
     assert.match(String(row?.runId), /^[0-9a-f]{40}$/);
+    // The host gives each chat a storage folder of its own (chats.ts: storage/chats/KEY), so each chat's checkpoints are its own.
+    assert.equal(readdirSync(join(suite.storage, 'checkpoints')).length, 1, "the checkpoints are in the chat's storage folder");
     assert.deepEqual(await h.controller.fileBefore('a.txt', row?.runId), { kind: 'text', text: 'one\ntwo\n' });
     assert.deepEqual(await h.controller.fileBefore('gen.txt', row?.runId), { kind: 'absent' });
 
@@ -119,20 +115,10 @@ describe('checkpoints on the real Pi SDK', function () {
   });
 
   it('names a file the user changed after the last run and restores nothing when the user says No', async () => {
-    h = await startHarness(pi, scenario, undefined, { storageDir: storage, checkpoints: true });
-    const answers: string[] = [];
-    const asked: PanelQuestion[] = [];
-    h.controller.setAsker(async (q) => {
-      asked.push(q);
-      return answers.shift();
-    });
-    const a = join(h.cwd, 'a.txt');
-    writeFileSync(a, 'one\ntwo\n');
-    await run('First: generate and edit.');
-    await h.until(() => h!.controller.state.messages.at(-1)?.role === 'changes', 20_000, 'the Changes row');
+    const { a } = await firstRun();
+    const asked = answerFrom(['Code only', 'No']);
     writeFileSync(a, 'mine\n');
-    answers.push('Code only', 'No');
-    await h.controller.restore(0, 'First: generate and edit.');
+    await suite.h.controller.restore(0, 'First: generate and edit.');
     assert.equal(asked.length, 2);
     assert.equal(asked[1]?.kind, 'confirm');
     assert.match(String(asked[1]?.message), /a\.txt/);
@@ -141,11 +127,8 @@ describe('checkpoints on the real Pi SDK', function () {
   });
 
   it("undoes an earlier run's file after a later run", async () => {
-    h = await startHarness(pi, scenario, undefined, { storageDir: storage, checkpoints: true });
-    const a = join(h.cwd, 'a.txt');
-    writeFileSync(a, 'one\ntwo\n');
-    await run('First: generate and edit.');
-    await h.until(() => h!.controller.state.messages.at(-1)?.role === 'changes', 20_000, 'the Changes row');
+    const { a } = await firstRun();
+    const h = suite.h;
     const first = anyRow(h.controller.state.messages.at(-1))!;
     await run('Second message.');
     const result = await h.controller.undo('gen.txt', first.runId);
@@ -156,16 +139,61 @@ describe('checkpoints on the real Pi SDK', function () {
     assert.ok(anyRow(shown)?.files?.find((f) => f.path === 'gen.txt')?.undone);
   });
 
+  it('undoes every restore, latest first, not only the last one', async () => {
+    const { a, gen } = await firstRun();
+    const h = suite.h;
+    await run('Second message.');
+    answerFrom(['Code only', 'Conversation only']);
+    await h.controller.restore(1, 'First: generate and edit.');
+    assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
+    await h.controller.restore(0, 'Second message.');
+    assert.deepEqual(userTexts(), ['First: generate and edit.']);
+
+    await h.controller.undoRestore();
+    assert.deepEqual(userTexts(), ['First: generate and edit.', 'Second message.'], 'the latest restore (the conversation) is undone first');
+    assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n', 'the earlier restore still holds');
+    await h.controller.undoRestore();
+    assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n', 'then the earlier one (the code)');
+    assert.equal(readFileSync(gen, 'utf8'), 'generated\n');
+    await h.controller.undoRestore();
+    const said = h.emitted.filter((e) => e.type === 'noticeMessage').at(-1);
+    assert.match(said?.type === 'noticeMessage' ? said.text : '', /There is no restore to undo/, 'and then there is none left');
+  });
+
+  it('undoes a restore after a reload, and shows the undone files of a run again after a reload', async () => {
+    const { a, gen } = await firstRun();
+    const row = anyRow(suite.h.controller.state.messages.at(-1))!;
+    assert.equal((await suite.h.controller.undo('gen.txt', row.runId)).ok, true);
+    answerFrom(['Code only']);
+    await suite.h.controller.restore(0, 'First: generate and edit.');
+    assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
+
+    const h = await suite.reload();
+    await h.controller.ensureSession();
+    await h.until(() => anyRow(h.controller.state.messages.at(-1))?.runId === row.runId, 20_000, "the last run's Changes row again");
+    assert.deepEqual(
+      anyRow(h.controller.state.messages.at(-1))?.files?.map((f) => [f.path, f.undone === true]),
+      [
+        ['a.txt', false],
+        ['gen.txt', true],
+      ],
+      'the file undone before the reload is still shown undone',
+    );
+    await h.controller.undoRestore();
+    assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n', 'Undo restore after the reload put the file back');
+    assert.equal(existsSync(gen), false, 'as it was just before the restore');
+  });
+
   it('takes no checkpoints when they are off, and keeps the per-tool Changes row', async () => {
-    h = await startHarness(pi, scenario, undefined, { storageDir: storage });
+    const h = await suite.start(scenario);
     writeFileSync(join(h.cwd, 'a.txt'), 'one\ntwo\n');
     await run('First: generate and edit.');
-    await h.until(() => h!.controller.state.messages.at(-1)?.role === 'changes', 20_000, 'the Changes row');
+    await h.until(() => h.controller.state.messages.at(-1)?.role === 'changes', 20_000, 'the Changes row');
     const row = anyRow(h.controller.state.messages.at(-1));
     assert.deepEqual(
       row?.files?.map((f) => f.path),
       ['a.txt'],
     );
-    assert.equal(existsSync(join(storage, 'checkpoints')), false);
+    assert.equal(existsSync(join(suite.storage, 'checkpoints')), false);
   });
 });

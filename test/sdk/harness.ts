@@ -43,18 +43,21 @@ export interface Harness {
   settled(timeoutMs?: number): Promise<void>;
   /** Resolves when `predicate` holds for the controller's state. */
   until(predicate: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
+  /** A window reload: this controller goes, a new one opens the same workspace's latest session with the same storage and model. */
+  reload(): Promise<Harness>;
   dispose(): Promise<void>;
 }
 
-export async function startHarness(
-  pi: PiModule,
-  scenario: Scenario,
-  settings?: Record<string, unknown>,
-  options: { trusted?: boolean; storageDir?: string; checkpoints?: boolean } = {},
-): Promise<Harness> {
+type HarnessOptions = { trusted?: boolean; storageDir?: string; checkpoints?: boolean };
+
+export async function startHarness(pi: PiModule, scenario: Scenario, settings?: Record<string, unknown>, options: HarnessOptions = {}): Promise<Harness> {
   const model = await startScriptedModel({ scenario });
   const agentDir = await makePiAgentDir({ baseUrl: model.url, settings });
   const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
+  return attach(pi, model, agentDir, cwd, options);
+}
+
+function attach(pi: PiModule, model: ScriptedModel, agentDir: string, cwd: string, options: HarnessOptions): Harness {
   const log = new MemoryLog();
   const controller = new SessionController(
     ({ fresh }) => createPiSession(pi, { cwd, agentDir, fresh, trusted: options.trusted ?? true, tools: [] }),
@@ -83,6 +86,10 @@ export async function startHarness(
     until,
     settled: (timeoutMs = 20_000) =>
       until(() => emitted.some((e) => e.type === 'settled') && runPhase(controller.state.run) === 'idle', timeoutMs, 'agent_settled'),
+    async reload() {
+      controller.dispose();
+      return attach(pi, model, agentDir, cwd, options);
+    },
     async dispose() {
       controller.dispose();
       await model.close();

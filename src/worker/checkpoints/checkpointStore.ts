@@ -39,6 +39,20 @@ export interface Checkpoint {
   readonly skipped: readonly SkippedFile[];
   /** An `end` checkpoint: the id of the checkpoint its run started from. */
   readonly runStart?: string;
+  /** An `end` checkpoint: the run's files the user undid since (the Changes row shows them undone). */
+  readonly undone?: readonly string[];
+  /** An `undo` checkpoint taken by a restore the user asked for: what Undo restore needs. */
+  readonly restore?: RestoreRecord;
+}
+
+/** A restore the user asked for, kept with the checkpoint taken just before it (so it survives a reload). */
+export interface RestoreRecord {
+  /** Whether the files were restored (restoring this checkpoint puts them back); false: the conversation only. */
+  readonly code: boolean;
+  /** The session's leaf before the conversation moved back; absent when it did not move. */
+  readonly leafId?: string;
+  /** Undo restore was done. */
+  readonly undone?: boolean;
 }
 
 /** One file that differs between a checkpoint and another one or the workspace. */
@@ -85,6 +99,8 @@ interface Meta {
   readonly kind: Checkpoint['kind'];
   readonly skipped: readonly SkippedFile[];
   readonly runStart?: string;
+  readonly undone?: readonly string[];
+  readonly restore?: RestoreRecord;
 }
 
 /** The checkpoints of one workspace. Operations run one at a time, in call order. */
@@ -146,7 +162,7 @@ export class CheckpointStore {
 
   /** Records the workspace as run `runStart` (a checkpoint id) left it: the run's Changes are the diff between the two. */
   endOfRun(runStart: string, key: CheckpointKey): Promise<Checkpoint> {
-    return this._serial(() => this._checkpoint('After the run', key, 'end', runStart));
+    return this._serial(() => this._checkpoint('After the run', key, 'end', { runStart }));
   }
 
   /** Names checkpoint `id` also by `key` (the user message's entry, known only once Pi appended it). */
@@ -228,13 +244,14 @@ export class CheckpointStore {
    * rewrites changed ones byte for byte, deletes ones created since. Takes a checkpoint first; restoring that
    * one (`undoId`) undoes the restore. A file that cannot be restored safely is in `skipped`, untouched.
    */
-  restore(id: string, opts: { files?: readonly string[] } = {}): Promise<RestoreResult> {
+  restore(id: string, opts: { files?: readonly string[]; record?: Omit<RestoreRecord, 'code' | 'undone'> } = {}): Promise<RestoreResult> {
     return this._serial(async () => {
       const target = await this._read(id);
       const undo = await this._checkpoint(
         `Before restoring: ${target.meta.label}`,
         { sessionId: target.meta.sessionId ?? '_', entryId: `undo-${uniqueSuffix(++this._count)}` },
         'undo',
+        opts.record ? { restore: { code: true, ...opts.record } } : {},
       );
       const now = await this._read(undo.id);
       const only = opts.files ? new Set(opts.files.map(normalizeRel)) : undefined;
@@ -280,6 +297,33 @@ export class CheckpointStore {
     });
   }
 
+  /**
+   * Records a restore of the conversation only (the files stay): a checkpoint of the workspace now, marked as
+   * that restore, so Undo restore finds it after a reload as it finds a restore of the files.
+   */
+  recordRestore(sessionId: string, record: Omit<RestoreRecord, 'code' | 'undone'>): Promise<Checkpoint> {
+    return this._serial(() =>
+      this._checkpoint('Before restoring the conversation', { sessionId, entryId: `undo-${uniqueSuffix(++this._count)}` }, 'undo', {
+        restore: { code: false, ...record },
+      }),
+    );
+  }
+
+  /**
+   * Amends what checkpoint `id` (named by its session and entry) says about itself: its `undone` files or its
+   * restore's record. The checkpoint's files stay as they are; its id changes (a new commit under the same name).
+   */
+  amend(id: string, patch: Pick<Meta, 'undone' | 'restore'>): Promise<Checkpoint> {
+    return this._serial(async () => {
+      const { tree, meta } = await this._read(id);
+      if (meta.sessionId === undefined || meta.entryId === undefined) throw new Error(`Checkpoint ${id} has no name to keep a change under.`);
+      const next: Meta = { ...meta, ...patch };
+      const sha = await this._repo.commit(tree, `${next.label.slice(0, 72)}\n\n${JSON.stringify(next)}\n`);
+      await this._repo.setRef(refName({ sessionId: meta.sessionId, entryId: meta.entryId }), sha);
+      return toCheckpoint(sha, next);
+    });
+  }
+
   /** Deletes a session's checkpoints (their refs) and frees what no other checkpoint shares. */
   dropSession(sessionId: string): Promise<void> {
     return this._serial(async () => {
@@ -289,22 +333,28 @@ export class CheckpointStore {
     });
   }
 
-  private async _checkpoint(label: string, key: CheckpointKey | undefined, kind: Checkpoint['kind'], runStart?: string): Promise<Checkpoint> {
+  private async _checkpoint(
+    label: string,
+    key: CheckpointKey | undefined,
+    kind: Checkpoint['kind'],
+    extra: Pick<Meta, 'runStart' | 'restore'> = {},
+  ): Promise<Checkpoint> {
     await this._init();
-    const snap = await this._repo.snapshot();
-    const meta: Meta = {
-      v: 1,
-      label: label.replace(/\s+/g, ' ').trim() || 'Checkpoint',
-      createdAt: Date.now(),
-      ...(key ? { sessionId: key.sessionId, entryId: key.entryId } : {}),
-      kind,
-      skipped: snap.skipped,
-      ...(runStart ? { runStart } : {}),
-    };
-    const id = await this._repo.commit(snap.tree, `${meta.label.slice(0, 72)}\n\n${JSON.stringify(meta)}\n`);
+    let meta: Meta | undefined;
     const ref = key ? refName(key) : `${REF_ROOT}/_/${uniqueSuffix(++this._count)}`;
-    await this._repo.setRef(ref, id);
-    return toCheckpoint(id, meta);
+    const { commit } = await this._repo.record(ref, (skipped) => {
+      meta = {
+        v: 1,
+        label: label.replace(/\s+/g, ' ').trim() || 'Checkpoint',
+        createdAt: Date.now(),
+        ...(key ? { sessionId: key.sessionId, entryId: key.entryId } : {}),
+        kind,
+        skipped,
+        ...extra,
+      };
+      return `${meta.label.slice(0, 72)}\n\n${JSON.stringify(meta)}\n`;
+    });
+    return toCheckpoint(commit, meta!);
   }
 
   /** A checkpoint's tree and metadata; rejects for an id that is not one. */
@@ -374,6 +424,8 @@ function toCheckpoint(id: string, m: Meta): Checkpoint {
     kind: m.kind,
     skipped: m.skipped,
     ...(m.runStart ? { runStart: m.runStart } : {}),
+    ...(Array.isArray(m.undone) ? { undone: m.undone } : {}),
+    ...(m.restore && typeof m.restore === 'object' ? { restore: m.restore } : {}),
   };
 }
 

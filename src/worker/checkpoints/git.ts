@@ -1,7 +1,7 @@
-/** Runs `git` as a child process (never synchronously) for the shadow repository, with an environment that cannot reach the user's own repository or config. */
+/** Runs `git` as a child process (started off the calling thread) for the shadow repository, with an environment that cannot reach the user's own repository or config. */
 
-import { spawn } from 'node:child_process';
 import * as os from 'node:os';
+import { spawnOffThread, type SpawnResult } from './gitThread.ts';
 
 /** Where the shadow repository's commands point git. */
 export interface GitTarget {
@@ -62,46 +62,36 @@ export function shadowEnv(target: GitTarget | undefined, base: NodeJS.ProcessEnv
 
 /**
  * Runs `git args…` and resolves its standard output (bytes: blobs and `-z` lists are not text); rejects with a
- * `GitError` when git is missing or fails. `input` is written to its standard input.
+ * `GitError` when git is missing or fails. `input` is written to its standard input; `what` names the command
+ * in errors. The process is started from a helper thread (gitThread.ts), so the calling thread never waits for
+ * a fork.
  */
-export function runGit(
+export async function runGit(
   target: GitTarget | undefined,
   args: readonly string[],
-  opts: GitOptions & { input?: string | Buffer; cwd?: string } = {},
+  opts: GitOptions & { input?: string | Buffer; cwd?: string; what?: string } = {},
 ): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
-    let child;
-    try {
-      child = spawn(opts.gitPath ?? 'git', args, {
-        cwd: opts.cwd ?? target?.workTree ?? os.tmpdir(),
-        env: shadowEnv(target, opts.env),
-        stdio: ['pipe', 'pipe', 'pipe'],
-        timeout: opts.timeoutMs ?? 120_000,
-        windowsHide: true,
-      });
-    } catch (err) {
-      // The worker refuses new processes while it is stopping.
-      reject(new GitError(`git could not start: ${(err as Error).message}`));
-      return;
-    }
-    const out: Buffer[] = [];
-    const errs: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => errs.push(b));
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') reject(new GitError(`git was not found (${opts.gitPath ?? 'git'} on PATH).`, { missing: true }));
-      else reject(new GitError(`git could not start: ${err.message}`));
+  const file = opts.gitPath ?? 'git';
+  let r: SpawnResult;
+  try {
+    r = await spawnOffThread({
+      file,
+      args,
+      cwd: opts.cwd ?? target?.workTree ?? os.tmpdir(),
+      env: shadowEnv(target, opts.env),
+      timeoutMs: opts.timeoutMs ?? 120_000,
+      input: opts.input ?? '',
     });
-    child.on('close', (code, signal) => {
-      const stderr = Buffer.concat(errs).toString('utf8').trim();
-      if (code === 0) resolve(Buffer.concat(out));
-      else
-        reject(
-          new GitError(`git ${args[0] ?? ''} failed${signal ? ` (${signal})` : ''}: ${stderr || `exit ${code}`}`, { exitCode: code ?? undefined, stderr }),
-        );
-    });
-    // A command that exits before reading its input closes the pipe; its exit status tells what happened.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(opts.input ?? '');
+  } catch (err) {
+    // The worker refuses new threads while it is stopping.
+    throw new GitError(`git could not start: ${(err as Error).message}`);
+  }
+  if (r.errorCode === 'ENOENT') throw new GitError(`git was not found (${file} on PATH).`, { missing: true });
+  if (r.errorCode) throw new GitError(`git could not start: ${r.errorMessage ?? r.errorCode}`);
+  if (r.code === 0) return r.stdout;
+  const stderr = r.stderr.trim();
+  throw new GitError(`${opts.what ?? `git ${args[0] ?? ''}`} failed${r.signal ? ` (${r.signal})` : ''}: ${stderr || `exit ${r.code}`}`, {
+    exitCode: r.code ?? undefined,
+    stderr,
   });
 }

@@ -56,7 +56,7 @@ export class SessionCheckpoints {
   private _runStart: Promise<Checkpoint | undefined> | undefined;
   /** The last run's start, for Open Diff's left side when no row names a run. */
   private _lastRunStart: string | undefined;
-  /** Files undone per run, shown as undone in its row. */
+  /** Files undone per run whose row has no end checkpoint to keep them in (else they are kept with it, and survive a reload). */
   private readonly _undone = new Map<string, Set<string>>();
 
   constructor(log: Logger, onUnavailable: (message: string) => void) {
@@ -161,7 +161,7 @@ export class SessionCheckpoints {
     const end = await this._take(() => store.endOfRun(start.id, { sessionId, entryId: `end-${start.id}` }));
     if (!end) return { taken: false };
     try {
-      const row = await this._row(start.id, end.id);
+      const row = await this._row(start.id, end);
       return row.files.length ? { taken: true, row } : { taken: true };
     } catch (err) {
       this._log.warn(`The run's changes could not be read: ${errorText(err)}`);
@@ -177,7 +177,7 @@ export class SessionCheckpoints {
       const end = (await store.list(sessionId)).filter((c) => c.kind === 'end' && c.runStart).at(-1);
       if (!end?.runStart) return undefined;
       this._lastRunStart = end.runStart;
-      const row = await this._row(end.runStart, end.id);
+      const row = await this._row(end.runStart, end);
       return row.files.length ? row : undefined;
     } catch (err) {
       this._log.warn(`Reading the last run's checkpoints failed: ${errorText(err)}`);
@@ -207,8 +207,8 @@ export class SessionCheckpoints {
   async undo(file: string | undefined, runId: string): Promise<{ ok: boolean; message: string; row?: RunChangesView }> {
     const store = this._store!;
     const end = (await store.list()).find((c) => c.kind === 'end' && c.runStart === runId);
-    const row = await this._row(runId, end?.id);
-    const undone = this._undone.get(runId) ?? new Set<string>();
+    const row = await this._row(runId, end);
+    const undone = this._undoneOf(runId, end);
     const rel = file === undefined ? undefined : this._rel(file);
     if (file !== undefined && (rel === undefined || !row.files.some((f) => f.path === rel)))
       return { ok: false, message: `${file} is not among this run's changes.` };
@@ -216,8 +216,14 @@ export class SessionCheckpoints {
     if (!files.length) return { ok: false, message: 'Nothing to undo.' };
     const result: RestoreResult = await store.restore(runId, { files });
     for (const p of result.restored) undone.add(p);
-    this._undone.set(runId, undone);
-    const shown = await this._row(runId, end?.id);
+    let marked = end;
+    if (end && result.restored.length)
+      marked = await store.amend(end.id, { undone: [...undone].sort() }).catch((err: unknown) => {
+        this._log.warn(`Keeping the undone files with the checkpoint failed: ${errorText(err)}`);
+        return undefined;
+      });
+    if (!marked) this._undone.set(runId, undone);
+    const shown = await this._row(runId, marked ?? end);
     const skipped = result.skipped.map((s) => `${s.path}: ${s.reason}`).join('; ');
     if (!result.restored.length) return { ok: false, message: `Nothing was undone. ${skipped}`, row: shown };
     const what = result.restored.length === 1 ? result.restored[0]! : `${result.restored.length} files`;
@@ -237,9 +243,39 @@ export class SessionCheckpoints {
     return { checkpoint, files, changedSinceRun: files.map((f) => f.path).filter((p) => sinceRun.has(p)) };
   }
 
-  /** Restores the files to checkpoint `id`; restoring the result's `undoId` undoes it. */
-  restore(id: string): Promise<RestoreResult> {
-    return this._store!.restore(id);
+  /**
+   * Restores the files to checkpoint `id`; restoring the result's `undoId` undoes it. `record`: a restore the
+   * user asked for, kept with its undo checkpoint for `lastRestore` (the conversation's leaf before it moved).
+   */
+  restore(id: string, record?: { leafId?: string }): Promise<RestoreResult> {
+    return this._store!.restore(id, record ? { record } : {});
+  }
+
+  /** Records a restore of the conversation only; false when checkpoints are off here (nothing is kept). */
+  async recordRestore(sessionId: string | undefined, leafId: string | undefined): Promise<boolean> {
+    const store = this._store;
+    if (!store || !sessionId || !(await this.available())) return false;
+    return store.recordRestore(sessionId, leafId ? { leafId } : {}).then(
+      () => true,
+      (err: unknown) => {
+        this._log.warn(`Keeping the restore failed: ${errorText(err)}`);
+        return false;
+      },
+    );
+  }
+
+  /** The session's latest restore not yet undone (its undo checkpoint), if any: what Undo restore undoes next. */
+  async lastRestore(sessionId: string | undefined): Promise<Checkpoint | undefined> {
+    const store = this._store;
+    if (!store || !sessionId || !(await this.available())) return undefined;
+    return (await store.list(sessionId)).filter((c) => c.kind === 'undo' && c.restore && !c.restore.undone).at(-1);
+  }
+
+  /** Undoes the restore recorded with undo checkpoint `cp`: its files come back (when it restored files), and it is marked undone. */
+  async undoRestore(cp: Checkpoint): Promise<void> {
+    const store = this._store!;
+    if (cp.restore?.code) await store.restore(cp.id);
+    await store.amend(cp.id, { restore: { ...cp.restore!, undone: true } });
   }
 
   /** Deletes every checkpoint of the workspace; says how much space that freed. */
@@ -252,10 +288,15 @@ export class SessionCheckpoints {
     return `Cleared the checkpoints of this workspace (${formatBytes(bytes)}).`;
   }
 
-  private async _row(startId: string, endId: string | undefined): Promise<RunChangesView> {
-    const undone = this._undone.get(startId);
-    const diff = await this._store!.diff(startId, endId ?? 'workspace');
+  private async _row(startId: string, end: Checkpoint | undefined): Promise<RunChangesView> {
+    const undone = this._undoneOf(startId, end);
+    const diff = await this._store!.diff(startId, end?.id ?? 'workspace');
     return { runId: startId, files: diff.map((f) => ({ ...view(f), ...(undone?.has(f.path) ? { undone: true } : {}) })) };
+  }
+
+  /** The files of run `runId` undone so far: kept with its end checkpoint, or here for a run without one. */
+  private _undoneOf(runId: string, end: Checkpoint | undefined): Set<string> {
+    return new Set([...(end?.undone ?? []), ...(this._undone.get(runId) ?? [])]);
   }
 
   /** A checkpoint operation that never throws into the run: a failure is logged and means "no checkpoint". */

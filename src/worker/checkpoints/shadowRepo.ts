@@ -8,7 +8,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { BlobReader } from './blobReader.ts';
-import { runGit, type GitOptions, type GitTarget } from './git.ts';
+import { GitError, runGit, type GitOptions, type GitTarget } from './git.ts';
 
 /** A workspace file a checkpoint does not hold, and why. */
 export interface SkippedFile {
@@ -80,6 +80,23 @@ const SHADOW_CONFIG = `[user]
 \tauto = 0
 `;
 
+/**
+ * `record`'s tail in one process: $1 'update' to stage the paths on standard input, $2 the tree when nothing
+ * changed (else it is written), $3 the commit message's file, $4 the ref to name the commit by. Prints the tree
+ * and the commit. Arguments reach git as they are: nothing is interpolated into the script.
+ */
+/** Above this many paths to stage, `record` runs git directly: the process it saves is nothing next to the staging. */
+const SCRIPT_MAX_PATHS = 1000;
+const SHA_LINE = /^[0-9a-f]{40,64} [0-9a-f]{40,64}$/;
+
+const RECORD_SCRIPT = `set -e
+G=$PI_CHECKPOINT_GIT
+if [ "$1" = update ]; then "$G" update-index -z --add --remove --replace --stdin; fi
+if [ -n "$2" ]; then t=$2; else t=$("$G" write-tree); fi
+c=$("$G" commit-tree "$t" -F "$3")
+"$G" update-ref "$4" "$c"
+echo "$t $c"`;
+
 /** The shadow repository of one workspace. Methods are not serialised: the caller runs one at a time. */
 export class ShadowRepo {
   readonly target: GitTarget;
@@ -123,10 +140,60 @@ export class ShadowRepo {
    * or deleted are looked at, so an unchanged workspace costs one directory walk.
    */
   async snapshot(): Promise<Snapshot> {
+    return this._stage(await this._scan());
+  }
+
+  /**
+   * A snapshot recorded as a commit named `ref` (no parent: each checkpoint stands alone); `message` is the
+   * commit message, given what the snapshot skipped. After the scan of a workspace where few files changed,
+   * the rest (stage, write the tree, commit, name it) is one shell process running git four times where there
+   * is a POSIX shell: each process Node starts forks the whole calling process, which costs more than the git
+   * command it runs. Many changed files (a first checkpoint) are staged by git alone, with its own time limit.
+   */
+  async record(ref: string, message: (skipped: readonly SkippedFile[]) => string): Promise<{ tree: string; commit: string; skipped: readonly SkippedFile[] }> {
+    const scan = await this._scan();
+    if (process.platform === 'win32' || scan.update.length > SCRIPT_MAX_PATHS) {
+      const snap = await this._stage(scan);
+      const commit = await this.commit(snap.tree, message(snap.skipped));
+      await this.setRef(ref, commit);
+      return { ...snap, commit };
+    }
+    const msgFile = `${this.target.indexFile}.message`;
+    await fs.writeFile(msgFile, message(scan.skipped));
+    const out = await runGit(this.target, ['-c', RECORD_SCRIPT, 'pi-checkpoint', scan.update.length ? 'update' : '', scan.tree ?? '', msgFile, ref], {
+      ...this._git,
+      gitPath: '/bin/sh',
+      env: { ...(this._git.env ?? process.env), PI_CHECKPOINT_GIT: this._git.gitPath ?? 'git' },
+      // Four git commands, each allowed what one is.
+      timeoutMs: 4 * (this._git.timeoutMs ?? 120_000),
+      input: scan.update.join('\0'),
+      what: 'the checkpoint',
+    });
+    const [tree = '', commit = ''] = out.toString('utf8').trim().split(' ');
+    if (!SHA_LINE.test(`${tree} ${commit}`)) throw new GitError(`the checkpoint's git commands gave no tree and commit: ${out.toString('utf8').slice(0, 200)}`);
+    if (!scan.tree) this._last = { tree, index: await this._indexStat() };
+    return { tree, commit, skipped: scan.skipped };
+  }
+
+  /** Stages what `scan` found and writes the index as a tree. */
+  private async _stage(scan: { tree?: string; update: string[]; skipped: SkippedFile[] }): Promise<Snapshot> {
+    if (scan.tree) return { tree: scan.tree, skipped: scan.skipped };
+    if (scan.update.length) await this._run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], scan.update.join('\0'));
+    const tree = (await this._run(['write-tree'])).toString('utf8').trim();
+    this._last = { tree, index: await this._indexStat() };
+    return { tree, skipped: scan.skipped };
+  }
+
+  /**
+   * What git lists as new, modified or deleted, sorted into paths to stage and what is left out. `tree` is set
+   * when nothing changed since the last snapshot (nothing to stage). Paths to drop from the index are dropped
+   * here (rare: a file grew past the cap, a file became a folder).
+   */
+  private async _scan(): Promise<{ tree?: string; update: string[]; skipped: SkippedFile[] }> {
     const listed = splitZ(await this._run(['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard']));
     // Nothing listed means no skipped file either: git lists a file too large to store (never added) every time.
     // Another store (a second chat with the same owner) may have written the index meanwhile.
-    if (!listed.length && this._last && this._last.index === (await this._indexStat())) return { tree: this._last.tree, skipped: [] };
+    if (!listed.length && this._last && this._last.index === (await this._indexStat())) return { tree: this._last.tree, update: [], skipped: [] };
     const skipped: SkippedFile[] = [];
     const update: string[] = [];
     const drop: string[] = [];
@@ -151,11 +218,8 @@ export class ShadowRepo {
       } else update.push(p);
     });
     if (drop.length) await this._run(['update-index', '-z', '--force-remove', '--stdin'], drop.join('\0'));
-    if (update.length) await this._run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], update.join('\0'));
-    const tree = (await this._run(['write-tree'])).toString('utf8').trim();
-    this._last = { tree, index: await this._indexStat() };
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { tree, skipped };
+    return { update, skipped };
   }
 
   /** Writes a commit of `tree` with `message` (no parent: each checkpoint stands alone) and returns its id. */
