@@ -13,8 +13,11 @@ function cardsOf(state: TranscriptState, messages: readonly MessageView[]): Reco
   const t = rows(state).tools;
   const out = Object.create(null) as Record<string, ToolCardView>;
   const add = (id: string | undefined) => {
-    const card = id === undefined ? undefined : lookup(t, id);
-    if (card) out[card.toolCallId] = card;
+    const card = id === undefined || Object.hasOwn(out, id) ? undefined : lookup(t, id);
+    if (!card) return;
+    out[card.toolCallId] = card;
+    // A nested call (a script's) has no block of its own: it is drawn inside its parent's card.
+    for (const child of card.children ?? []) add(child);
   };
   for (const m of messages) {
     if (m.role === 'toolResult') add(m.toolCallId);
@@ -37,6 +40,18 @@ export function recentPart(state: TranscriptState, count = SNAPSHOT_ROWS): { sta
   const cards = cardsOf(state, r.open ? [...kept, r.open, ...r.after] : kept);
   for (const [id, card] of r.tools.live) cards[id] = card;
   return { state: make(fieldsOf(state), { store: kept, length: kept.length, open: r.open, after: r.after, tools: toolTableOf(cards) }), earlier: start };
+}
+
+/** Index of the first row of `messages` whose id is not below `id` (ids ascend in row order). */
+function lowerBound(messages: readonly MessageView[], id: number): number {
+  let lo = 0;
+  let hi = messages.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (messages[mid]!.id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Index of the row with id `id` in `messages` (ids ascend in row order), or -1. */
@@ -68,6 +83,18 @@ export function earlierPage(state: TranscriptState, before: number, count: numbe
   const all = state.messages;
   const end = indexOfId(all, before);
   if (end < 0) return undefined;
+  const start = Math.max(0, end - count);
+  const messages = all.slice(start, end);
+  return { messages, tools: cardsOf(state, messages), earlier: start };
+}
+
+/**
+ * Up to `count` of the rows of `state` whose ids are below `before`, whether or not a row has that id (the
+ * main thread numbers a few rows of its own between the worker's: see `TranscriptMirror`).
+ */
+export function pageBefore(state: TranscriptState, before: number, count: number): EarlierPage {
+  const all = state.messages;
+  const end = lowerBound(all, before);
   const start = Math.max(0, end - count);
   const messages = all.slice(start, end);
   return { messages, tools: cardsOf(state, messages), earlier: start };
