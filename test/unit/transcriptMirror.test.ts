@@ -59,7 +59,7 @@ function turn(n: number): WireEvent[] {
     { type: 'blockEnd', index: 0, at: n },
     { type: 'assistantEnd', stopReason: 'stop', at: n },
     { type: 'settled', aborted: false, at: n },
-    { type: 'runEnd' },
+    { type: 'runEnd', willRetry: false },
   ];
   if (n % 10 === 0) events.push({ type: 'changes', runId: `run_${n}`, files: [] });
   return events;
