@@ -8,7 +8,7 @@
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { NoticeCode, NoticeLevel, WireEvent } from '../shared/wire/events.ts';
-import { earlierPage, recentPart, type EarlierPage } from '../shared/transcript/paging.ts';
+import { pageBefore, recentPart, type EarlierPage } from '../shared/transcript/paging.ts';
 import { firstRowId, rowAt, rowCount } from '../shared/transcript/rowStore.ts';
 import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
 import { type MessageView, type TranscriptState } from '../shared/transcript/rows.ts';
@@ -101,15 +101,15 @@ export class TranscriptMirror extends Disposable {
   }
 
   /**
-   * Up to `count` rows just before the row `before`, and how many rows precede them: from the window, and
-   * for what lies before it from the worker. Undefined when there is no such row (the transcript was replaced).
+   * Up to `count` rows with ids below `before` (the view's first row, or one past the rows it reads), and how
+   * many rows precede them: from the window, and for what lies before it from the worker. Undefined when
+   * there is none to give (no rows, or the worker cannot be asked).
    */
   async earlierPage(before: number, count: number): Promise<EarlierPage | undefined> {
     const first = firstRowId(this._state);
     let here: EarlierPage | undefined;
-    if (first !== undefined && before >= first) {
-      here = earlierPage(this._state, before, count);
-      if (!here) return undefined;
+    if (first !== undefined && before > first) {
+      here = pageBefore(this._state, before, count);
       if (here.messages.length === count || this._earlier === 0) return { ...here, earlier: here.earlier + this._earlier };
     } else if (first === undefined || this._earlier === 0) return undefined;
     // What lies before the window comes from the worker.

@@ -153,7 +153,7 @@ describe('the main thread keeps a window of the transcript and pages the rest fr
     mirror.dispose();
   });
 
-  it('answers a page partly from its window and partly from the worker, and nothing for a row it never had', async () => {
+  it('answers a page partly from its window and partly from the worker, and one before an id no row has', async () => {
     const mirror = new TranscriptMirror(quiet, new TestClock(), { windowRows: 40, slackRows: 10 });
     const worker = new FakeWorker();
     for (let n = 0; n < 30; n++) mirror.apply(worker.emit(turn(n)), worker);
@@ -166,7 +166,12 @@ describe('the main thread keeps a window of the transcript and pages the rest fr
       all.slice(at + 5 - 20, at + 5).map((m) => m.id),
     );
     assert.equal(page?.earlier, at + 5 - 20);
-    assert.equal(await mirror.earlierPage(all.at(-1)!.id + 0.25, 10), undefined);
+    // One past the rows a view reads (it fills in rows below them): the rows before it.
+    const past = await mirror.earlierPage(all.at(-1)!.id + 3, 10);
+    assert.deepEqual(
+      past?.messages.map((m) => m.id),
+      all.slice(-10).map((m) => m.id),
+    );
     mirror.dispose();
   });
 });

@@ -42,6 +42,17 @@ export function recentPart(state: TranscriptState, count = SNAPSHOT_ROWS): { sta
   return { state: make(fieldsOf(state), { store: kept, length: kept.length, open: r.open, after: r.after, tools: toolTableOf(cards) }), earlier: start };
 }
 
+/**
+ * The first `count` rows of `state` (none streaming: the count must end before its open row) with the tool
+ * cards they show: the rows a reader looks at, kept apart from the newest while many more arrive below.
+ */
+export function headPart(state: TranscriptState, count: number): TranscriptState | undefined {
+  const r = rows(state);
+  if (count > r.length) return undefined;
+  const kept = r.store.slice(0, count);
+  return make(fieldsOf(state), { store: kept, length: kept.length, open: undefined, after: [], tools: toolTableOf(cardsOf(state, kept)) });
+}
+
 /** Index of the first row of `messages` whose id is not below `id` (ids ascend in row order). */
 function lowerBound(messages: readonly MessageView[], id: number): number {
   let lo = 0;
@@ -98,6 +109,21 @@ export function pageBefore(state: TranscriptState, before: number, count: number
   const start = Math.max(0, end - count);
   const messages = all.slice(start, end);
   return { messages, tools: cardsOf(state, messages), earlier: start };
+}
+
+/**
+ * Puts `messages` after the rows of `state` (none streaming), and their tool cards beside its own; rows that
+ * do not all follow its last are refused (`state` is returned as it is).
+ */
+export function appendRows(state: TranscriptState, messages: readonly MessageView[], tools: Readonly<Record<string, ToolCardView>>): TranscriptState {
+  const r = rows(state);
+  if (!messages.length || r.open || r.after.length) return state;
+  const last = r.length ? r.store[r.length - 1]!.id : -Infinity;
+  for (let i = 0; i < messages.length; i++) if (messages[i]!.id <= (i ? messages[i - 1]!.id : last)) return state;
+  let table = r.tools;
+  for (const id of Object.keys(tools)) if (!lookup(table, id)) table = setTool(table, tools[id]!);
+  const store = [...r.store.slice(0, r.length), ...messages];
+  return make(fieldsOf(state), { store, length: store.length, open: undefined, after: [], tools: table });
 }
 
 /**
