@@ -64,6 +64,7 @@ export class ChatApp extends Disposable {
   private _gapUsers = 0;
   /** The `before` of the `loadEarlier` that fills the gap, while its reply is awaited (0: none). */
   private _gapAsked = 0;
+  private _gapWide = false;
   /** Show the rows a gap page brought once it is rendered (the user is at the bottom of what they read). */
   private _showLaterAfterRender = false;
   private _session: SessionInfoView = { ready: false };
@@ -373,24 +374,38 @@ export class ChatApp extends Disposable {
     this.state = live.state;
   }
 
-  /** Asks the host for the rows just after the part read (ids below one a page past its last, at most a page of them). */
-  private _fillGap(): void {
+  /**
+   * Asks the host for the rows just after the part read: those with ids below one a page past its last. `wide`:
+   * as many as a page may hold, when a narrower one did not reach back to the part read (many rows of the host's own).
+   */
+  private _fillGap(wide = false): void {
     const reading = this._reading;
     const last = reading && rowAt(reading, rowCount(reading) - 1)?.id;
     if (last === undefined || this._gapAsked) return;
-    // Ids go up by one per row (rows of the host's own sit between): the rows after `last` have ids below this.
+    // Ids go up by one per row (the host's own rows sit between, ids in between): the rows after `last` have ids below this.
     this._gapAsked = Math.floor(last) + PAGE_ROWS + 1;
-    this._host.post({ type: 'loadEarlier', before: this._gapAsked, count: MAX_PAGE_ROWS });
+    this._gapWide = wide;
+    this._host.post({ type: 'loadEarlier', before: this._gapAsked, count: wide ? MAX_PAGE_ROWS : 2 * PAGE_ROWS });
   }
 
   /** A reply to `_fillGap`: its rows after the part read join it; once they reach the newest rows, all are one again. */
-  private _onGapPage(msg: { readonly before: number; readonly messages: readonly MessageView[]; readonly tools?: TranscriptState['tools'] }): boolean {
+  private _onGapPage(msg: {
+    readonly before: number;
+    readonly messages: readonly MessageView[];
+    readonly tools?: TranscriptState['tools'];
+    readonly earlier?: number;
+  }): boolean {
     if (!this._gapAsked || msg.before !== this._gapAsked) return false;
     this._gapAsked = 0;
     const reading = this._reading;
     const liveFirst = firstRowId(this.state);
     if (!reading || liveFirst === undefined || !Array.isArray(msg.messages)) return true;
     const last = rowAt(reading, rowCount(reading) - 1)!.id;
+    // The page must reach back to the part read, or rows between might be missed.
+    if (!msg.messages.some((m) => m.id <= last) && (msg.earlier ?? 0) > 0 && !this._gapWide) {
+      this._fillGap(true);
+      return true;
+    }
     const between = msg.messages.filter((m) => m.id > last && m.id < liveFirst);
     const reached = msg.messages.some((m) => m.id >= liveFirst) || between.length >= this._gap;
     const grown = between.length ? appendRows(reading, between, msg.tools ?? {}) : reading;
