@@ -4,15 +4,18 @@
  * 500, 2,000 and 5,000 turns, both following the newest message and scrolled up; and at each size the
  * cost of streaming one more reply (Chromium's script and layout time per frame). In headless Chromium
  * with the real bundle, measured through CDP (`HeapProfiler.collectGarbage`, `Runtime.getHeapUsage`,
- * `Memory.getDOMCounters`, `Performance.getMetrics`). Then the host's side: the transcript mirror's heap
- * (the reducer the extension host runs) per turn, in this process, after GC.
+ * `Memory.getDOMCounters`, `Performance.getMetrics`). Then the host's side: the extension host's transcript
+ * mirror and the worker's transcript state, each per turn, in this process, after GC.
  *
  * Usage: npm run build && node --expose-gc bench/memoryBench.ts [--turns 100,500,2000,5000] [--only webview|host]
  * Targets (issue 24): at 5,000 turns, heap and DOM within 1.5× of 500 turns in both modes; frame cost flat.
  */
 
+import { execFileSync } from 'node:child_process';
 import type { CDPSession, Page } from 'playwright-core';
+import { HOST_WINDOW_ROWS, TranscriptMirror, type EarlierRows } from '../src/extension/transcriptMirror.ts';
 import { initialTranscript, reduce } from '../src/shared/transcript/reduce.ts';
+import { rowCount } from '../src/shared/transcript/rowStore.ts';
 import type { WireEvent } from '../src/shared/wire/events.ts';
 import { assertBundleFresh, deliver, launchBrowser, openView, session, startServer } from '../test/webview/harness.ts';
 
@@ -159,31 +162,66 @@ async function webview(): Promise<void> {
   }
 }
 
-/** The host's reduced transcript (TranscriptMirror's reducer) after GC, per turn. */
-function host(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) {
-    console.log('host: run with node --expose-gc for the host figures');
-    return;
-  }
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
-  let state = initialTranscript;
-  const base = heap();
+/** Heap in use after GC (run with `node --expose-gc`). */
+function heapAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+const HOST_SIZES = [100, 1000, 1500, 5000];
+
+function report(label: string, size: number, used: number): void {
+  console.log(
+    `${label}: ${String(size).padStart(5)} turns  ${(used / 1e6).toFixed(1)} MB  ${(used / size / 1024).toFixed(2)} KB/turn  (1,500 turns ≈ ${(((used / size) * 1500) / 1e6).toFixed(1)} MB)`,
+  );
+}
+
+/** The extension host's `TranscriptMirror` (a window of the newest rows since issue 24), fed as from a worker that is not kept here. */
+function hostMirror(): void {
+  const noWorker: EarlierRows = { live: () => true, fetch: async () => undefined };
+  const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+  const clock = { now: () => T0, setTimer: () => () => {} };
+  const base = heapAfterGc();
+  const mirror = new TranscriptMirror(quiet, clock);
   let done = 0;
-  for (const size of [100, 1000, 5000]) {
+  for (const size of HOST_SIZES) {
     // Token-sized deltas, as Pi streams them: the rope a block leaves unless flattened at its end.
+    for (; done < size; done++) mirror.apply(turn(done, 200), noWorker);
+    report('extension host (mirror, window)', size, heapAfterGc() - base);
+  }
+  console.log(`extension host: holds ${rowCount(mirror.state)} rows (window ${HOST_WINDOW_ROWS}), ${mirror.pendingEarlier} in the worker`);
+}
+
+/** The worker's transcript state: every row (the main thread pages them back from it); before issue 24 the host held as much. */
+function workerTranscript(): void {
+  const base = heapAfterGc();
+  let state = initialTranscript;
+  let done = 0;
+  for (const size of HOST_SIZES) {
     for (; done < size; done++) state = reduce(state, turn(done, 200));
-    const used = heap() - base;
-    console.log(
-      `host mirror: ${String(size).padStart(5)} turns  ${(used / 1e6).toFixed(1)} MB  ${(used / size / 1024).toFixed(1)} KB/turn  (1,500 turns ≈ ${(((used / size) * 1500) / 1e6).toFixed(1)} MB)`,
-    );
+    report('worker (transcript, every row)', size, heapAfterGc() - base);
   }
   if (state.messages.length === 0) console.log('');
 }
 
-if (only !== 'webview') host();
-if (only !== 'host') await webview();
+/**
+ * The host's side, each part in a process of its own (so neither measures the other's garbage): the extension
+ * host's transcript and the worker's, per turn, after GC. Pi's own copy of the session is not counted.
+ */
+function host(): void {
+  if (!(globalThis as { gc?: () => void }).gc) {
+    console.log('host: run with node --expose-gc for the host figures');
+    return;
+  }
+  for (const part of ['host-mirror', 'worker-transcript'])
+    console.log(execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--only', part], { encoding: 'utf8' }).trimEnd());
+}
+
+if (only === 'host-mirror') hostMirror();
+else if (only === 'worker-transcript') workerTranscript();
+else {
+  if (only !== 'webview') host();
+  if (only !== 'host') await webview();
+}

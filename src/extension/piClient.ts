@@ -28,10 +28,10 @@ import type {
   WorkerData,
 } from '../shared/wire/workerProtocol.ts';
 import { streamingTurn, TurnJournal, turnIsSaved, type JournaledTurn, type TurnJournalStore } from '../shared/run/turnJournal.ts';
-import { TranscriptMirror } from './transcriptMirror.ts';
+import { TranscriptMirror, type EarlierRows } from './transcriptMirror.ts';
 import { errorText } from './workerRequests.ts';
 import { WorkerRpc } from './workerRpc.ts';
-import { WorkerSupervisor, type WorkerSupervisorOptions } from './workerSupervisor.ts';
+import { WorkerSupervisor, type RunningWorker, type WorkerSupervisorOptions } from './workerSupervisor.ts';
 import { t } from '../shared/l10n.ts';
 
 export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
@@ -65,6 +65,7 @@ export class PiClient extends Disposable {
   private readonly _clock: Scheduler;
   private readonly _config: () => WorkerConfig;
   private readonly _mirror: TranscriptMirror;
+  private readonly _rowSources = new WeakMap<RunningWorker, EarlierRows>();
   private readonly _supervisor: WorkerSupervisor;
   private readonly _rpc: WorkerRpc;
   private readonly _journalStore: TurnJournalStore | undefined;
@@ -118,12 +119,8 @@ export class PiClient extends Disposable {
       config,
       () => (this._resumeFile ? { resume: this._resumeFile } : this._first),
       {
-        events: (p) => mirror.apply(p.events),
-        snapshot: (p, worker) =>
-          mirror.adopt(p.state, p.earlier, this._waiting.length > 0, {
-            live: () => this._supervisor.current === worker,
-            fetch: async (before, count) => (await worker.request('earlierRows', { before, count })).page,
-          }),
+        events: (p, worker) => mirror.apply(p.events, this._rowsOf(worker)),
+        snapshot: (p, worker) => mirror.adopt(p.state, p.earlier, this._waiting.length > 0, this._rowsOf(worker)),
         session: (p) => {
           this._info = p.info;
           this._sessionFile = p.sessionFile;
@@ -175,6 +172,19 @@ export class PiClient extends Disposable {
     );
   }
 
+  /** The rows `worker` holds, for the mirror to page back from; one object per worker (the mirror tells them apart). */
+  private _rowsOf(worker: RunningWorker): EarlierRows {
+    let rows = this._rowSources.get(worker);
+    if (!rows) {
+      rows = {
+        live: () => this._supervisor.current === worker,
+        fetch: async (before, count) => (await worker.request('earlierRows', { before, count })).page,
+      };
+      this._rowSources.set(worker, rows);
+    }
+    return rows;
+  }
+
   /** The host's reduced transcript: what a (re)created view starts from. */
   get state(): TranscriptState {
     return this._mirror.state;
@@ -199,7 +209,7 @@ export class PiClient extends Disposable {
     return this._sessionFile;
   }
 
-  /** Rows before the first one `state` holds that are still in the worker (on their way here). */
+  /** Rows before the first one `state` holds that the worker holds (paged in when the view asks). */
   get pendingEarlier(): number {
     return this._mirror.pendingEarlier;
   }

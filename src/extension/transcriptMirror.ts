@@ -1,26 +1,40 @@
 /**
  * The main thread's copy of the worker's transcript, reduced from the same events: what a re-created view
- * starts from. A replayed history arrives as a snapshot of its newest rows; the older ones are fetched from
- * the worker a page per request, each applied in a step of its own.
+ * starts from. It keeps a window of the newest rows; older ones stay in the worker (a replayed history
+ * arrives as a snapshot of its newest rows, a long session lets its oldest go) and are fetched from it a page
+ * per request when the view pages back.
  */
 
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { NoticeCode, NoticeLevel, WireEvent } from '../shared/wire/events.ts';
-import { earlierPage, MAX_PAGE_ROWS, prependRows, type EarlierPage } from '../shared/transcript/paging.ts';
-import { firstRowId } from '../shared/transcript/rowStore.ts';
+import { pageBefore, recentPart, type EarlierPage } from '../shared/transcript/paging.ts';
+import { firstRowId, rowAt, rowCount } from '../shared/transcript/rowStore.ts';
 import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
-import { type TranscriptState } from '../shared/transcript/rows.ts';
+import { type MessageView, type TranscriptState } from '../shared/transcript/rows.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText } from './workerRequests.ts';
 import { t } from '../shared/l10n.ts';
 
-/** Where the rows before a snapshot come from: the worker that sent it, while it still runs. */
+/** Rows the main thread keeps: the newest ones, a view's snapshot and the largest page it may ask for among them. */
+export const HOST_WINDOW_ROWS = 1000;
+/** Rows past the window before the oldest go (so they go a batch at a time, not one per row). */
+const TRIM_SLACK_ROWS = 250;
+/** Rows only this thread shows (notices) it keeps once they left the window: the worker has no copy. */
+const MAX_LOCAL_ROWS = 500;
+
+/** Where the rows before the window come from: one worker, while it runs. */
 export interface EarlierRows {
   /** Whether that worker is still the current one. */
   live(): boolean;
-  /** Up to `count` rows before the row `before`; none when the worker has no such row. */
+  /** Up to `count` of its rows with ids below `before` (always a page, maybe empty). */
   fetch(before: number, count: number): Promise<EarlierPage | undefined>;
+}
+
+/** The mirror's window size (tests make it small). */
+export interface MirrorOptions {
+  readonly windowRows?: number;
+  readonly slackRows?: number;
 }
 
 /** Why the worker went, as the transcript shows it. */
@@ -33,18 +47,29 @@ export interface WorkerGone {
   readonly sending: number;
 }
 
-/** One chat's transcript on the main thread, reduced with the worker's own reducer. */
+/** One chat's transcript on the main thread, reduced with the worker's own reducer, its newest rows only. */
 export class TranscriptMirror extends Disposable {
   private _state: TranscriptState = initialTranscript;
-  /**
-   * Rows of a replayed history the worker holds before the first row of `_state`: they are fetched a page at
-   * a time after its snapshot, so no single step blocks this thread for long.
-   */
+  /** Rows before the first one of `_state` that `_source` holds (and `_local`, for those this thread made). */
   private _earlier = 0;
-  /** Bumped whenever the transcript is replaced (a snapshot, a reset): a page fetched for an older one is dropped. */
+  /**
+   * The worker that numbers rows as `_state` does (its id = ours − `_base`), so ours before the window can be
+   * fetched from it; undefined when none does yet (a new worker that resumed quietly and sent nothing).
+   */
+  private _source: EarlierRows | undefined;
+  private _base = 0;
+  /** Rows with ids below this came from an earlier worker: once out of the window they are out of reach. */
+  private _reach = 0;
+  /** Whether `_state` is as it started: the first worker numbers its rows as we do. */
+  private _pristine = true;
+  /** Rows of this thread's own (ids between the worker's) that left the window, oldest first. */
+  private _local: MessageView[] = [];
+  /** Bumped whenever the transcript is replaced (a snapshot, a reset) or its older rows go out of reach. */
   private _transcript = 0;
   private readonly _log: Logger;
   private readonly _clock: Scheduler;
+  private readonly _windowRows: number;
+  private readonly _slackRows: number;
 
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
   /** Wire events, in order, right after the host store applied them. */
@@ -52,20 +77,20 @@ export class TranscriptMirror extends Disposable {
   private readonly _onDidReplace = this._register(new Emitter<void>());
   /** The transcript was replaced by a snapshot (a replayed history): a view starts again from `state`. */
   readonly onDidReplace = this._onDidReplace.event;
-  /** Rows of a replayed history arrived, or no more will (`pendingEarlier` changed). */
-  private readonly _onDidFetchEarlier = this._register(new Emitter<void>());
 
-  constructor(log: Logger, clock: Scheduler) {
+  constructor(log: Logger, clock: Scheduler, options: MirrorOptions = {}) {
     super();
     this._log = log;
     this._clock = clock;
+    this._windowRows = options.windowRows ?? HOST_WINDOW_ROWS;
+    this._slackRows = options.slackRows ?? TRIM_SLACK_ROWS;
   }
 
   get state(): TranscriptState {
     return this._state;
   }
 
-  /** Rows before the first one `state` holds that are still in the worker (on their way here). */
+  /** Rows before the first one `state` holds that can still be paged in (from the worker). */
   get pendingEarlier(): number {
     return this._earlier;
   }
@@ -76,33 +101,47 @@ export class TranscriptMirror extends Disposable {
   }
 
   /**
-   * Up to `count` rows just before the row `before`, and how many rows precede them; waits for rows of a
-   * replayed history still on their way. Undefined when there is no such row (the transcript was replaced).
+   * Up to `count` rows with ids below `before` (the view's first row, or one past the rows it reads), and how
+   * many rows precede them: from the window, and for what lies before it from the worker. Undefined when
+   * there is none to give (no rows, or the worker cannot be asked).
    */
   async earlierPage(before: number, count: number): Promise<EarlierPage | undefined> {
-    for (;;) {
-      const page = earlierPage(this._state, before, count);
-      if (!page) return undefined;
-      if (page.messages.length === count || this._earlier === 0) return { ...page, earlier: page.earlier + this._earlier };
-      await new Promise<void>((resolve) => {
-        const sub = this._onDidFetchEarlier.event(() => {
-          sub.dispose();
-          resolve();
-        });
-      });
-    }
+    const first = firstRowId(this._state);
+    let here: EarlierPage | undefined;
+    if (first !== undefined && before > first) {
+      here = pageBefore(this._state, before, count);
+      if (here.messages.length === count || this._earlier === 0) return { ...here, earlier: here.earlier + this._earlier };
+    } else if (first === undefined || this._earlier === 0) return undefined;
+    // What lies before the window comes from the worker.
+    const transcript = this._transcript;
+    const older = await this._fetchBefore(here ? first! : before, count - (here?.messages.length ?? 0));
+    if (this._transcript !== transcript) return undefined;
+    if (!older) return here && { ...here, earlier: here.earlier + this._earlier };
+    if (!here) return older;
+    return { messages: [...older.messages, ...here.messages], tools: { ...older.tools, ...here.tools }, earlier: older.earlier };
   }
 
-  apply(events: readonly WireEvent[]): void {
+  /** Applies the events of `from` (the worker that sent them; none for this thread's own). */
+  apply(events: readonly WireEvent[], from?: EarlierRows): void {
+    // The first worker starts from nothing, as we did; a later one resumed quietly and numbers from 1.
+    if (from && from !== this._source) {
+      if (this._pristine) this._source = from;
+      else this._follow(from);
+    }
     let s = this._state;
     for (const ev of events) s = reduceOne(s, ev);
     this._state = s;
-    if (this._earlier && events.some((ev) => ev.type === 'reset')) this._setEarlier(0);
+    if (from) {
+      if (events.some((ev) => ev.type === 'reset')) this._restart(from);
+      this._pristine = false;
+      this._trim();
+    }
     this._onDidEmit.fire(events);
   }
 
   notice(level: NoticeLevel, text: string, code: NoticeCode = 'workerStopped'): void {
-    this.apply([{ type: 'noticeMessage', level, text, code }]);
+    // The worker never sees this row: it must not take an id the worker gives its next row.
+    this.apply([{ type: 'noticeMessage', level, text, code, local: true }]);
   }
 
   /** Shows or ends "starting" (prompts wait for the session to open). */
@@ -111,22 +150,25 @@ export class TranscriptMirror extends Disposable {
   }
 
   /**
-   * The worker replayed a history: its newest rows replace the transcript, the `earlier` ones follow a page at
-   * a time from `rows`. `starting`: prompts still wait for the session here, not in the worker.
+   * The worker replayed a history: its newest rows replace the transcript, the `earlier` ones stay in it
+   * (`rows`) until the view asks for them. `starting`: prompts still wait for the session here, not in the worker.
    */
   adopt(state: TranscriptState, earlier: number, starting: boolean, rows: EarlierRows): void {
     this._state = starting && !state.run.starting ? reduceOne(state, { type: 'starting', on: true, at: this._clock.now() }) : state;
-    this._setEarlier(earlier);
+    this._restart(rows);
+    this._pristine = false;
+    this._earlier = earlier;
     this._onDidReplace.fire();
-    if (earlier > 0) void this._fetchEarlier(rows, this._transcript);
   }
 
   /**
    * The worker is gone: the transcript stays, its dialogs and `!` command end, a run in progress is marked
-   * failed. The next worker resumes quietly, without the history: rows not fetched yet are out of reach.
+   * failed. The next worker resumes quietly, without the history: rows before the window are out of reach.
    */
   workerGone(gone: WorkerGone): void {
-    if (this._earlier) this._setEarlier(0);
+    this._loseEarlier();
+    this._source = undefined;
+    this._pristine = false;
     const events: WireEvent[] = [];
     const now = this._clock.now();
     // Dialogs of the old worker can never be answered now.
@@ -147,35 +189,73 @@ export class TranscriptMirror extends Disposable {
     if (events.length) this.apply(events);
   }
 
-  private _setEarlier(n: number): void {
-    this._earlier = n;
-    this._transcript++;
-    this._onDidFetchEarlier.fire();
+  /** A new transcript numbered by `from` as ours is: nothing before it. */
+  private _restart(from: EarlierRows): void {
+    this._loseEarlier();
+    this._source = from;
+    this._base = 0;
+    this._reach = 0;
   }
 
   /**
-   * Fetches the rows the worker holds before ours, newest page first, one page per request: each page is
-   * structured-cloned and prepended in a step of its own, between whatever else this thread has to do.
+   * A worker that resumed quietly (after a fault or a Restart) sends its first events: it numbers its rows
+   * from 1, ours go on from `nextId`, and the rows of the worker before it are only what the window holds.
    */
-  private async _fetchEarlier(rows: EarlierRows, transcript: number): Promise<void> {
-    while (this._earlier > 0 && this._transcript === transcript && rows.live()) {
-      const before = firstRowId(this._state);
-      let page: EarlierPage | undefined;
-      try {
-        if (before !== undefined) page = await rows.fetch(before, MAX_PAGE_ROWS);
-      } catch (err) {
-        if (rows.live()) this._log.warn(`Fetching earlier rows from the worker failed: ${errorText(err)}`);
-      }
-      if (this._transcript !== transcript) return;
-      const state = page && prependRows(this._state, page.messages, page.tools);
-      if (!page || !state || state === this._state) {
-        // Out of reach (the worker stopped or moved on) or not ours: the view shows what is here.
-        this._setEarlier(0);
-        return;
-      }
-      this._state = state;
-      this._earlier = page.earlier;
-      this._onDidFetchEarlier.fire();
+  private _follow(from: EarlierRows): void {
+    this._loseEarlier();
+    this._source = from;
+    this._base = this._state.nextId - 1;
+    this._reach = this._state.nextId;
+  }
+
+  private _loseEarlier(): void {
+    this._earlier = 0;
+    this._local = [];
+    this._transcript++;
+  }
+
+  /** Lets the oldest rows go once the window is full (the worker keeps them; see `earlierPage`). */
+  private _trim(): void {
+    if (rowCount(this._state) <= this._windowRows + this._slackRows) return;
+    const { state, earlier: cut } = recentPart(this._state, this._windowRows);
+    if (!cut) return;
+    for (let i = 0; i < cut; i++) {
+      const m = rowAt(this._state, i)!;
+      // A row of an earlier worker is out of reach once it goes; one of our own is kept aside (few, small).
+      if (m.id < this._reach) continue;
+      if (!Number.isInteger(m.id)) this._local.push(m);
+      this._earlier++;
     }
+    if (this._local.length > MAX_LOCAL_ROWS) {
+      const lost = this._local.length - MAX_LOCAL_ROWS;
+      this._local = this._local.slice(lost);
+      this._earlier -= lost;
+    }
+    this._state = state;
+  }
+
+  /**
+   * Up to `count` rows before the row `before` (ours, not in the window) from the worker, with our own rows
+   * among them; undefined when it cannot say (gone, failed).
+   */
+  private async _fetchBefore(before: number, count: number): Promise<EarlierPage | undefined> {
+    const source = this._source;
+    if (!source?.live()) return undefined;
+    let page: EarlierPage | undefined;
+    try {
+      page = await source.fetch(before - this._base, count);
+    } catch (err) {
+      if (source.live()) this._log.warn(`Fetching earlier rows from the worker failed: ${errorText(err)}`);
+      return undefined;
+    }
+    if (!page) return undefined;
+    const base = this._base;
+    const theirs = base ? page.messages.map((m) => ({ ...m, id: m.id + base })) : page.messages;
+    const local = this._local.filter((m) => m.id < before);
+    const kept = (local.length ? [...theirs, ...local].sort((a, b) => a.id - b.id) : theirs).slice(-count);
+    if (!kept.length) return { messages: [], tools: page.tools, earlier: 0 };
+    const firstKept = kept[0]!.id;
+    const earlier = page.earlier + theirs.filter((m) => m.id < firstKept).length + local.filter((m) => m.id < firstKept).length;
+    return { messages: kept, tools: page.tools, earlier };
   }
 }

@@ -5,6 +5,7 @@ import { Disposable, type IDisposable } from '../shared/disposable.ts';
 import type { HostToWebview, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
 import { recentPart, SNAPSHOT_ROWS, type EarlierPage } from '../shared/transcript/paging.ts';
+import { rowCount } from '../shared/transcript/rowStore.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 
 /** More events than this in one frame are a burst, not live streaming (deltas are coalesced per frame). */
@@ -25,14 +26,14 @@ export function snapshotMessage(state: TranscriptState, session: SessionInfoView
  * event of the frame, so both sides agree.
  */
 export function frameMessage(state: TranscriptState, session: SessionInfoView, events: readonly WireEvent[], pending = 0): HostToWebview {
-  return events.length > LARGE_BATCH_EVENTS && state.messages.length > SNAPSHOT_ROWS ? snapshotMessage(state, session, pending) : { type: 'batch', events };
+  return events.length > LARGE_BATCH_EVENTS && rowCount(state) > SNAPSHOT_ROWS ? snapshotMessage(state, session, pending) : { type: 'batch', events };
 }
 
 /** What the view is fed from: the host's side of the Pi worker (`PiClient`). */
 export interface FeedSource {
   readonly state: TranscriptState;
   readonly sessionInfo: SessionInfoView;
-  /** Rows before the first one `state` holds that are still in the worker. */
+  /** Rows before the first one `state` holds that the worker holds (paged in on request). */
   readonly pendingEarlier: number;
   readonly onDidEmit: (listener: (events: readonly WireEvent[]) => void) => IDisposable;
   /** The transcript was replaced (a replayed history): the view starts again from a snapshot. */

@@ -6,10 +6,10 @@
 import { Disposable, toDisposable } from '../shared/disposable.ts';
 import type { SessionInfoView, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { runCondition } from '../shared/run/runCondition.ts';
-import { recentPart } from '../shared/transcript/paging.ts';
+import { appendRows, headPart, MAX_PAGE_ROWS, prependRows, recentPart } from '../shared/transcript/paging.ts';
 import { initialTranscript } from '../shared/transcript/reduce.ts';
-import { rowCount } from '../shared/transcript/rowStore.ts';
-import { type TranscriptState } from '../shared/transcript/rows.ts';
+import { firstRowId, rowAt, rowCount } from '../shared/transcript/rowStore.ts';
+import { type MessageView, type TranscriptState } from '../shared/transcript/rows.ts';
 import { Announcer, markFocus, restoreFocus } from './a11y.ts';
 import { Announcements } from './announcements.ts';
 import { ClickRouter } from './clickRouter.ts';
@@ -21,16 +21,28 @@ import { h, setAttr, setHidden, setText } from './dom.ts';
 import { Header } from './header.ts';
 import { ImageViewer } from './images.ts';
 import { markdownBody } from './markdownStream/markdownBody.ts';
-import { Paging } from './paging.ts';
+import { Paging, type TranscriptHolder } from './paging.ts';
 import { PlanStrip } from './planStrip.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { ShellLive } from './shellLive.ts';
 import { StatusLine } from './statusLine.ts';
-import { TranscriptView } from './transcriptView.ts';
+import { PAGE_ROWS, TranscriptView } from './transcriptView.ts';
 import { ViewModes } from './viewModes.ts';
 import type { UiState } from './vscodeApi.ts';
 import { WidgetStrip } from './widgetStrip.ts';
 import { t } from './l10n.ts';
+
+/** Rows below those on screen, while the user reads back, past which the rows between go back to the host. */
+const MAX_BELOW_ROWS = 4 * PAGE_ROWS;
+/** The newest rows held while the user reads back (events land there); older ones join the rows between. */
+const KEEP_LIVE_ROWS = 2 * PAGE_ROWS;
+
+/** User rows among `state`'s rows `[from, to)`. */
+function usersIn(state: TranscriptState, from = 0, to = rowCount(state)): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (rowAt(state, i)?.role === 'user') n++;
+  return n;
+}
 
 /** Where the app talks to the host and keeps its UI state. */
 export interface AppHost {
@@ -40,8 +52,21 @@ export interface AppHost {
 
 /** The whole view: owns its parts and the state they render; lives as long as the page. */
 export class ChatApp extends Disposable {
-  /** The reduced transcript, as the last snapshot, batch or page left it. */
+  /** The reduced transcript, as the last snapshot, batch or page left it (while the user reads back, its newest rows). */
   state: TranscriptState = initialTranscript;
+  /**
+   * While the user reads back far above the newest rows: the rows around those on screen, held apart from
+   * `state`; the rows between (`_gap` of them, `_gapUsers` user rows) went back to the host and come again,
+   * a page at a time, as the user scrolls down to them. So what the view holds does not grow while Pi works.
+   */
+  private _reading: TranscriptState | undefined;
+  private _gap = 0;
+  private _gapUsers = 0;
+  /** The `before` of the `loadEarlier` that fills the gap, while its reply is awaited (0: none). */
+  private _gapAsked = 0;
+  private _gapWide = false;
+  /** Show the rows a gap page brought once it is rendered (the user is at the bottom of what they read). */
+  private _showLaterAfterRender = false;
   private _session: SessionInfoView = { ready: false };
   private _frame = 0;
   private readonly _host: AppHost;
@@ -152,10 +177,28 @@ export class ChatApp extends Disposable {
       if (this._anchor.following && this._transcript.hasLater) this._schedule();
     };
     this._anchor.canFollow = () => !this._transcript.hasLater;
-    this._paging = new Paging(this, this._transcript, scroller, this._anchor, post);
+    // Paging and row actions see the rows on screen: the part read while the user reads back, else the whole.
+    const read = (): TranscriptState => this._reading ?? this.state;
+    const write = (s: TranscriptState): void => {
+      if (this._reading) this._reading = s;
+      else this.state = s;
+    };
+    const laterUsers = (): number => (this._reading ? this._gapUsers + usersIn(this.state) : 0);
+    const shown: TranscriptHolder = {
+      get state(): TranscriptState {
+        return read();
+      },
+      set state(s: TranscriptState) {
+        write(s);
+      },
+      get laterUsers(): number {
+        return laterUsers();
+      },
+    };
+    this._paging = new Paging(shown, this._transcript, scroller, this._anchor, post, () => this._fillGap());
     new ClickRouter(
       {
-        holder: this,
+        holder: shown,
         transcript: this._transcript,
         toggled: this._toggled,
         persist: () => this._persist(),
@@ -170,6 +213,7 @@ export class ChatApp extends Disposable {
     );
     this._handlers = {
       snapshot: (msg) => {
+        this._leaveReading();
         this._paging.reset(typeof msg.earlier === 'number' ? msg.earlier : 0);
         this.state = msg.state;
         this._session = msg.session ?? this._session;
@@ -179,13 +223,16 @@ export class ChatApp extends Disposable {
       batch: (msg) => {
         // A new session, or another point of this one: nothing earlier to page in, and the tree is out of date.
         const reset = Array.isArray(msg.events) && msg.events.some((ev) => ev?.type === 'reset');
-        if (reset) this._paging.reset(0);
+        if (reset) {
+          this._leaveReading();
+          this._paging.reset(0);
+        }
         if (Array.isArray(msg.events)) this.state = applyEvents(this.state, msg.events);
         if (reset) this._modes.transcriptReplaced();
         this._schedule();
       },
       earlier: (msg) => {
-        this._paging.onEarlier(msg);
+        if (!this._onGapPage(msg)) this._paging.onEarlier(msg);
         this._schedule();
       },
       session: (msg) => {
@@ -204,6 +251,13 @@ export class ChatApp extends Disposable {
     document.addEventListener('keydown', onKey);
     this._register(toDisposable(() => document.removeEventListener('keydown', onKey)));
     if (saved.follow === false) requestAnimationFrame(() => this._anchor.restore(false, saved.fromBottom));
+    (globalThis as { __piPanelHeld?: () => { rows: number; cards: number } }).__piPanelHeld = () => this.held();
+  }
+
+  /** What the view holds: its rows and tool cards (tests and benches read it as `__piPanelHeld()`, to see memory stay flat). */
+  held(): { rows: number; cards: number } {
+    const parts = this._reading ? [this._reading, this.state] : [this.state];
+    return { rows: parts.reduce((n, p) => n + rowCount(p), 0), cards: parts.reduce((n, p) => n + Object.keys(p.tools).length, 0) };
   }
 
   /** A message from the host (validated here: the host is trusted, but a newer one may send what this version does not know). */
@@ -235,7 +289,12 @@ export class ChatApp extends Disposable {
     // A streaming block re-renders its tail: a focused link or Copy button there is replaced by its twin.
     const focus = markFocus(this._content);
     this._transcript.render(this._window(state), this._anchor.following);
+    this._holdApart();
     restoreFocus(this._content, focus);
+    if (this._showLaterAfterRender) {
+      this._showLaterAfterRender = false;
+      this._paging.showLater();
+    }
     this._composer.setRunning(phase !== 'idle');
     this._queue.update(state.queue);
     setHidden(
@@ -255,16 +314,132 @@ export class ChatApp extends Disposable {
   }
 
   /**
-   * `state` without the rows far above those rendered, which go back to the host (`loadEarlier` pages them
-   * in again, as for a resumed session): the view's memory stays flat however long the session runs.
+   * What to render: `state` (or, while the user reads back, the part read) without the rows far above those
+   * rendered, which go back to the host (`loadEarlier` pages them in again, as for a resumed session): the
+   * view's memory stays flat however long the session runs.
    */
   private _window(state: TranscriptState): TranscriptState {
+    if (this._reading) {
+      if (!this._anchor.following) {
+        this._trimLive();
+        const reading = this._withoutSpare(this._reading);
+        this._reading = reading;
+        return reading;
+      }
+      // "Jump to latest": the newest rows, from the end; the part read and the rows between are on the host.
+      this._transcript.remote += rowCount(this._reading) + this._gap;
+      this._leaveReading();
+    }
+    const kept = this._withoutSpare(state);
+    this.state = kept;
+    return kept;
+  }
+
+  /** `state` without the rows far above those rendered (`remote` counts them). */
+  private _withoutSpare(state: TranscriptState): TranscriptState {
     const spare = this._transcript.spareRows;
     if (!spare) return state;
     const { state: kept, earlier } = recentPart(state, rowCount(state) - spare);
     if (!earlier) return state;
-    this.state = kept;
     this._transcript.dropped(kept, earlier);
     return kept;
+  }
+
+  /**
+   * Reading back while many rows arrive below: the rows on screen and a page below them are held apart, the
+   * newest rows stay in `state`, and those between go back to the host.
+   */
+  private _holdApart(): void {
+    if (this._reading || this._anchor.following || this._transcript.laterRows <= MAX_BELOW_ROWS) return;
+    const state = this.state;
+    const n = this._transcript.last + PAGE_ROWS;
+    const reading = headPart(state, n);
+    const live = recentPart(state, KEEP_LIVE_ROWS);
+    if (!reading || live.earlier <= n) return;
+    this._gap = live.earlier - n;
+    this._gapUsers = usersIn(state, n, live.earlier);
+    this._reading = reading;
+    this.state = live.state;
+    this._transcript.cut(reading);
+    this._transcript.gapBelow = true;
+  }
+
+  /** While the user reads back, the newest rows stay few: older ones join the rows between. */
+  private _trimLive(): void {
+    if (rowCount(this.state) <= 2 * KEEP_LIVE_ROWS) return;
+    const live = recentPart(this.state, KEEP_LIVE_ROWS);
+    if (!live.earlier) return;
+    this._gap += live.earlier;
+    this._gapUsers += usersIn(this.state, 0, live.earlier);
+    this.state = live.state;
+  }
+
+  /**
+   * Asks the host for the rows just after the part read: those with ids below one a page past its last. `wide`:
+   * as many as a page may hold, when a narrower one did not reach back to the part read (many rows of the host's own).
+   */
+  private _fillGap(wide = false): void {
+    const reading = this._reading;
+    const last = reading && rowAt(reading, rowCount(reading) - 1)?.id;
+    if (last === undefined || this._gapAsked) return;
+    // Ids go up by one per row (the host's own rows sit between, ids in between): the rows after `last` have ids below this.
+    this._gapAsked = Math.floor(last) + PAGE_ROWS + 1;
+    this._gapWide = wide;
+    this._host.post({ type: 'loadEarlier', before: this._gapAsked, count: wide ? MAX_PAGE_ROWS : 2 * PAGE_ROWS });
+  }
+
+  /** A reply to `_fillGap`: its rows after the part read join it; once they reach the newest rows, all are one again. */
+  private _onGapPage(msg: {
+    readonly before: number;
+    readonly messages: readonly MessageView[];
+    readonly tools?: TranscriptState['tools'];
+    readonly earlier?: number;
+  }): boolean {
+    if (!this._gapAsked || msg.before !== this._gapAsked) return false;
+    this._gapAsked = 0;
+    const reading = this._reading;
+    const liveFirst = firstRowId(this.state);
+    if (!reading || liveFirst === undefined || !Array.isArray(msg.messages)) return true;
+    const last = rowAt(reading, rowCount(reading) - 1)!.id;
+    // The page must reach back to the part read, or rows between might be missed.
+    if (!msg.messages.some((m) => m.id <= last) && (msg.earlier ?? 0) > 0 && !this._gapWide) {
+      this._fillGap(true);
+      return true;
+    }
+    const between = msg.messages.filter((m) => m.id > last && m.id < liveFirst);
+    const reached = msg.messages.some((m) => m.id >= liveFirst) || between.length >= this._gap;
+    const grown = between.length ? appendRows(reading, between, msg.tools ?? {}) : reading;
+    if (grown !== reading) {
+      this._gap -= between.length;
+      this._gapUsers -= between.filter((m) => m.role === 'user').length;
+    }
+    if (reached || this._gap <= 0) {
+      // The part read and the newest rows are one transcript again.
+      const whole = prependRows(this.state, grown.messages, grown.tools);
+      if (whole !== this.state) {
+        this._leaveReading();
+        this.state = whole;
+        this._showLaterAfterRender = true;
+        return true;
+      }
+    }
+    if (!between.length) {
+      // Nothing where the rows between should be (not expected: ids go up by one per row): show the newest.
+      this._transcript.remote += rowCount(reading) + this._gap;
+      this._leaveReading();
+      return true;
+    }
+    this._reading = grown;
+    this._showLaterAfterRender = true;
+    return true;
+  }
+
+  /** Back to one transcript (a snapshot, a reset, "jump to latest", the gap filled). */
+  private _leaveReading(): void {
+    this._reading = undefined;
+    this._gap = 0;
+    this._gapUsers = 0;
+    this._gapAsked = 0;
+    this._transcript.gapBelow = false;
   }
 }

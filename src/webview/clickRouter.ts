@@ -148,7 +148,11 @@ export class ClickRouter {
     const users = this._t.holder.state.messages.filter((m): m is UserRow => m.role === 'user');
     const i = users.findIndex((m) => m.id === id);
     if (i < 0) return undefined;
-    return { fromEnd: users.length - 1 - i, text: users[i]!.blocks.map((b) => b?.text ?? '').join(''), media: users[i]!.media };
+    return {
+      fromEnd: users.length - 1 - i + (this._t.holder.laterUsers ?? 0),
+      text: users[i]!.blocks.map((b) => b?.text ?? '').join(''),
+      media: users[i]!.media,
+    };
   }
 
   private async _copyText(text: string, button: Element): Promise<void> {

@@ -15,6 +15,8 @@ const BOTTOM_SLACK_PX = 32;
 /** The view's transcript state, which paging reads and extends at the top. */
 export interface TranscriptHolder {
   state: TranscriptState;
+  /** User rows after those `state` holds that it does not (held apart while the user reads back; see ChatApp). */
+  readonly laterUsers?: number;
 }
 
 /** Pages rows in, one `loadEarlier` at a time; reaching the top does what "show earlier" does. */
@@ -26,7 +28,18 @@ export class Paging {
   /** Id of the row a `loadEarlier` asked for rows before, while its reply is awaited (0: none). */
   private _loadingBefore = 0;
 
-  constructor(holder: TranscriptHolder, transcript: TranscriptView, scroller: HTMLElement, anchor: ScrollAnchor, post: (msg: WebviewToHost) => void) {
+  private readonly _fillGap: () => void;
+
+  /** `fillGap`: brings in the rows between those read and the newest (scrolling down reached the end of the first). */
+  constructor(
+    holder: TranscriptHolder,
+    transcript: TranscriptView,
+    scroller: HTMLElement,
+    anchor: ScrollAnchor,
+    post: (msg: WebviewToHost) => void,
+    fillGap: () => void = () => {},
+  ) {
+    this._fillGap = fillGap;
     this._holder = holder;
     this._transcript = transcript;
     this._anchor = anchor;
@@ -55,7 +68,8 @@ export class Paging {
 
   /** Shows newer rows the state holds but the DOM does not (the user scrolled down while reading back). */
   showLater(): void {
-    this._anchor.keepPosition(() => this._transcript.showLater(), this._transcript.el);
+    if (this._transcript.laterRows > 0) this._anchor.keepPosition(() => this._transcript.showLater(), this._transcript.el);
+    else if (this._transcript.gapBelow) this._fillGap();
   }
 
   /** Puts a `loadEarlier` reply above the rows on screen, keeping what the user sees in place. */

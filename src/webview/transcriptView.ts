@@ -89,7 +89,29 @@ export class TranscriptView {
 
   /** Whether newer rows than those rendered wait below (the user reads back while Pi works). */
   get hasLater(): boolean {
-    return this._last < this._count;
+    return this._last < this._count || this.gapBelow;
+  }
+
+  /** Index just past the last rendered row of the state. */
+  get last(): number {
+    return this._last;
+  }
+
+  /** Rows of the state below those rendered. */
+  get laterRows(): number {
+    return this._count - this._last;
+  }
+
+  /**
+   * Set while the state rendered is the part the user reads, kept apart from the newest rows (see ChatApp):
+   * more rows follow it that it does not hold.
+   */
+  gapBelow = false;
+
+  /** The state now ends earlier (the rows past it are held apart): same rows on screen, nothing re-rendered. */
+  cut(state: TranscriptState): void {
+    this._state = state;
+    this._count = rowCount(state);
   }
 
   /** The tool card of `id` in the state rendered last. */

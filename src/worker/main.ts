@@ -11,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
-import { earlierPage, recentPart } from '../shared/transcript/paging.ts';
+import { pageBefore, recentPart } from '../shared/transcript/paging.ts';
 import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
 import type { PiModule } from '../pi/piEntry.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
@@ -323,10 +323,7 @@ const handlers: RequestHandlers = {
     pi.SessionManager.open(file, dir).appendSessionInfo(name.trim());
     return null;
   },
-  earlierRows: async ({ before, count }) => {
-    const page = earlierPage(controller.state, before, count);
-    return page ? { page } : {};
-  },
+  earlierRows: async ({ before, count }) => ({ page: pageBefore(controller.state, before, count) }),
   shutdown: acknowledge(async ({ settleMs, extensionsMs }) => {
     clearTimeout(warmTimer);
     await controller.shutdown(settleMs, extensionsMs);

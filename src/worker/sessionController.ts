@@ -13,7 +13,7 @@ import { project } from './projection.ts';
 import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
-import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
+import { initialTranscript, reduceOne, withReplace } from '../shared/transcript/reduce.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
 import type { FileBefore, Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike, type ControllerOptions, type NavigateTreeOptions, type SessionFactory } from './agentSession.ts';
@@ -578,8 +578,17 @@ export class SessionController extends Disposable {
   }
 
   private _apply(events: readonly WireEvent[]): void {
-    for (const ev of events) this._state = reduceOne(this._state, ev);
-    this._onDidEmit.fire(events);
+    let out = events;
+    for (let i = 0; i < events.length; i++) {
+      let ev = events[i]!;
+      // The main thread and the view may no longer hold the row an update of Changes replaces: it says which it is.
+      if (ev.type === 'changes' && ev.replace === undefined) {
+        if (out === events) out = events.slice();
+        ev = (out as WireEvent[])[i] = withReplace(this._state, ev);
+      }
+      this._state = reduceOne(this._state, ev);
+    }
+    this._onDidEmit.fire(out);
   }
 }
 

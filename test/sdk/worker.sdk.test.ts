@@ -210,7 +210,7 @@ describe('Pi in its worker thread', function () {
     );
   });
 
-  it('resumes a long session as a snapshot of its newest rows, then fetches the older ones a page at a time', async () => {
+  it('resumes a long session as a snapshot of its newest rows, and pages the older ones from the worker when the view asks', async () => {
     h = await startWorkerHarness(answers(1));
     await h.client.ensureSession();
     const count = 3000;
@@ -220,16 +220,12 @@ describe('Pi in its worker thread', function () {
     const feed = new ViewFeed(client, (msg) => posts.push(msg), realScheduler);
     feed.open();
     posts.length = 0;
-    // Asked for the moment the snapshot lands, before any older row is here: the answer waits for them.
-    let early: ReturnType<PiClient['earlierPage']> | undefined;
     let atSnapshot: { rows: number; pending: number; first: number } | undefined;
     const sub = client.onDidReplace(() => {
-      const first = client.state.messages[0]!.id;
-      atSnapshot = { rows: client.state.messages.length, pending: client.pendingEarlier, first };
-      early = client.earlierPage(first, 100);
+      atSnapshot = { rows: client.state.messages.length, pending: client.pendingEarlier, first: client.state.messages[0]!.id };
     });
     await client.resumeSession(file);
-    await h.until(() => atSnapshot !== undefined && client.pendingEarlier === 0, 'the older rows to arrive');
+    await h.until(() => atSnapshot !== undefined, 'the snapshot');
     sub.dispose();
     assert.deepEqual(atSnapshot && { rows: atSnapshot.rows, pending: atSnapshot.pending }, { rows: SNAPSHOT_ROWS, pending: count - SNAPSHOT_ROWS });
     // The view got the newest rows as one snapshot, not the history's 6,000 events.
@@ -242,16 +238,24 @@ describe('Pi in its worker thread', function () {
     assert.match(snap.state.messages.at(-1)!.blocks[0]!.text, /^src\/749 holds three files\./);
     const batched = posts.flatMap((m) => (m.type === 'batch' ? m.events : []));
     assert.ok(!batched.some((e) => e.type === 'userMessage' || e.type === 'assistantStart'), 'no history event was posted');
-    // The host ends up holding every row, in order, each tool card with it.
-    const rows = client.state.messages;
+    // The host holds only the newest rows; the view pages the rest from the worker, all of them, in order.
+    assert.equal(client.state.messages.length, SNAPSHOT_ROWS);
+    let rows = [...client.state.messages];
+    let earlier = client.pendingEarlier;
+    const cards: Record<string, string> = {};
+    while (earlier > 0) {
+      const page = await client.earlierPage(rows[0]!.id, 400);
+      assert.ok(page && page.messages.length > 0, `rows before ${rows[0]!.id}`);
+      assert.equal(page.messages.at(-1)!.id, rows[0]!.id - 1);
+      rows = [...page.messages, ...rows];
+      for (const [id, card] of Object.entries(page.tools)) cards[id] = card.status;
+      earlier = page.earlier;
+    }
     assert.equal(rows.length, count);
     assert.match(rows[0]!.blocks[0]!.text, /^Question 0:/);
     assert.ok(rows.every((m, i) => i === 0 || m.id > rows[i - 1]!.id));
-    assert.equal(client.state.tools['call_0']?.status, 'done');
-    const page = await early!;
-    assert.equal(page?.messages.length, 100);
-    assert.equal(page?.earlier, count - SNAPSHOT_ROWS - 100);
-    assert.equal(page?.messages.at(-1)!.id, atSnapshot!.first - 1);
+    assert.equal(cards['call_0'], 'done');
+    assert.equal(client.state.messages.length, SNAPSHOT_ROWS, 'paging back does not grow the host');
     // A view opened now starts from the newest rows too.
     posts.length = 0;
     feed.close();

@@ -49,7 +49,7 @@ describe('messages from the webview', () => {
     ['insertCode with a number', { type: 'insertCode', text: 42 }],
     ['loadEarlier without before', { type: 'loadEarlier', count: 100 }],
     ['loadEarlier with a string id', { type: 'loadEarlier', before: '12', count: 100 }],
-    ['loadEarlier with a fractional id', { type: 'loadEarlier', before: 1.5, count: 100 }],
+    ['loadEarlier with an id that is not a number', { type: 'loadEarlier', before: Infinity, count: 100 }],
     ['loadEarlier with id 0', { type: 'loadEarlier', before: 0, count: 100 }],
     ['loadEarlier with no rows', { type: 'loadEarlier', before: 10, count: 0 }],
     ['loadEarlier with a huge page', { type: 'loadEarlier', before: 10, count: 1_000_000 }],

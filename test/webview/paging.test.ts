@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
-import { earlierPage, recentPart, SNAPSHOT_ROWS } from '../../src/shared/transcript/paging.ts';
+import { earlierPage, pageBefore, recentPart, SNAPSHOT_ROWS } from '../../src/shared/transcript/paging.ts';
 import { reduce } from '../../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { longTranscript, T0 } from './builders.ts';
@@ -144,5 +144,86 @@ describe('chat webview paging from the host (headless Chromium)', function () {
     await page.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'loadEarlier'));
     const ask = (await posted(page)).find((m) => m.type === 'loadEarlier')!;
     assert.ok(Number(ask.before) > part.state.nextId, `the state no longer holds the snapshot's rows (asked before ${String(ask.before)})`);
+  });
+
+  it('holds a bounded number of rows and cards while the user reads back and 3,000 more arrive, and fills in the rows between as they scroll down', async function () {
+    // Thousands of rows through a headless page, on a machine the other tests share: no speed is asserted.
+    this.timeout(300_000);
+    let host = longTranscript(300);
+    const part = recentPart(host);
+    await deliver(page, { type: 'snapshot', state: part.state, session, earlier: part.earlier });
+    // A turn: the user's prompt, a tool card and its result.
+    const turns = (from: number, n: number): WireEvent[] =>
+      Array.from({ length: n }, (_, k): WireEvent[] => {
+        const i = from + k;
+        return [
+          { type: 'userMessage', text: `prompt ${i}`, images: 0 },
+          { type: 'toolStart', toolCallId: `live_${i}`, toolName: 'bash', args: '{}', at: T0 },
+          { type: 'toolEnd', toolCallId: `live_${i}`, isError: false, output: `output ${i}`, durationMs: 1 },
+          { type: 'toolResult', toolCallId: `live_${i}`, toolName: 'bash', isError: false },
+        ];
+      }).flat();
+    const held = () => page.evaluate(() => (globalThis as unknown as { __piPanelHeld(): { rows: number; cards: number } }).__piPanelHeld());
+    // Answers the view's loadEarlier questions as the host does, from every row.
+    const answer = async () => {
+      for (const ask of (await posted(page)).filter((m) => m.type === 'loadEarlier').slice(answered)) {
+        answered++;
+        const reply = pageBefore(host, Number(ask.before), Number(ask.count));
+        await deliver(page, { type: 'earlier', before: Number(ask.before), ...JSON.parse(JSON.stringify(reply)) });
+      }
+    };
+    let answered = 0;
+
+    await scrollToTop(page);
+    const reading = (await domIds(page))[0]!;
+    const sizes: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const events = turns(i * 100, 100);
+      host = reduce(host, events);
+      await batch(page, events);
+      const h = await held();
+      sizes.push(h.rows);
+      assert.ok(h.rows <= 1200 && h.cards <= 1200, `after ${(i + 1) * 100} turns the view holds ${h.rows} rows, ${h.cards} cards`);
+    }
+    assert.ok(sizes.at(-1)! <= sizes[4]! + 100, `flat while reading back: ${sizes.join(', ')}`);
+    assert.ok((await domIds(page)).includes(reading), 'the row read is still on screen');
+
+    // Fork from a user row read back: it is named by the user rows after it, those held apart counted.
+    const user = page.locator('[data-testid="transcript"] [data-role="user"]').first();
+    const userId = Number(await user.getAttribute('data-msg-id'));
+    await user.hover();
+    await user.locator('[data-action="fork-here"]').click();
+    const fork = (await posted(page)).find((m) => m.type === 'forkHere')!;
+    const users = host.messages.filter((m) => m.role === 'user');
+    assert.equal(fork.fromEnd, users.length - 1 - users.findIndex((m) => m.id === userId));
+
+    // Scrolling down shows every row after those read, in order, the rows between fetched from the host.
+    const seen = new Set(await domIds(page));
+    for (let step = 0; step < 10; step++) {
+      await page.locator('main.scroller').evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+      });
+      await page.evaluate(
+        () =>
+          new Promise<void>((r) => {
+            const w = globalThis as unknown as { requestAnimationFrame(cb: () => void): number };
+            w.requestAnimationFrame(() => w.requestAnimationFrame(r));
+          }),
+      );
+      await answer();
+      for (const id of await domIds(page)) seen.add(id);
+    }
+    const ids = [...seen].sort((a, b) => a - b);
+    const all = host.messages.map((m) => m.id);
+    const from = all.indexOf(ids[0]!);
+    assert.deepEqual(ids, all.slice(from, from + ids.length), 'no row skipped');
+    assert.ok(ids.length > 900, `scrolled through ${ids.length} rows`);
+    assert.ok(answered > 0, 'the rows between came from the host');
+    assert.ok((await held()).rows <= 1500, `${(await held()).rows} rows held after scrolling down`);
+
+    // "Jump to latest" shows the newest rows again.
+    await page.locator('.jump-latest').click();
+    await page.locator(`[data-msg-id="${host.messages.at(-1)!.id}"]`).waitFor({ state: 'attached' });
+    assert.ok((await held()).rows <= 1200);
   });
 });

@@ -13,8 +13,11 @@ function cardsOf(state: TranscriptState, messages: readonly MessageView[]): Reco
   const t = rows(state).tools;
   const out = Object.create(null) as Record<string, ToolCardView>;
   const add = (id: string | undefined) => {
-    const card = id === undefined ? undefined : lookup(t, id);
-    if (card) out[card.toolCallId] = card;
+    const card = id === undefined || Object.hasOwn(out, id) ? undefined : lookup(t, id);
+    if (!card) return;
+    out[card.toolCallId] = card;
+    // A nested call (a script's) has no block of its own: it is drawn inside its parent's card.
+    for (const child of card.children ?? []) add(child);
   };
   for (const m of messages) {
     if (m.role === 'toolResult') add(m.toolCallId);
@@ -37,6 +40,29 @@ export function recentPart(state: TranscriptState, count = SNAPSHOT_ROWS): { sta
   const cards = cardsOf(state, r.open ? [...kept, r.open, ...r.after] : kept);
   for (const [id, card] of r.tools.live) cards[id] = card;
   return { state: make(fieldsOf(state), { store: kept, length: kept.length, open: r.open, after: r.after, tools: toolTableOf(cards) }), earlier: start };
+}
+
+/**
+ * The first `count` rows of `state` (none streaming: the count must end before its open row) with the tool
+ * cards they show: the rows a reader looks at, kept apart from the newest while many more arrive below.
+ */
+export function headPart(state: TranscriptState, count: number): TranscriptState | undefined {
+  const r = rows(state);
+  if (count > r.length) return undefined;
+  const kept = r.store.slice(0, count);
+  return make(fieldsOf(state), { store: kept, length: kept.length, open: undefined, after: [], tools: toolTableOf(cardsOf(state, kept)) });
+}
+
+/** Index of the first row of `messages` whose id is not below `id` (ids ascend in row order). */
+function lowerBound(messages: readonly MessageView[], id: number): number {
+  let lo = 0;
+  let hi = messages.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (messages[mid]!.id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Index of the row with id `id` in `messages` (ids ascend in row order), or -1. */
@@ -71,6 +97,33 @@ export function earlierPage(state: TranscriptState, before: number, count: numbe
   const start = Math.max(0, end - count);
   const messages = all.slice(start, end);
   return { messages, tools: cardsOf(state, messages), earlier: start };
+}
+
+/**
+ * Up to `count` of the rows of `state` whose ids are below `before`, whether or not a row has that id (the
+ * main thread numbers a few rows of its own between the worker's: see `TranscriptMirror`).
+ */
+export function pageBefore(state: TranscriptState, before: number, count: number): EarlierPage {
+  const all = state.messages;
+  const end = lowerBound(all, before);
+  const start = Math.max(0, end - count);
+  const messages = all.slice(start, end);
+  return { messages, tools: cardsOf(state, messages), earlier: start };
+}
+
+/**
+ * Puts `messages` after the rows of `state` (none streaming), and their tool cards beside its own; rows that
+ * do not all follow its last are refused (`state` is returned as it is).
+ */
+export function appendRows(state: TranscriptState, messages: readonly MessageView[], tools: Readonly<Record<string, ToolCardView>>): TranscriptState {
+  const r = rows(state);
+  if (!messages.length || r.open || r.after.length) return state;
+  const last = r.length ? r.store[r.length - 1]!.id : -Infinity;
+  for (let i = 0; i < messages.length; i++) if (messages[i]!.id <= (i ? messages[i - 1]!.id : last)) return state;
+  let table = r.tools;
+  for (const id of Object.keys(tools)) if (!lookup(table, id)) table = setTool(table, tools[id]!);
+  const store = [...r.store.slice(0, r.length), ...messages];
+  return make(fieldsOf(state), { store, length: store.length, open: undefined, after: [], tools: table });
 }
 
 /**

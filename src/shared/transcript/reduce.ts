@@ -37,9 +37,9 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         images: ev.images || undefined,
         ...(ev.media?.length ? { media: ev.media } : {}),
       });
-    case 'noticeMessage':
-      return append(s, {
-        id: s.nextId,
+    case 'noticeMessage': {
+      const row: MessageView = {
+        id: ev.local ? localId(s) : s.nextId,
         role: 'notice',
         blocks: [textBlock(ev.text)],
         final: true,
@@ -47,7 +47,9 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         code: ev.code,
         ...(ev.label ? { label: ev.label } : {}),
         ...(ev.markdown ? { markdown: true } : {}),
-      });
+      };
+      return ev.local ? append(s, row, false) : append(s, row);
+    }
     case 'assistantStart': {
       // A duplicated start or a lost end must not leave the previous row streaming forever.
       const closed = closeOpen(s, 'error', ev.at);
@@ -163,9 +165,10 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     }
     case 'changes': {
       const all = s.messages;
-      const i = all.findLastIndex((m) => m.role === 'changes' && m.runId === ev.runId);
+      const i = changesRowIndex(s, ev.runId);
       const row: MessageView = { id: s.nextId, role: 'changes', blocks: [], final: true, runId: ev.runId, files: ev.files };
-      if (i < 0 || s.openIndex >= 0) return append(s, row);
+      if (!(ev.replace ?? i >= 0)) return append(s, row);
+      if (i < 0) return s;
       // An Undo updates its row (rare): rebuilding the rows from a copy keeps the shared store append-only.
       const messages = all.slice();
       messages[i] = { ...row, id: all[i]!.id };
@@ -224,9 +227,31 @@ function textBlock(text: string): BlockView {
   return { kind: 'text', index: 0, text, final: true };
 }
 
-function append(s: TranscriptState, m: MessageView): TranscriptState {
+/** Index of the run's Changes row an update of `runId` replaces, or -1 (none held, or a reply streams: it adds one). */
+function changesRowIndex(s: TranscriptState, runId: string): number {
+  return s.openIndex >= 0 ? -1 : s.messages.findLastIndex((m) => m.role === 'changes' && m.runId === runId);
+}
+
+/** `ev` with `replace` said: whether, applied to `s` (which holds every row: the worker's), it updates a row. */
+export function withReplace(s: TranscriptState, ev: Extract<WireEvent, { type: 'changes' }>): WireEvent {
+  return ev.replace === undefined ? { ...ev, replace: changesRowIndex(s, ev.runId) >= 0 } : ev;
+}
+
+/**
+ * The id of a row only the main thread shows (a `local` notice): halfway between the newest row's and the
+ * next one, so ids still ascend and the worker's rows keep the ids the worker gives them (the main thread
+ * pages its older rows back from the worker by id).
+ */
+function localId(s: TranscriptState): number {
   const r = rows(s);
-  const fields = { ...fieldsOf(s), nextId: s.nextId + 1 };
+  const last = (r.after.at(-1) ?? r.open ?? (r.length ? r.store[r.length - 1] : undefined))?.id ?? s.nextId - 1;
+  return (last + s.nextId) / 2;
+}
+
+/** `s` with `m` after its rows; `next`: `m` took the next id. */
+function append(s: TranscriptState, m: MessageView, next = true): TranscriptState {
+  const r = rows(s);
+  const fields = next ? { ...fieldsOf(s), nextId: s.nextId + 1 } : fieldsOf(s);
   // While a row streams, new rows queue after it (a notice, a result); they join the store when it ends.
   if (r.open) return make(fields, { ...r, after: [...r.after, m] });
   return make(fields, { ...r, ...pushed(r, m) });

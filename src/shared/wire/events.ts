@@ -50,6 +50,11 @@ export type WireEvent =
       readonly code?: NoticeCode;
       readonly label?: string;
       readonly markdown?: boolean;
+      /**
+       * Shown by the main thread only (the worker never sees it): its row takes an id between the worker's
+       * rows instead of the next one, so both sides go on numbering the worker's rows alike.
+       */
+      readonly local?: boolean;
     }
   | { readonly type: 'assistantStart'; readonly at: number }
   | {
@@ -155,7 +160,11 @@ export type WireEvent =
   | { readonly type: 'stalled'; readonly at: number; readonly since: number }
   | { readonly type: 'reset' }
   /** The files a run changed (sent when it settles, again after an Undo, and after a reload for the last run). */
-  | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[] }
+  /**
+   * `replace`: the worker updated the run's row it holds rather than adding one; a side that no longer holds
+   * it (its window moved on) leaves it, so both keep numbering rows alike. Absent: whatever the side holds.
+   */
+  | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[]; readonly replace?: boolean }
   /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */
   | ExtensionUiEvent
   /** `!command` / `!!command` from the composer (`excluded`: kept out of the model's context). */

@@ -133,7 +133,9 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
     return { ok: true, msg: { type: 'composerImages', images: images.images } };
   },
   loadEarlier: (raw) => {
-    if (!Number.isSafeInteger(raw.before) || (raw.before as number) < 1) return { ok: false, reason: 'loadEarlier.before is not a message id' };
+    // A row only the main thread shows has an id between two whole ones (see `localId` in reduce.ts).
+    if (typeof raw.before !== 'number' || !Number.isFinite(raw.before) || raw.before <= 0)
+      return { ok: false, reason: 'loadEarlier.before is not a message id' };
     if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)
       return { ok: false, reason: `loadEarlier.count is not a whole number from 1 to ${MAX_PAGE_ROWS}` };
     return { ok: true, msg: { type: 'loadEarlier', before: raw.before as number, count: raw.count as number } };

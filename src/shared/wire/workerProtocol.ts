@@ -152,8 +152,9 @@ export interface WorkerRequests {
   /** The text of the last assistant answer, if any. */
   readonly lastAnswer: { readonly params: null; readonly result: { readonly text?: string } };
   /**
-   * Up to `count` rows just before the row `before` of the worker's transcript (a replayed history the main
-   * thread got as a snapshot); no page when the worker has no such row (the transcript was replaced since).
+   * Up to `count` rows of the worker's transcript with ids below `before`: those the main thread does not
+   * hold (a replayed history it got as a snapshot, rows it let go of to stay small). Always a page (maybe
+   * empty): the main thread drops one for a transcript replaced since it asked.
    */
   readonly earlierRows: { readonly params: { readonly before: number; readonly count: number }; readonly result: { readonly page?: EarlierPage } };
   /**
