@@ -191,7 +191,8 @@ async function liveTurn(client: PiClient, name: string): Promise<void> {
 
 async function measureAt(turns: number): Promise<Figures> {
   const model = await startChildModel(liveScenario(LIVE + 1));
-  const agentDir = await makePiAgentDir({ baseUrl: model.url, settings: { defaultThinkingLevel: 'off' } });
+  // No compaction: it would summarize the resumed history away (and take the live turns' scripted replies).
+  const agentDir = await makePiAgentDir({ baseUrl: model.url, settings: { defaultThinkingLevel: 'off', compaction: { enabled: false } } });
   const cwd = mkdtempSync(join(tmpdir(), 'pi-bench-ws-'));
   const config: WorkerConfig = { cwd, agentDir, trusted: true, tools: [], settleTimeoutMs: 5000, noResponseMs: 0, collapseThinking: true };
   const client = new PiClient(workerWithHeapProbe, () => config, quiet, realScheduler, { requestTimeoutMs: 120_000, pingMs: 1000, hangMs: 120_000 });

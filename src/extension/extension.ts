@@ -8,6 +8,7 @@ import { Attention } from './attention.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { CHAT_EDITOR_TYPE, Chats, type Chat } from './chats.ts';
 import { fileChip, pickChip, selectionChip } from './codeContext.ts';
+import { startHeartbeatFromEnv } from './heartbeat.ts';
 import { contextPickerItems, droppedChips, registerContextCommands } from './context/contextCommands.ts';
 import { TerminalHistory } from './context/terminal.ts';
 import { registerBeforeContent } from './diffs.ts';
@@ -29,6 +30,9 @@ export interface PiPanelApi {
 let stopGracefully: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
+  // Test-only: the workbench bench's main-thread heartbeat (off unless its environment variable is set).
+  const heartbeat = startHeartbeatFromEnv();
+  if (heartbeat) context.subscriptions.push(heartbeat);
   // The host's pure modules (status texts, dialog mirror…) translate through the shared t(): same bundle, same rules.
   setL10nBundle(vscode.l10n.bundle, vscode.env.language);
   // l10n-ignore: the extension's name, as VS Code's own output channels keep theirs
