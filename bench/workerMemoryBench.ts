@@ -171,9 +171,13 @@ function until(client: PiClient, predicate: () => boolean, what: string, timeout
 
 interface Figures {
   readonly turns: number;
-  /** Heap (bytes) with an empty session open, after resuming `turns`, after `LIVE` more live turns. */
-  readonly worker: readonly [number, number, number];
-  readonly main: readonly [number, number, number];
+  /**
+   * Heap (bytes) with an empty session open, after resuming `turns`, after half the live turns and after all
+   * `LIVE`: the live turns' cost per turn is the second half's (the first live turn into a long session also
+   * leaves one-off state behind, such as compiled code and its request's messages).
+   */
+  readonly worker: readonly [number, number, number, number];
+  readonly main: readonly [number, number, number, number];
   readonly resumeSeconds: number;
   readonly liveSeconds: number;
 }
@@ -208,10 +212,13 @@ async function measureAt(turns: number): Promise<Figures> {
     const resumeSeconds = (performance.now() - t0) / 1000;
     const resumed = [await workerHeap(), mainHeap()] as const;
     t0 = performance.now();
-    for (let n = 0; n < LIVE; n++) await liveTurn(client, String(n));
+    const half = Math.floor(LIVE / 2);
+    for (let n = 0; n < half; n++) await liveTurn(client, String(n));
+    const halfway = [await workerHeap(), mainHeap()] as const;
+    for (let n = half; n < LIVE; n++) await liveTurn(client, String(n));
     const liveSeconds = (performance.now() - t0) / 1000;
     const live = [await workerHeap(), mainHeap()] as const;
-    return { turns, worker: [empty[0], resumed[0], live[0]], main: [empty[1], resumed[1], live[1]], resumeSeconds, liveSeconds };
+    return { turns, worker: [empty[0], resumed[0], halfway[0], live[0]], main: [empty[1], resumed[1], halfway[1], live[1]], resumeSeconds, liveSeconds };
   } finally {
     client.dispose();
     await model.close();
@@ -226,10 +233,12 @@ for (const turns of SIZES) {
   const f = await measureAt(turns);
   results.push(f);
   console.log(
-    `${turns} turns: worker ${mb(f.worker[0])} -> ${mb(f.worker[1])} -> ${mb(f.worker[2])} MB, main ${mb(f.main[0])} -> ${mb(f.main[1])} -> ${mb(f.main[2])} MB (empty -> resumed -> +${LIVE} live; resume ${f.resumeSeconds.toFixed(1)} s, live ${f.liveSeconds.toFixed(1)} s)`,
+    `${turns} turns: worker ${mb(f.worker[0])} -> ${mb(f.worker[1])} -> ${mb(f.worker[2])} -> ${mb(f.worker[3])} MB, main ${mb(f.main[0])} -> ${mb(f.main[1])} -> ${mb(f.main[2])} -> ${mb(f.main[3])} MB (empty -> resumed -> +${Math.floor(LIVE / 2)} live -> +${LIVE} live; resume ${f.resumeSeconds.toFixed(1)} s, live ${f.liveSeconds.toFixed(1)} s)`,
   );
 }
-console.log(`\nheap after GC (MB); "resumed" = after resuming a session of that many turns, "live" = ${LIVE} live turns streamed on top`);
+console.log(
+  `\nheap after GC (MB); "resumed" = after resuming a session of that many turns, "+live" = ${LIVE} live turns streamed on top, "per live turn" = over the last ${LIVE - Math.floor(LIVE / 2)} of them`,
+);
 console.log(
   '  turns | worker: empty | resumed | per turn KB | +live | per live turn KB | 1,500 turns MB | main: resumed | per turn KB | per live turn KB | 1,500 turns MB',
 );
@@ -237,7 +246,7 @@ for (const f of results) {
   const wTurn = (f.worker[1] - f.worker[0]) / f.turns;
   const mTurn = (f.main[1] - f.main[0]) / f.turns;
   console.log(
-    `  ${String(f.turns).padStart(5)} | ${mb(f.worker[0]).padStart(13)} | ${mb(f.worker[1]).padStart(7)} | ${kbPerTurn(f.worker[1] - f.worker[0], f.turns).padStart(11)} | ${mb(f.worker[2]).padStart(5)} | ${kbPerTurn(f.worker[2] - f.worker[1], LIVE).padStart(16)} | ${mb(f.worker[0] + wTurn * 1500).padStart(14)} | ${mb(f.main[1]).padStart(13)} | ${kbPerTurn(f.main[1] - f.main[0], f.turns).padStart(11)} | ${kbPerTurn(f.main[2] - f.main[1], LIVE).padStart(16)} | ${mb(f.main[0] + mTurn * 1500).padStart(14)}`,
+    `  ${String(f.turns).padStart(5)} | ${mb(f.worker[0]).padStart(13)} | ${mb(f.worker[1]).padStart(7)} | ${kbPerTurn(f.worker[1] - f.worker[0], f.turns).padStart(11)} | ${mb(f.worker[3]).padStart(5)} | ${kbPerTurn(f.worker[3] - f.worker[2], LIVE - Math.floor(LIVE / 2)).padStart(16)} | ${mb(f.worker[0] + wTurn * 1500).padStart(14)} | ${mb(f.main[1]).padStart(13)} | ${kbPerTurn(f.main[1] - f.main[0], f.turns).padStart(11)} | ${kbPerTurn(f.main[3] - f.main[2], LIVE - Math.floor(LIVE / 2)).padStart(16)} | ${mb(f.main[0] + mTurn * 1500).padStart(14)}`,
   );
 }
 process.exit(0);
