@@ -92,7 +92,7 @@ function topInProfile(file: string, from: number, to: number, startWall: number,
       const x = byId.get(id)!;
       if (x.callFrame.url) chain.push(where(x));
     }
-    const key = chain.slice(0, 4).join(' < ');
+    const key = chain.slice(0, 6).join(' < ');
     stacks.set(key, (stacks.get(key) ?? 0) + dt);
   }
   const top = (m: Map<string, number>) =>
@@ -100,7 +100,36 @@ function topInProfile(file: string, from: number, to: number, startWall: number,
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([k, v]) => `${v.toFixed(1).padStart(7)} ms  ${k}`);
-  return ['  self time:', ...top(self), '  by stack (innermost 4 frames with a URL):', ...top(stacks)];
+  return ['  self time:', ...top(self), '  by stack (innermost 6 frames with a URL):', ...top(stacks)];
+}
+
+/**
+ * CPU time (ms) of the host thread's samples in `[from, to]`: all of it but idle, and the part whose stack holds
+ * the panel's own code (`dist/extension.js`, with what it calls into VS Code and Node).
+ */
+function busyInProfile(file: string, from: number, to: number, startWall: number): { busy: number; panel: number } {
+  type Node = { id: number; callFrame: { functionName: string; url: string }; children?: number[] };
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(profile.nodes.map((nd) => [nd.id, nd]));
+  const parent = new Map<number, number>();
+  for (const nd of profile.nodes) for (const c of nd.children ?? []) parent.set(c, nd.id);
+  let t = 0;
+  let busy = 0;
+  let panel = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const dt = profile.timeDeltas[i]! / 1000;
+    t += dt;
+    if (startWall + t < from || startWall + t > to) continue;
+    const nd = byId.get(profile.samples[i]!)!;
+    if (nd.callFrame.functionName === '(idle)') continue;
+    busy += dt;
+    for (let id: number | undefined = nd.id; id !== undefined; id = parent.get(id))
+      if (byId.get(id)!.callFrame.url.endsWith('dist/extension.js')) {
+        panel += dt;
+        break;
+      }
+  }
+  return { busy, panel };
 }
 
 interface RoundResult {
@@ -112,8 +141,9 @@ async function round(vsix: string, n: number): Promise<RoundResult> {
   const deltas: number[][] = [[], []];
   let step = -1;
   model.onDelta = (piece) => {
-    if (piece.startsWith('First.')) step = 0;
-    else if (piece.startsWith('Second.')) step = 1;
+    // Deltas are 4 characters: the first of each reply starts it.
+    if (piece.startsWith('Firs')) step = 0;
+    else if (piece.startsWith('Seco')) step = 1;
     if (step >= 0) deltas[step]!.push(now());
   };
   const dir = mkdtempSync(join(tmpdir(), 'pi-first-reply-'));
@@ -139,7 +169,7 @@ async function round(vsix: string, n: number): Promise<RoundResult> {
       const sent = now();
       await wb.webview().locator('[data-testid="composer"]').fill(text);
       await wb.webview().locator('[data-testid="send"]').click();
-      for (const deadline = Date.now() + 180_000; !(deltas[index]!.length && (await runState()) === 'idle'); await sleep(200))
+      for (const deadline = Date.now() + 90_000; !(deltas[index]!.length && (await runState()) === 'idle'); await sleep(200))
         if (Date.now() > deadline) throw new Error(`reply ${index + 1} did not finish`);
       return sent;
     };
@@ -168,7 +198,7 @@ async function round(vsix: string, n: number): Promise<RoundResult> {
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as HeartbeatLine);
-    const stats = Object.fromEntries(windows.map((w) => [w.name, gapsIn(lines, w)]));
+    const stats: Record<string, Stats> = Object.fromEntries(windows.map((w) => [w.name, gapsIn(lines, w)]));
     console.log(
       `round ${n + 1}: ${windows.map((w) => `${w.name}: max ${stats[w.name]!.max.toFixed(0)} ms, p99 ${stats[w.name]!.p99.toFixed(0)} ms (${stats[w.name]!.ticks} ticks)`).join('; ')}`,
     );
@@ -185,6 +215,12 @@ async function round(vsix: string, n: number): Promise<RoundResult> {
       for (const g of longest.slice(0, 3)) {
         console.log(`  in the ${g.gap.toFixed(0)} ms gap ending ${(g.t - sent).toFixed(0)} ms after Send:`);
         for (const line of topInProfile(profile, g.t - g.gap, g.t, startWall, 6)) console.log(`  ${line}`);
+      }
+      for (const w of windows) {
+        const b = busyInProfile(profile, w.from, w.to, startWall);
+        const own = { max: b.panel, p99: b.busy, ticks: 0 };
+        stats[`${w.name}: CPU ms, panel's / all`] = own;
+        console.log(`  ${w.name}: host thread busy ${b.busy.toFixed(0)} ms of ${(w.to - w.from).toFixed(0)}, the panel's code ${b.panel.toFixed(0)} ms`);
       }
       console.log(`  first stream's first 2 s, all of it:`);
       for (const line of topInProfile(profile, first[0]!, first[0]! + FIRST_MS, startWall)) console.log(`  ${line}`);
@@ -203,7 +239,10 @@ async function main(): Promise<void> {
   const vsix = values.vsix ?? packagedVsix(!values['keep-vsix']);
   const results: RoundResult[] = [];
   for (let i = 0; i < ROUNDS; i++) results.push(await round(vsix, i));
-  console.log(`\nextension host main thread, 10 ms heartbeat in code-server, median of ${ROUNDS} round(s): longest gap / p99 gap (ms)`);
+  console.log(
+    `\nextension host main thread, 10 ms heartbeat in code-server, median of ${ROUNDS} round(s): longest gap / p99 gap (ms)` +
+      (values.profile ? `; with --profile, "CPU ms" rows: max = the panel's code, p99 = the thread's busy time` : ''),
+  );
   for (const name of Object.keys(results[0]!.stats)) {
     const med = (f: (s: Stats) => number) =>
       quantile(
