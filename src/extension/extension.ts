@@ -1,6 +1,6 @@
 /** Entry point: wires the chats (sidebar and editor tabs), the status bar, attention and the commands. */
 
-import { setL10nBundle } from '../shared/l10n.ts';
+import { formatTime, setL10nBundle } from '../shared/l10n.ts';
 import * as vscode from 'vscode';
 import type { CodeChip } from '../shared/chips.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
@@ -35,6 +35,8 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   if (heartbeat) context.subscriptions.push(heartbeat);
   // The host's pure modules (status texts, dialog mirror…) translate through the shared t(): same bundle, same rules.
   setL10nBundle(vscode.l10n.bundle, vscode.env.language);
+  // The status bar's first clock time builds the date format (ICU data, 30–80 ms of this thread): here, not in the first reply.
+  setTimeout(() => formatTime(Date.now()), 0);
   // l10n-ignore: the extension's name, as VS Code's own output channels keep theirs
   const log = vscode.window.createOutputChannel('Pi Agent Panel', { log: true });
   const storage = context.storageUri ?? context.globalStorageUri;
