@@ -1,6 +1,6 @@
 /** Entry point: wires the chats (sidebar and editor tabs), the status bar, attention and the commands. */
 
-import { setL10nBundle } from '../shared/l10n.ts';
+import { formatTime, setL10nBundle } from '../shared/l10n.ts';
 import * as vscode from 'vscode';
 import type { CodeChip } from '../shared/chips.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
@@ -8,6 +8,7 @@ import { Attention } from './attention.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { CHAT_EDITOR_TYPE, Chats, type Chat } from './chats.ts';
 import { fileChip, pickChip, selectionChip } from './codeContext.ts';
+import { startHeartbeatFromEnv } from './heartbeat.ts';
 import { contextPickerItems, droppedChips, registerContextCommands } from './context/contextCommands.ts';
 import { TerminalHistory } from './context/terminal.ts';
 import { registerBeforeContent } from './diffs.ts';
@@ -29,8 +30,13 @@ export interface PiPanelApi {
 let stopGracefully: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): PiPanelApi {
+  // Test-only: the workbench bench's main-thread heartbeat (off unless its environment variable is set).
+  const heartbeat = startHeartbeatFromEnv();
+  if (heartbeat) context.subscriptions.push(heartbeat);
   // The host's pure modules (status texts, dialog mirror…) translate through the shared t(): same bundle, same rules.
   setL10nBundle(vscode.l10n.bundle, vscode.env.language);
+  // The status bar's first clock time builds the date format (ICU data, 30–80 ms of this thread): here, not in the first reply.
+  setTimeout(() => formatTime(Date.now()), 0);
   // l10n-ignore: the extension's name, as VS Code's own output channels keep theirs
   const log = vscode.window.createOutputChannel('Pi Agent Panel', { log: true });
   const storage = context.storageUri ?? context.globalStorageUri;

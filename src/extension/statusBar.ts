@@ -55,12 +55,13 @@ export class StatusBar extends Disposable {
     const texts = describeStatus(run, now);
     const sum = sumChats(all.map(glance));
     const several = sum.running + sum.waiting > 1;
-    this._run.text = several ? `${sum.waiting ? '$(bell)' : '$(sync~spin)'} ${vscode.l10n.t('Pi: {0}', sum.text ?? '')}` : texts.run.text;
-    this._run.tooltip =
-      all.length > 1
-        ? `${several ? vscode.l10n.t('Click to open the chat that waits longest.') : texts.run.tooltip}\n\n${sum.lines.join('\n')}`
-        : texts.run.tooltip;
-    this._run.show();
+    show(this._run, {
+      text: several ? `${sum.waiting ? '$(bell)' : '$(sync~spin)'} ${vscode.l10n.t('Pi: {0}', sum.text ?? '')}` : texts.run.text,
+      tooltip:
+        all.length > 1
+          ? `${several ? vscode.l10n.t('Click to open the chat that waits longest.') : texts.run.tooltip}\n\n${sum.lines.join('\n')}`
+          : texts.run.tooltip,
+    });
     show(this._retry, texts.retry);
     show(this._compaction, texts.compaction);
     const running = all.some((c) => runCondition(c.client.state.run).phase !== 'idle');
@@ -92,12 +93,22 @@ function glance(c: Chat): { label: string; phase: Chat['phase']; since: number }
   return { label: c.label, phase: c.phase, since: c.client.state.run.since };
 }
 
+/** What each item shows now (undefined: hidden), so an update that changes nothing sends nothing. */
+const shown = new WeakMap<vscode.StatusBarItem, { text: string; tooltip: string } | undefined>();
+
+/**
+ * Shows `text` on `item`, or hides it, touching it only on a change: this runs on every batch of a streaming
+ * reply, and each `hide()` (and each changed field) is a message to the workbench.
+ */
 function show(item: vscode.StatusBarItem, text: { text: string; tooltip: string } | undefined): void {
+  const before = shown.get(item);
+  if (shown.has(item) && before?.text === text?.text && before?.tooltip === text?.tooltip) return;
+  shown.set(item, text && { ...text });
   if (!text) {
     item.hide();
     return;
   }
-  item.text = text.text;
-  item.tooltip = text.tooltip;
+  if (item.text !== text.text) item.text = text.text;
+  if (item.tooltip !== text.tooltip) item.tooltip = text.tooltip;
   item.show();
 }

@@ -1,14 +1,27 @@
 /** The streaming turn's journal as one JSON file in the extension's workspace storage, replaced whole at each write. */
 
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseJournaledTurn, type JournaledTurn, type TurnJournalStore } from '../shared/run/turnJournal.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 
-/** `file` in the extension's storage; a write goes to a temporary file renamed over it, so a crash mid-write leaves the previous one. */
+/**
+ * `file` in the extension's storage; a write goes to a temporary file renamed over it, so a crash mid-write leaves
+ * the previous one. While a reply streams, writes run off the extension host's thread (a rename over a file can
+ * take tens of milliseconds on a busy disk), one at a time, the newest waiting; `writeNow` and `clear` are
+ * synchronous and win over any write still under way.
+ */
 export class TurnJournalFile implements TurnJournalStore {
   private readonly _file: string;
   private readonly _log: Logger;
+  /** A background write is under way; `_next` is the newest turn given since. */
+  private _writing = false;
+  private _next: JournaledTurn | undefined;
+  /** Bumped by `writeNow` and `clear`: a background write started before either must not land after it. */
+  private _generation = 0;
+  /** What the last `writeNow` wrote (undefined after a `clear`). */
+  private _now: JournaledTurn | undefined;
 
   constructor(file: string, log: Logger) {
     this._file = file;
@@ -24,8 +37,25 @@ export class TurnJournalFile implements TurnJournalStore {
     }
   }
 
-  // Synchronous on purpose: a few small writes a second, and a crash right after one must find it on disk.
   write(turn: JournaledTurn): void {
+    this._next = turn;
+    if (!this._writing) void this._drain();
+  }
+
+  writeNow(turn: JournaledTurn): void {
+    this._generation++;
+    this._next = undefined;
+    this._now = turn;
+    this._writeSync(turn);
+  }
+
+  /** Puts back what the last `writeNow` or `clear` left, over a background write that landed after it. */
+  private _settle(): void {
+    if (this._now) this._writeSync(this._now);
+    else this._remove();
+  }
+
+  private _writeSync(turn: JournaledTurn): void {
     try {
       mkdirSync(path.dirname(this._file), { recursive: true });
       const tmp = `${this._file}.tmp`;
@@ -36,7 +66,38 @@ export class TurnJournalFile implements TurnJournalStore {
     }
   }
 
+  private async _drain(): Promise<void> {
+    this._writing = true;
+    const tmp = `${this._file}.writing`;
+    try {
+      for (let turn = this._next; turn; turn = this._next) {
+        this._next = undefined;
+        const generation = this._generation;
+        mkdirSync(path.dirname(this._file), { recursive: true });
+        await writeFile(tmp, JSON.stringify(turn));
+        if (generation !== this._generation) {
+          await rm(tmp, { force: true });
+          continue;
+        }
+        await rename(tmp, this._file);
+        // Cleared or written at once while the rename ran: this older turn must not stay.
+        if (generation !== this._generation) this._settle();
+      }
+    } catch (err) {
+      this._log.warn(`The streaming turn's journal could not be written: ${String(err)}`);
+    } finally {
+      this._writing = false;
+    }
+  }
+
   clear(): void {
+    this._generation++;
+    this._next = undefined;
+    this._now = undefined;
+    this._remove();
+  }
+
+  private _remove(): void {
     try {
       rmSync(this._file, { force: true });
     } catch (err) {

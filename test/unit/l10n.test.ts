@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkL10n, LOCALES, looksLikeProse, scanSource } from '../../scripts/checkL10n.ts';
-import { fill, formatAgo, formatNumber, setL10nBundle, t } from '../../src/shared/l10n.ts';
+import { fill, formatAgo, formatNumber, formatTime, setL10nBundle, t } from '../../src/shared/l10n.ts';
 import { shortStats, statsLine } from '../../src/shared/sessions.ts';
 import { builtinCommands } from '../../src/shared/slashCommands.ts';
 
@@ -44,6 +44,16 @@ describe('l10n: t() and Intl in the display language', () => {
     assert.equal(formatAgo(0, 86_400_000), '昨天');
     setL10nBundle({}, 'en');
     assert.equal(formatNumber(12000), '12,000');
+  });
+
+  it('formats clock times from a kept format exactly as toLocaleTimeString does, per display language', () => {
+    const at = 1_700_000_123_456;
+    for (const language of ['en', 'zh-cn', 'vi', 'en']) {
+      setL10nBundle({}, language);
+      assert.equal(formatTime(at), new Date(at).toLocaleTimeString(language), language);
+    }
+    setL10nBundle({}, 'not a language');
+    assert.equal(formatTime(at), new Date(at).toLocaleTimeString('en'));
   });
 });
 

@@ -24,6 +24,9 @@ class MemoryStore implements TurnJournalStore {
     this.writes.push(turn);
     this.kept = turn;
   }
+  writeNow(turn: JournaledTurn): void {
+    this.write(turn);
+  }
   clear(): void {
     this.clears++;
     this.kept = undefined;

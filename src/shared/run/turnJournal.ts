@@ -25,7 +25,10 @@ export interface JournaledTurn {
 export interface TurnJournalStore {
   /** The journal a previous extension host left, if any. */
   load(): JournaledTurn | undefined;
+  /** Keeps `turn` (a file store may finish it after returning: it runs while a reply streams). */
   write(turn: JournaledTurn): void;
+  /** Keeps `turn` before returning: the extension host is about to end. */
+  writeNow(turn: JournaledTurn): void;
   clear(): void;
 }
 
@@ -61,7 +64,7 @@ export class TurnJournal {
     this._cancelTimer = undefined;
     this._pending = turn;
     this._lastWrite = -Infinity;
-    this._flush();
+    this._flush(true);
   }
 
   /** The turn ended (saved by Pi, or shown as interrupted): nothing to keep. */
@@ -74,13 +77,14 @@ export class TurnJournal {
     if (had) this._store.clear();
   }
 
-  private _flush(): void {
+  private _flush(now = false): void {
     this._cancelTimer = undefined;
     const turn = this._pending;
-    if (!turn || sameTurn(turn, this._written)) return;
+    if (!turn || (!now && sameTurn(turn, this._written))) return;
     this._lastWrite = this._clock.now();
     this._written = turn;
-    this._store.write({ ...turn, at: this._lastWrite });
+    if (now) this._store.writeNow({ ...turn, at: this._lastWrite });
+    else this._store.write({ ...turn, at: this._lastWrite });
   }
 }
 
