@@ -269,6 +269,7 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
         client,
         () => self.visible || notifySetting() === 'off',
         () => this.reveal(self),
+        this.onDidChange,
       ),
     );
     view.focusOpen = async (sessionFile) => {
