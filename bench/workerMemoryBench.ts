@@ -4,7 +4,11 @@
  * (a markdown reply with a list and code and a bash call, its ~2 KB result, a short answer) resumed from a
  * session file, then with live turns streamed on top: the worker's V8 heap after GC (read inside the
  * worker, whose `gc` a few lines ahead of dist/worker.js expose), the main thread's beside it, bytes per turn on each side, and both
- * extrapolated to a 10-hour session (1,500 turns).
+ * extrapolated to a 10-hour session (1,500 turns). The worker's figures also come without V8's code spaces
+ * (bytecode, compiled code and their metadata: code_space, trusted_space and their large-object spaces): code
+ * grows while the first live turns' functions tier up and shrinks when V8 flushes unused bytecode, so over a
+ * few live turns it swamps the data they keep (heap snapshots after 10 and 20 live turns: 28 of 37 KB per turn
+ * was code; after 30 and 60, code fell by 51 KB per turn while data grew by 6.5 KB per turn).
  *
  * Usage: npm run build && node --expose-gc bench/workerMemoryBench.ts [--turns 100,1000,5000] [--live 20]
  */
@@ -49,7 +53,12 @@ function workerWithHeapProbe(workerData: unknown): Worker {
     if (typeof globalThis.gc !== 'function') v8.setFlagsFromString('--expose-gc');
     const collect = globalThis.gc ?? require('node:vm').runInNewContext('gc');
     const channel = new BroadcastChannel(${JSON.stringify(HEAP_CHANNEL)});
-    channel.onmessage = () => { collect(); collect(); channel.postMessage(v8.getHeapStatistics().used_heap_size); };
+    const CODE = ['code_space', 'code_large_object_space', 'trusted_space', 'trusted_large_object_space'];
+    channel.onmessage = () => {
+      collect(); collect();
+      const code = v8.getHeapSpaceStatistics().filter((s) => CODE.includes(s.space_name)).reduce((n, s) => n + s.space_used_size, 0);
+      channel.postMessage([v8.getHeapStatistics().used_heap_size, code]);
+    };
   }
   require(${JSON.stringify(workerFile)});`;
   return new Worker(probe, { eval: true, workerData });
@@ -58,13 +67,13 @@ function workerWithHeapProbe(workerData: unknown): Worker {
 /** The main thread's end of the heap channel, open for the whole run (the benchmark ends with `process.exit`). */
 const heapChannel = new BroadcastChannel(HEAP_CHANNEL);
 
-/** The worker's used heap (bytes) after GC. */
-function workerHeap(): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
+/** The worker's used heap (bytes) after GC, and how much of it is code. */
+function workerHeap(): Promise<readonly [used: number, code: number]> {
+  return new Promise<readonly [number, number]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the worker did not report its heap')), 60_000);
     heapChannel.onmessage = (e) => {
       clearTimeout(timer);
-      resolve((e as { data: number }).data);
+      resolve((e as { data: [number, number] }).data);
     };
     heapChannel.postMessage('measure');
   });
@@ -177,6 +186,8 @@ interface Figures {
    * leaves one-off state behind, such as compiled code and its request's messages).
    */
   readonly worker: readonly [number, number, number, number];
+  /** The worker's heap without its code spaces (bytes), at the same four points. */
+  readonly workerData: readonly [number, number, number, number];
   readonly main: readonly [number, number, number, number];
   readonly resumeSeconds: number;
   readonly liveSeconds: number;
@@ -208,7 +219,8 @@ async function measureAt(turns: number): Promise<Figures> {
     const file = writeTurns(cwd, agentDir, turns);
     let t0 = performance.now();
     await client.resumeSession(file);
-    await until(client, () => client.pendingEarlier === 0 && client.state.messages.length >= 4 * turns, `all ${4 * turns} rows on the main thread`);
+    // The main thread holds the last page of rows; the earlier ones stay in the worker until the view asks.
+    await until(client, () => client.pendingEarlier + client.state.messages.length >= 4 * turns, `all ${4 * turns} rows known on the main thread`);
     const resumeSeconds = (performance.now() - t0) / 1000;
     const resumed = [await workerHeap(), mainHeap()] as const;
     t0 = performance.now();
@@ -218,7 +230,15 @@ async function measureAt(turns: number): Promise<Figures> {
     for (let n = half; n < LIVE; n++) await liveTurn(client, String(n));
     const liveSeconds = (performance.now() - t0) / 1000;
     const live = [await workerHeap(), mainHeap()] as const;
-    return { turns, worker: [empty[0], resumed[0], halfway[0], live[0]], main: [empty[1], resumed[1], halfway[1], live[1]], resumeSeconds, liveSeconds };
+    const data = (h: readonly [number, number]) => h[0] - h[1];
+    return {
+      turns,
+      worker: [empty[0][0], resumed[0][0], halfway[0][0], live[0][0]],
+      workerData: [data(empty[0]), data(resumed[0]), data(halfway[0]), data(live[0])],
+      main: [empty[1], resumed[1], halfway[1], live[1]],
+      resumeSeconds,
+      liveSeconds,
+    };
   } finally {
     client.dispose();
     await model.close();
@@ -237,16 +257,16 @@ for (const turns of SIZES) {
   );
 }
 console.log(
-  `\nheap after GC (MB); "resumed" = after resuming a session of that many turns, "+live" = ${LIVE} live turns streamed on top, "per live turn" = over the last ${LIVE - Math.floor(LIVE / 2)} of them`,
+  `\nheap after GC (MB); "resumed" = after resuming a session of that many turns, "+live" = ${LIVE} live turns streamed on top, "per live turn" = over the last ${LIVE - Math.floor(LIVE / 2)} of them ("without code": the worker's heap less its code spaces, the data the turns keep)`,
 );
 console.log(
-  '  turns | worker: empty | resumed | per turn KB | +live | per live turn KB | 1,500 turns MB | main: resumed | per turn KB | per live turn KB | 1,500 turns MB',
+  '  turns | worker: empty | resumed | per turn KB | +live | per live turn KB | without code | 1,500 turns MB | main: resumed | per turn KB | per live turn KB | 1,500 turns MB',
 );
 for (const f of results) {
   const wTurn = (f.worker[1] - f.worker[0]) / f.turns;
   const mTurn = (f.main[1] - f.main[0]) / f.turns;
   console.log(
-    `  ${String(f.turns).padStart(5)} | ${mb(f.worker[0]).padStart(13)} | ${mb(f.worker[1]).padStart(7)} | ${kbPerTurn(f.worker[1] - f.worker[0], f.turns).padStart(11)} | ${mb(f.worker[3]).padStart(5)} | ${kbPerTurn(f.worker[3] - f.worker[2], LIVE - Math.floor(LIVE / 2)).padStart(16)} | ${mb(f.worker[0] + wTurn * 1500).padStart(14)} | ${mb(f.main[1]).padStart(13)} | ${kbPerTurn(f.main[1] - f.main[0], f.turns).padStart(11)} | ${kbPerTurn(f.main[3] - f.main[2], LIVE - Math.floor(LIVE / 2)).padStart(16)} | ${mb(f.main[0] + mTurn * 1500).padStart(14)}`,
+    `  ${String(f.turns).padStart(5)} | ${mb(f.worker[0]).padStart(13)} | ${mb(f.worker[1]).padStart(7)} | ${kbPerTurn(f.worker[1] - f.worker[0], f.turns).padStart(11)} | ${mb(f.worker[3]).padStart(5)} | ${kbPerTurn(f.worker[3] - f.worker[2], LIVE - Math.floor(LIVE / 2)).padStart(16)} | ${kbPerTurn(f.workerData[3] - f.workerData[2], LIVE - Math.floor(LIVE / 2)).padStart(13)} | ${mb(f.worker[0] + wTurn * 1500).padStart(14)} | ${mb(f.main[1]).padStart(13)} | ${kbPerTurn(f.main[1] - f.main[0], f.turns).padStart(11)} | ${kbPerTurn(f.main[3] - f.main[2], LIVE - Math.floor(LIVE / 2)).padStart(16)} | ${mb(f.main[0] + mTurn * 1500).padStart(14)}`,
   );
 }
 process.exit(0);
