@@ -13,7 +13,6 @@
  * Usage: npm run build && node --expose-gc bench/workerMemoryBench.ts [--turns 100,1000,5000] [--live 20]
  */
 
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import type { WorkerConfig } from '../src/shared/wire/workerProtocol.ts';
 import { sessionDirFor } from '../src/worker/piSessions.ts';
 import type { Scenario } from '../test/scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../test/support/piConfig.ts';
+import { startChildModel } from './benchChat.ts';
 import { numberArg } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -131,31 +131,6 @@ function liveScenario(count: number): Scenario {
     steps.push({ chunks: [{ text: 'All 40 tests pass.', split: 4 }], finish: 'stop' });
   }
   return { name: 'bench-worker-memory', steps } as Scenario;
-}
-
-/** The scripted model in a process of its own (its buffers never count as this thread's heap). */
-async function startChildModel(scenario: Scenario): Promise<{ url: string; close(): Promise<void> }> {
-  const file = join(mkdtempSync(join(tmpdir(), 'pi-bench-scenario-')), 'scenario.json');
-  writeFileSync(file, JSON.stringify(scenario));
-  const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', join(root, 'test', 'scriptedModel', 'cli.ts'), '--scenario', file], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(out.trim().split('\n')[0]!);
-    });
-    child.once('exit', (code) => reject(new Error(`scripted model exited with ${code}`)));
-  });
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 /** Resolves once `predicate` holds, checked on every batch the main thread applies and on a slow timer. */
