@@ -32,10 +32,32 @@ const openChatLabel = () => t('Open Chat');
 export class DialogMirror {
   /** Mirrored dialogs still open, by id; the value is how they ended once they do. */
   private readonly _open = new Map<string, string | undefined>();
+  /** Dialogs open in the chat, by id, and whether they were announced. */
+  private readonly _waiting = new Map<string, { dialog: DialogView; announced: boolean }>();
   private readonly _surface: MirrorSurface;
 
   constructor(surface: MirrorSurface) {
     this._surface = surface;
+  }
+
+  /**
+   * A dialog opened in the chat: announced now when the chat is out of sight, else once it goes out of sight
+   * while the dialog is still open (the view's hiding and the dialog reach the host by separate paths, so a
+   * chat hidden just as a question opens is told of it a moment later). Each dialog is announced once.
+   */
+  opened(d: DialogView, visible: boolean): void {
+    this._waiting.set(d.id, { dialog: d, announced: this._waiting.get(d.id)?.announced ?? false });
+    this.sightChanged(visible);
+  }
+
+  /** The chat may have gone out of sight (or come back): announces each open dialog not announced yet. */
+  sightChanged(visible: boolean): void {
+    if (visible || !this._waiting.size) return;
+    for (const entry of this._waiting.values()) {
+      if (entry.announced) continue;
+      entry.announced = true;
+      void this.mirror(entry.dialog);
+    }
   }
 
   /** Shows `d` as a notification; resolves when the notification is clicked or closed. */
@@ -62,6 +84,7 @@ export class DialogMirror {
 
   /** The dialog closed (`outcome`: "answered Allow", "dismissed", "timed out", …): its notification no longer answers it. */
   closed(id: string, outcome: string): void {
+    this._waiting.delete(id);
     if (this._open.has(id)) this._open.set(id, outcome || 'closed');
   }
 

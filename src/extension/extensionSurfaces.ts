@@ -2,7 +2,6 @@
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../shared/disposable.ts';
-import type { DialogView } from '../shared/wire/events.ts';
 import { DialogMirror } from './dialogMirror.ts';
 import type { PiClient } from './piClient.ts';
 
@@ -13,9 +12,6 @@ export class ExtensionSurfaces extends Disposable {
   private readonly _status = new Map<string, vscode.StatusBarItem>();
   /** The same question as a notification that says Pi waits and opens the chat; it never answers. */
   private readonly _mirror: DialogMirror;
-
-  /** Dialogs open in the chat, by id, and whether they were announced: a chat hidden just as a question opens is told of it once it is out of sight. */
-  private readonly _dialogs = new Map<string, { dialog: DialogView; announced: boolean }>();
 
   /** `onDidChangeSight` fires when the chat may have gone out of sight (or come back). */
   constructor(client: PiClient, isViewVisible: () => boolean, openChat: () => Promise<void>, onDidChangeSight: vscode.Event<void>) {
@@ -38,34 +34,19 @@ export class ExtensionSurfaces extends Disposable {
     this._register(
       client.onDidEmit((events) => {
         for (const ev of events) {
-          if (ev.type === 'dialogOpen') {
-            this._dialogs.set(ev.dialog.id, { dialog: ev.dialog, announced: this._dialogs.get(ev.dialog.id)?.announced ?? false });
-            this._announce(isViewVisible);
-          } else if (ev.type === 'dialogClose') {
-            this._dialogs.delete(ev.id);
-            this._mirror.closed(ev.id, ev.outcome);
-          }
+          if (ev.type === 'dialogOpen') this._mirror.opened(ev.dialog, isViewVisible());
+          else if (ev.type === 'dialogClose') this._mirror.closed(ev.id, ev.outcome);
         }
       }),
     );
     // The view's hiding reaches the host on its own path: a question that opened just before it did is announced then.
-    this._register(onDidChangeSight(() => this._announce(isViewVisible)));
+    this._register(onDidChangeSight(() => this._mirror.sightChanged(isViewVisible())));
     this._register(
       toDisposable(() => {
         for (const item of this._status.values()) item.dispose();
         this._status.clear();
       }),
     );
-  }
-
-  /** Announces each open dialog once, while the chat is out of sight. */
-  private _announce(isViewVisible: () => boolean): void {
-    if (!this._dialogs.size || isViewVisible()) return;
-    for (const entry of this._dialogs.values()) {
-      if (entry.announced) continue;
-      entry.announced = true;
-      void this._mirror.mirror(entry.dialog);
-    }
   }
 
   private _setStatus(key: string, text: string | undefined): void {

@@ -120,4 +120,24 @@ describe('dialogs mirrored as notifications while the chat is hidden', () => {
     await first;
     assert.equal(surface.chatsOpened, 1);
   });
+
+  it('announces a question that opened while the chat showed once the chat goes out of sight, and only once', async () => {
+    const surface = new FakeSurface();
+    const mirror = new DialogMirror(surface);
+    mirror.opened(dialog({ id: 'd1', kind: 'confirm' }), true);
+    assert.equal(surface.shown.length, 0, 'not while the chat shows');
+    mirror.sightChanged(false);
+    assert.equal(surface.shown.length, 1);
+    assert.deepEqual(surface.shown[0]!.buttons, ['Open Chat']);
+    mirror.sightChanged(true);
+    mirror.sightChanged(false);
+    mirror.opened(dialog({ id: 'd1', kind: 'confirm' }), false);
+    assert.equal(surface.shown.length, 1, 'announced once');
+    surface.shown[0]!.click(undefined);
+    mirror.closed('d1', 'answered Yes');
+    mirror.opened(dialog({ id: 'd2', kind: 'confirm' }), true);
+    mirror.closed('d2', 'answered No');
+    mirror.sightChanged(false);
+    assert.equal(surface.shown.length, 1, 'a question answered while the chat showed is never announced');
+  });
 });
