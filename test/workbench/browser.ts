@@ -104,12 +104,19 @@ export class Workbench {
   async openPiView(): Promise<void> {
     const icon = this.containerIcon();
     await icon.waitFor({ state: 'visible', timeout: 30_000 });
+    if (!(await this.piContainerShowing())) await icon.click();
+  }
+
+  /** Whether the sidebar shows the Pi container: its activity-bar item is "checked" and the sidebar is visible. */
+  private async piContainerShowing(): Promise<boolean> {
+    const icon = this.containerIcon();
     // The item's <li> is "checked" while its container is showing; clicking it then would hide it.
-    const checked = await icon.evaluate(
-      (a) => (a as unknown as { closest(s: string): PageElement | null }).closest('li')?.classList.contains('checked') ?? false,
-    );
-    const sidebarVisible = await this.page.locator('.part.sidebar').isVisible();
-    if (!checked || !sidebarVisible) await icon.click();
+    const checked = await icon
+      .evaluate((a) => (a as unknown as { closest(s: string): PageElement | null }).closest('li')?.classList.contains('checked') ?? false, undefined, {
+        timeout: 5_000,
+      })
+      .catch(() => false);
+    return checked && (await this.page.locator('.part.sidebar').isVisible());
   }
 
   /**
@@ -120,7 +127,8 @@ export class Workbench {
   async ensurePiViewShown(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     const frame = this.page.locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).filter({ visible: true });
-    while (!(await frame.count())) {
+    // An editor chat's frame is a Pi webview too: the sidebar's container must show as well.
+    while (!(await frame.count()) || !(await this.piContainerShowing())) {
       if (Date.now() >= deadline) throw new Error('the Pi view did not show');
       await this.openPiView();
       await frame
