@@ -24,7 +24,7 @@ import type { WorkerConfig } from '../src/shared/wire/workerProtocol.ts';
 import { sessionDirFor } from '../src/worker/piSessions.ts';
 import type { Scenario } from '../test/scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../test/support/piConfig.ts';
-import { startChildModel } from './benchChat.ts';
+import { startChildModel, until } from './benchChat.ts';
 import { numberArg } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -133,26 +133,6 @@ function liveScenario(count: number): Scenario {
   return { name: 'bench-worker-memory', steps } as Scenario;
 }
 
-/** Resolves once `predicate` holds, checked on every batch the main thread applies and on a slow timer. */
-function until(client: PiClient, predicate: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const started = Date.now();
-    const done = (err?: Error) => {
-      sub.dispose();
-      clearInterval(timer);
-      if (err) reject(err);
-      else resolve();
-    };
-    const check = () => {
-      if (predicate()) done();
-      else if (Date.now() - started > timeoutMs) done(new Error(`timed out waiting for ${what}`));
-    };
-    const sub = client.onDidEmit(check);
-    const timer = setInterval(check, 100);
-    check();
-  });
-}
-
 interface Figures {
   readonly turns: number;
   /**
@@ -176,6 +156,7 @@ async function liveTurn(client: PiClient, name: string): Promise<void> {
     client,
     () => client.state.messages.length >= rows + 4 && !client.state.run.active && client.state.run.outcome !== undefined,
     `live turn ${name} to settle`,
+    300_000,
   );
 }
 
@@ -195,7 +176,7 @@ async function measureAt(turns: number): Promise<Figures> {
     let t0 = performance.now();
     await client.resumeSession(file);
     // The main thread holds the last page of rows; the earlier ones stay in the worker until the view asks.
-    await until(client, () => client.pendingEarlier + client.state.messages.length >= 4 * turns, `all ${4 * turns} rows known on the main thread`);
+    await until(client, () => client.pendingEarlier + client.state.messages.length >= 4 * turns, `all ${4 * turns} rows known on the main thread`, 300_000);
     const resumeSeconds = (performance.now() - t0) / 1000;
     const resumed = [await workerHeap(), mainHeap()] as const;
     t0 = performance.now();
