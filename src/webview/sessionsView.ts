@@ -3,6 +3,7 @@
  * Open, Rename (inline) and Delete (the host asks first). Only the rows of the pages shown are in the DOM.
  */
 
+import { showBidiControls } from '../shared/bidi.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import { type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { sessionTitle, shortStats, statsLine, type SessionPage, type SessionSummary } from '../shared/sessions.ts';
@@ -101,16 +102,17 @@ export class SessionsView {
 
   /** `openIn`: the other chat that has the session open; opening the row shows that chat. */
   private _row(s: SessionSummary, current: boolean, openIn: string | undefined): HTMLLIElement {
-    const title = sessionTitle(s);
+    // A session's name comes from its file (or a model's /name): bidi controls in it are shown, not obeyed.
+    const title = showBidiControls(sessionTitle(s));
     const when = new Date(s.modified);
     const meta = [
       relativeTime(when),
-      `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}`,
+      s.messageCount === 1 ? t('1 message') : t('{0} messages', s.messageCount),
       ...(s.model ? [s.model] : []),
       ...(s.stats && s.stats.input + s.stats.output > 0 ? [shortStats(s.stats)] : []),
-      ...(current ? ['open now'] : []),
+      ...(current ? [t('open now')] : []),
     ].join(' · ');
-    const where = openIn ? t('open in {0}', openIn) : undefined;
+    const where = openIn ? t('open in {0}', showBidiControls(openIn)) : undefined;
     const tip = `${title}\n${when.toLocaleString(displayLanguage())}${s.model ? `\n${s.model}` : ''}${s.stats ? `\n${statsLine(s.stats)}` : ''}${where ? `\n${where}` : ''}`;
     return h(
       'li',

@@ -59,6 +59,16 @@ describe('sessions list, tree and rewind in the webview', function () {
     assert.deepEqual(await lastPosted(view, 'openSession'), { type: 'openSession', file: list[1]!.path });
   });
 
+  it("shows a bidi control in a session's name, and in the chat named by the mark, instead of obeying it", async () => {
+    await deliver(view, { type: 'showMode', mode: 'sessions' });
+    const list = savedSessions(2).map((s, i) => (i === 1 ? { ...s, name: 'fix \u202Etxt.exe' } : s));
+    await deliver(view, { type: 'sessions', page: { ...page(list, 0, 2, '', list[0]!.path), openIn: { [list[1]!.path]: 'evil \u202Egnp' } } });
+    const row = view.locator(`[data-session-file="${list[1]!.path}"]`);
+    const shown = `${await row.locator('.session-title').textContent()} ${await row.locator('[data-testid="session-open-in"]').textContent()}`;
+    assert.ok(!shown.includes('\u202E'), shown);
+    assert.match(shown, /^fix .+txt\.exe open in evil .+gnp$/);
+  });
+
   it('searches by text and drops a page that answers an older search', async () => {
     await deliver(view, { type: 'showMode', mode: 'sessions' });
     await view.fill('.sessions-search', 'parser');
