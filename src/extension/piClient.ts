@@ -270,8 +270,10 @@ export class PiClient extends Disposable {
       this._onDidRestoreInput.fire(waiting);
     }
     const run = this.state.run;
-    // An open extension dialog is answered as dismissed even when no run is active (a command asked).
-    if ((!this.isActive || run.cancelling) && !run.dialogs && !run.shell) return;
+    // An open extension dialog is answered as dismissed even when no run is active (a command asked). A prompt
+    // on its way to the worker has no run yet: the worker stops it before, or as soon as, its run starts.
+    const sending = (this._supervisor.current?.sending ?? 0) > 0;
+    if ((!this.isActive || run.cancelling) && !run.dialogs && !run.shell && !sending) return;
     await this._rpc.call('cancel', null);
   }
 

@@ -46,6 +46,11 @@ export class Prompting {
    * only texts, and Cancel must put the images back in the composer too.
    */
   private _queuedImages: QueuedImages[] = [];
+  /**
+   * A prompt sent while idle whose run has not started yet (the session opening, the checkpoint, Pi's input
+   * hooks and auth check): a cancel meanwhile finds no run to abort, so it is noted here and carried out.
+   */
+  private readonly _starting = new Set<{ cancelled: boolean }>();
   private readonly _target: PromptTarget;
   private readonly _notices: SessionNotices;
   private readonly _watchdog: RunWatchdog;
@@ -69,9 +74,25 @@ export class Prompting {
   async send(text: string, mode: SendMode, images?: readonly ImageAttachment[]): Promise<void> {
     const pics = images?.length ? images.map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType })) : undefined;
     if (!text.trim() && !pics) return;
+    const starting = { cancelled: false };
+    this._starting.add(starting);
+    try {
+      await this._send(text, mode, images, pics, starting);
+    } finally {
+      this._starting.delete(starting);
+    }
+  }
+
+  private async _send(
+    text: string,
+    mode: SendMode,
+    images: readonly ImageAttachment[] | undefined,
+    pics: { type: 'image'; data: string; mimeType: string }[] | undefined,
+    starting: { cancelled: boolean },
+  ): Promise<void> {
     const target = this._target;
     const session = await target.ensureSession();
-    if (!session) {
+    if (!session || starting.cancelled) {
       this._notices.restoreInput(restored(text, images));
       return;
     }
@@ -100,11 +121,23 @@ export class Prompting {
     }
     this._lastPrompt = { text, ...(images?.length ? { images } : {}) };
     await target.beforePrompt(ready);
+    if (starting.cancelled) {
+      this._notices.restoreInput(restored(text, images));
+      return;
+    }
+    // Cancelled after prompt() was called but before Pi started the run: abort as soon as it has.
+    const late = target.onDidEmit(() => {
+      if (!starting.cancelled || !target.isActive()) return;
+      late.dispose();
+      queueMicrotask(() => void this.cancel());
+    });
     try {
       // Resolves when the run settles; provider errors arrive as events, not as a rejection.
       await ready.prompt(text, pics ? { images: pics } : undefined);
     } catch (err) {
       this._notices.inputRefused(text, err, images);
+    } finally {
+      late.dispose();
     }
   }
 
@@ -117,8 +150,12 @@ export class Prompting {
     // Before abort(): a tool call waiting on a dialog would otherwise hold the run open.
     target.willCancel();
     const session = target.session();
+    if (!target.isActive()) {
+      for (const s of this._starting) s.cancelled = true;
+      return;
+    }
     // Escape in the view and the Escape keybinding can both fire: one cancel is enough.
-    if (!session || !target.isActive() || target.state().run.cancelling) return;
+    if (!session || target.state().run.cancelling) return;
     target.apply([{ type: 'cancelRequested', at: this._clock.now() }]);
     // Taken first: clearQueue() announces the empty queue, which would prune them.
     const queuedImages = this._queuedImages;

@@ -527,12 +527,19 @@ async function playAction(
         await runCommandById(wb, 'piPanel.focusChat', remaining());
         await wb.waitForWebview(undefined, remaining());
         return;
-      case 'reloadWindow':
-        await wb.page.reload({ waitUntil: 'domcontentloaded', timeout: remaining() });
+      case 'reloadWindow': {
+        // Developer: Reload Window, as a user reloads: VS Code saves its layout (the open chat tabs) before it
+        // reloads. A bare page reload leaves that to the unload handler, and under load the tabs were lost.
+        const main = wb.page.mainFrame();
+        const navigated = wb.page.waitForEvent('framenavigated', { predicate: (f) => f === main, timeout: remaining() });
+        await wb.runCommand('Developer: Reload Window');
+        await navigated;
+        await wb.page.waitForLoadState('domcontentloaded', { timeout: remaining() });
         await wb.waitReady(remaining());
         await wb.ensurePiViewShown(remaining());
         await wb.waitForWebview(undefined, remaining());
         return;
+      }
       case 'release':
         model.release(action.gate);
         return;

@@ -16,6 +16,8 @@ export class FakeSession {
   disposed = false;
   /** When set, `prompt()` rejects with it before anything runs (no key, for example). */
   promptError: Error | undefined;
+  /** When set, `prompt()` waits for it before the run starts, as Pi's input hooks and auth check make it wait. */
+  preflight: Promise<void> | undefined;
   private _listeners = new Set<(e: AgentSessionEvent) => void>();
   private _resolvePrompt: (() => void) | undefined;
 
@@ -39,6 +41,12 @@ export class FakeSession {
   prompt(text: string, options?: { streamingBehavior?: string; images?: readonly unknown[] }): Promise<void> {
     this.calls.push(`prompt:${text}${options?.streamingBehavior ? `:${options.streamingBehavior}` : ''}${pictures(options?.images)}`);
     if (this.promptError) return Promise.reject(this.promptError);
+    const preflight = this.preflight;
+    this.preflight = undefined;
+    return preflight ? preflight.then(() => this._start(text, options)) : this._start(text, options);
+  }
+
+  private _start(text: string, options?: { streamingBehavior?: string }): Promise<void> {
     if (this.isStreaming && !options?.streamingBehavior) return Promise.reject(new Error('Agent is already processing.'));
     this.isStreaming = true;
     this.emit({ type: 'agent_start' });

@@ -165,6 +165,36 @@ describe('SessionController', () => {
     assert.equal(fake.calls.filter((c) => c === 'clearQueue').length, 1);
   });
 
+  it('stops a prompt cancelled while the session was still opening: Pi never gets it and the text goes back', async () => {
+    const { controller, fake, restored } = setup();
+    const sent = controller.send('too soon', 'prompt');
+    await controller.cancel();
+    await sent;
+    assert.ok(!fake.calls.some((c) => c.startsWith('prompt')));
+    assert.deepEqual(restored, [['too soon']]);
+    assert.equal(runPhase(controller.state.run), 'idle');
+  });
+
+  it('aborts a run cancelled after prompt() was called but before Pi started it (input hooks, auth check)', async () => {
+    const { controller, fake } = setup();
+    await controller.ensureSession();
+    let preflightDone!: () => void;
+    fake.preflight = new Promise((r) => (preflightDone = r));
+    const sent = controller.send('hang', 'prompt');
+    await tick();
+    assert.ok(fake.calls.includes('prompt:hang'));
+    await controller.cancel();
+    assert.ok(!fake.calls.some((c) => c.startsWith('abort')), 'nothing to abort yet');
+    preflightDone();
+    await sent;
+    assert.deepEqual(
+      fake.calls.filter((c) => c === 'clearQueue' || c.startsWith('abort')),
+      ['clearQueue', 'abort(queued=0)'],
+    );
+    assert.equal(runPhase(controller.state.run), 'idle');
+    assert.equal(controller.state.run.outcome?.kind, 'cancelled');
+  });
+
   it('does nothing on cancel when no run is active', async () => {
     const { controller, fake } = setup();
     await controller.ensureSession();
