@@ -73,14 +73,32 @@ function bytesUnder(dir: string): number {
   return n;
 }
 
-/** CPU milliseconds used so far by this process and its finished children (git); Linux only (/proc), else NaN for the children. */
+/**
+ * CPU milliseconds used so far by this process and its children: those that ended (git) and those still running
+ * with what they waited for (the long-lived shell that runs git); Linux only (/proc), else NaN for the children.
+ */
 function cpuMs(): number {
   const own = process.cpuUsage();
   let children = NaN;
   try {
-    // Fields 16 and 17 of /proc/self/stat: user and system time of waited-for children, in clock ticks (100 per second).
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-    children = ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+    // After the command: field 14 and 15 are the process's own user and system time, 16 and 17 its waited-for
+    // children's, in clock ticks (100 per second).
+    const fields = (file: string) => readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+    const self = fields('/proc/self/stat');
+    let ticks = Number(self[13]) + Number(self[14]);
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      const f = (() => {
+        try {
+          return fields(`/proc/${pid}/stat`);
+        } catch {
+          return undefined;
+        }
+      })();
+      // Field 4 (index 1 after the command) is the parent's pid.
+      if (f && Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    }
+    children = (ticks * 1000) / 100;
   } catch {
     // Not Linux: wall time only.
   }

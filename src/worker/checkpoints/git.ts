@@ -1,7 +1,7 @@
 /** Runs `git` as a child process (started off the calling thread) for the shadow repository, with an environment that cannot reach the user's own repository or config. */
 
 import * as os from 'node:os';
-import { spawnOffThread, type SpawnResult } from './gitThread.ts';
+import { runScriptOffThread, spawnOffThread, type SpawnResult } from './gitThread.ts';
 
 /** Where the shadow repository's commands point git. */
 export interface GitTarget {
@@ -94,4 +94,40 @@ export async function runGit(
     exitCode: r.code ?? undefined,
     stderr,
   });
+}
+
+/** Whether `runGitScript` can run here: it needs a POSIX shell. */
+export const canRunScripts = process.platform !== 'win32';
+
+/**
+ * Runs the shell `script` with positional parameters `args` in the long-lived shell of `target` (gitThread.ts):
+ * no process is forked from Node. The script finds git in `$G`. Resolves its standard output; rejects with a
+ * `GitError` when it fails (`missing` when the shell could not find git). POSIX only (`canRunScripts`).
+ */
+export async function runGitScript(
+  target: GitTarget,
+  script: string,
+  args: readonly string[],
+  opts: GitOptions & { input?: string | Buffer; what?: string } = {},
+): Promise<Buffer> {
+  const r = await runScriptOffThread({
+    script,
+    args,
+    cwd: target.workTree,
+    env: { ...shadowEnv(target, opts.env), G: opts.gitPath ?? 'git' },
+    timeoutMs: opts.timeoutMs ?? 120_000,
+    input: opts.input ?? '',
+  });
+  if (r.errorCode) throw new GitError(`git could not start: ${r.errorMessage ?? r.errorCode}`);
+  if (r.code === 0) return r.stdout;
+  const stderr = r.stderr.trim();
+  // 127: the shell found no such command.
+  if (r.code === 127) throw new GitError(`git was not found (${opts.gitPath ?? 'git'} on PATH).`, { missing: true, exitCode: 127, stderr });
+  throw new GitError(
+    `${opts.what ?? 'git'} failed${r.signal ? ` (${r.signal === 'SIGKILL' ? 'ended after its time limit' : r.signal})` : ''}: ${stderr || `exit ${r.code}`}`,
+    {
+      exitCode: r.code ?? undefined,
+      stderr,
+    },
+  );
 }

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { BlobReader } from './blobReader.ts';
-import { GitError, runGit, type GitOptions, type GitTarget } from './git.ts';
+import { canRunScripts, GitError, runGit, runGitScript, type GitOptions, type GitTarget } from './git.ts';
 
 /** A workspace file a checkpoint does not hold, and why. */
 export interface SkippedFile {
@@ -80,21 +80,25 @@ const SHADOW_CONFIG = `[user]
 \tauto = 0
 `;
 
-/**
- * `record`'s tail in one process: $1 'update' to stage the paths on standard input, $2 the tree when nothing
- * changed (else it is written), $3 the commit message's file, $4 the ref to name the commit by. Prints the tree
- * and the commit. Arguments reach git as they are: nothing is interpolated into the script.
- */
 /** Above this many paths to stage, `record` runs git directly: the process it saves is nothing next to the staging. */
 const SCRIPT_MAX_PATHS = 1000;
 const SHA_LINE = /^[0-9a-f]{40,64} [0-9a-f]{40,64}$/;
 
+/**
+ * `record`'s tail as one script: $1 'update' to stage the paths on standard input, $2 the tree when nothing
+ * changed (else it is written), $3 the commit message's file, $4 the ref to name the commit by. Prints the tree
+ * and the commit. Arguments reach git as they are: nothing is interpolated into the script. The ref is written
+ * as git writes a loose ref (the id and a newline, through a lock file renamed into place), which saves a git
+ * process; it takes precedence over a packed copy, and `update-ref --stdin` deletes it as any other.
+ */
 const RECORD_SCRIPT = `set -e
-G=$PI_CHECKPOINT_GIT
 if [ "$1" = update ]; then "$G" update-index -z --add --remove --replace --stdin; fi
 if [ -n "$2" ]; then t=$2; else t=$("$G" write-tree); fi
 c=$("$G" commit-tree "$t" -F "$3")
-"$G" update-ref "$4" "$c"
+r="$GIT_DIR/$4"
+[ -d "\${r%/*}" ] || mkdir -p "\${r%/*}"
+printf '%s\\n' "$c" > "$r.lock"
+mv -f "$r.lock" "$r"
 echo "$t $c"`;
 
 /** The shadow repository of one workspace. Methods are not serialised: the caller runs one at a time. */
@@ -145,14 +149,14 @@ export class ShadowRepo {
 
   /**
    * A snapshot recorded as a commit named `ref` (no parent: each checkpoint stands alone); `message` is the
-   * commit message, given what the snapshot skipped. After the scan of a workspace where few files changed,
-   * the rest (stage, write the tree, commit, name it) is one shell process running git four times where there
-   * is a POSIX shell: each process Node starts forks the whole calling process, which costs more than the git
-   * command it runs. Many changed files (a first checkpoint) are staged by git alone, with its own time limit.
+   * commit message, given what the snapshot skipped. Where there is a POSIX shell, the scan and then the rest
+   * (stage, write the tree, commit, name it) are two scripts in the repository's long-lived shell: each process
+   * Node starts forks the whole calling process, which costs more than the git command it runs. Many changed
+   * files (a first checkpoint) are staged by git alone, with its own time limit.
    */
   async record(ref: string, message: (skipped: readonly SkippedFile[]) => string): Promise<{ tree: string; commit: string; skipped: readonly SkippedFile[] }> {
     const scan = await this._scan();
-    if (process.platform === 'win32' || scan.update.length > SCRIPT_MAX_PATHS) {
+    if (!canRunScripts || scan.update.length > SCRIPT_MAX_PATHS) {
       const snap = await this._stage(scan);
       const commit = await this.commit(snap.tree, message(snap.skipped));
       await this.setRef(ref, commit);
@@ -160,10 +164,8 @@ export class ShadowRepo {
     }
     const msgFile = `${this.target.indexFile}.message`;
     await fs.writeFile(msgFile, message(scan.skipped));
-    const out = await runGit(this.target, ['-c', RECORD_SCRIPT, 'pi-checkpoint', scan.update.length ? 'update' : '', scan.tree ?? '', msgFile, ref], {
+    const out = await runGitScript(this.target, RECORD_SCRIPT, [scan.update.length ? 'update' : '', scan.tree ?? '', msgFile, ref], {
       ...this._git,
-      gitPath: '/bin/sh',
-      env: { ...(this._git.env ?? process.env), PI_CHECKPOINT_GIT: this._git.gitPath ?? 'git' },
       // Four git commands, each allowed what one is.
       timeoutMs: 4 * (this._git.timeoutMs ?? 120_000),
       input: scan.update.join('\0'),
@@ -190,7 +192,10 @@ export class ShadowRepo {
    * here (rare: a file grew past the cap, a file became a folder).
    */
   private async _scan(): Promise<{ tree?: string; update: string[]; skipped: SkippedFile[] }> {
-    const listed = splitZ(await this._run(['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard']));
+    const lsFiles = ['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard'];
+    const listed = splitZ(
+      canRunScripts ? await runGitScript(this.target, '"$G" "$@"', lsFiles, { ...this._git, what: 'git ls-files' }) : await this._run(lsFiles),
+    );
     // Nothing listed means no skipped file either: git lists a file too large to store (never added) every time.
     // Another store (a second chat with the same owner) may have written the index meanwhile.
     if (!listed.length && this._last && this._last.index === (await this._indexStat())) return { tree: this._last.tree, update: [], skipped: [] };
