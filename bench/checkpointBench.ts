@@ -8,7 +8,10 @@
  * "busy", the longest such gap in the thread's own CPU time, i.e. its longest synchronous stretch (target
  * ≤ 50 ms). git runs in child processes started from a helper thread (gitThread.ts), so both stay near idle.
  *
- * Usage: node bench/checkpointBench.ts [--files 10000 --mb 100 --rounds 20 --changed 10]
+ * `--host-mb N` first fills N MB of this process's memory: in the product the checkpoints run inside the
+ * extension host, which holds a few hundred MB, and every process Node starts forks all of it.
+ *
+ * Usage: node bench/checkpointBench.ts [--files 10000 --mb 100 --rounds 20 --changed 10 --host-mb 0]
  */
 
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -22,6 +25,7 @@ const FILES = numberArg('files', 10_000);
 const MB = numberArg('mb', 100);
 const ROUNDS = numberArg('rounds', 20);
 const CHANGED = numberArg('changed', 10);
+const HOST_MB = numberArg('host-mb', 0);
 const PER_DIR = 100;
 
 /** A small deterministic generator: the same workspace every run. */
@@ -152,11 +156,15 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; c
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 
+// Touched, so the pages are really there: a fork copies the page tables of what is mapped.
+const ballast = Array.from({ length: HOST_MB }, () => Buffer.alloc(1024 * 1024, 1));
 const t0 = performance.now();
 console.log(
   `load average ${loadavg()
     .map((x) => x.toFixed(1))
-    .join(' ')} on ${availableParallelism()} cores`,
+    .join(
+      ' ',
+    )} on ${availableParallelism()} cores; this process holds ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB (${ballast.length} MB filled to stand for the extension host)`,
 );
 const ws = makeWorkspace();
 const storage = mkdtempSync(join(tmpdir(), 'pi-bench-cp-storage-'));

@@ -203,6 +203,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.refreshTitle();
   }
 
+  /** Another chat opened or left a session: the Sessions list on screen updates its "open in" marks. */
+  sessionsMoved(): void {
+    if (this._ready) this._sessions.refreshMarks();
+  }
+
   /** Sets the title again (the session was named, the mark changed). */
   refreshTitle(): void {
     if (this._view) this._view.title = `${this._mark ? '● ' : ''}${this._title ?? this._baseTitle()}`;

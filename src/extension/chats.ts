@@ -105,6 +105,9 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
   private readonly _onDidAdd = this._register(new Emitter<Chat>());
   readonly onDidAdd = this._onDidAdd.event;
 
+  /** Which chat has which session, and what it is called: when it changes, the Sessions lists' marks follow. */
+  private _placed = '';
+
   constructor(ctx: ChatsContext) {
     super();
     this._ctx = ctx;
@@ -112,6 +115,14 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     const own = ctx.workspaceState.get<unknown>(SIDEBAR_SESSION);
     this.sidebar = this._register(this._make('sidebar', 0, undefined, typeof own === 'string' && fs.existsSync(own) ? { open: own } : {}));
     const sidebarClient = this.sidebar.client;
+    this._register(
+      this.onDidChange(() => {
+        const placed = JSON.stringify(this.all.map((c) => [c.client.sessionFile, c.place]));
+        if (placed === this._placed) return;
+        this._placed = placed;
+        for (const c of this.all) c.view.sessionsMoved();
+      }),
+    );
     this._register(
       sidebarClient.onDidChangeSession(() => {
         const file = sidebarClient.sessionFile;

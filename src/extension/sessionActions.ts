@@ -29,17 +29,36 @@ export class SessionActions {
   /** The search the view last asked for: a refresh after a rename or delete repeats it. */
   private _query = '';
 
+  /** The marks the view was last sent for the listed sessions: `openIn`, as JSON. */
+  private _marks = '{}';
+
   async list(query: string, offset: number): Promise<void> {
     this._query = query;
     if (offset === 0) this._listed.clear();
     const page = await this._client.sessionPage(query, offset);
-    const openIn: Record<string, string> = {};
-    for (const s of page.sessions) {
-      this._listed.set(s.path, sessionTitle(s));
-      const where = s.path === this._client.sessionFile ? undefined : this.openElsewhere(s.path);
-      if (where) openIn[s.path] = where;
-    }
+    for (const s of page.sessions) this._listed.set(s.path, sessionTitle(s));
+    const openIn = this._openIn(page.sessions.map((s) => s.path));
+    this._marks = JSON.stringify(this._openIn([...this._listed.keys()]));
     this._post({ type: 'sessions', page: Object.keys(openIn).length ? { ...page, openIn } : page });
+  }
+
+  /** Another chat opened or left a session, or was renamed: the listed sessions' marks follow, when they changed. */
+  refreshMarks(): void {
+    if (!this._listed.size) return;
+    const openIn = this._openIn([...this._listed.keys()]);
+    const marks = JSON.stringify(openIn);
+    if (marks === this._marks) return;
+    this._marks = marks;
+    this._post({ type: 'sessionsOpenIn', openIn });
+  }
+
+  private _openIn(files: readonly string[]): Record<string, string> {
+    const openIn: Record<string, string> = {};
+    for (const file of files) {
+      const where = file === this._client.sessionFile ? undefined : this.openElsewhere(file);
+      if (where) openIn[file] = where;
+    }
+    return openIn;
   }
 
   async open(file: string): Promise<void> {

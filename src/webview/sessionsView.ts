@@ -24,6 +24,8 @@ export class SessionsView {
   private readonly _back: () => void;
   private _shown = 0;
   private _query = '';
+  /** What each row on screen shows, so a row can be drawn again when another chat opens or leaves its session. */
+  private readonly _rows = new Map<HTMLLIElement, { readonly summary: SessionSummary; readonly current: boolean; readonly openIn: string | undefined }>();
   private _searchTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(post: (msg: WebviewToHost) => void, back: () => void) {
@@ -82,10 +84,16 @@ export class SessionsView {
   /** Shows a page: the first replaces the list, later ones append. A page for an older search is dropped. */
   show(page: SessionPage): void {
     if (page.query !== this._query) return;
-    const rows = page.sessions.map((s) => this._row(s, s.path === page.current, page.openIn?.[s.path]));
+    if (page.offset !== 0 && page.offset !== this._shown) return;
+    if (page.offset === 0) this._rows.clear();
+    const rows = page.sessions.map((s) => {
+      const shown = { summary: s, current: s.path === page.current, openIn: page.openIn?.[s.path] };
+      const li = this._row(shown.summary, shown.current, shown.openIn);
+      this._rows.set(li, shown);
+      return li;
+    });
     if (page.offset === 0) this._list.replaceChildren(...rows);
-    else if (page.offset === this._shown) this._list.append(...rows);
-    else return;
+    else this._list.append(...rows);
     this._shown = page.offset + page.sessions.length;
     const left = page.total - this._shown;
     setHidden(this._more, left <= 0);
@@ -96,8 +104,32 @@ export class SessionsView {
         ? page.query
           ? t('No session matches "{0}".', page.query)
           : t('No saved sessions for this folder yet.')
-        : `${page.total} session${page.total === 1 ? '' : 's'}${page.query ? ` matching "${page.query}"` : ''}`,
+        : page.query
+          ? page.total === 1
+            ? t('1 session matching "{0}"', page.query)
+            : t('{0} sessions matching "{1}"', page.total, page.query)
+          : page.total === 1
+            ? t('1 session')
+            : t('{0} sessions', page.total),
     );
+  }
+
+  /**
+   * Another chat opened or left a listed session: its row says so now, not at the next search. A row that had the
+   * focus keeps it (the same button in the new row).
+   */
+  markOpen(openIn: Readonly<Record<string, string>>): void {
+    for (const [li, shown] of [...this._rows]) {
+      const where = typeof openIn[shown.summary.path] === 'string' ? openIn[shown.summary.path] : undefined;
+      if (where === shown.openIn || !li.isConnected) continue;
+      const next = { ...shown, openIn: where };
+      const row = this._row(next.summary, next.current, next.openIn);
+      const focused = document.activeElement instanceof HTMLElement && li.contains(document.activeElement) ? document.activeElement.dataset.action : undefined;
+      li.replaceWith(row);
+      this._rows.delete(li);
+      this._rows.set(row, next);
+      if (focused) row.querySelector<HTMLElement>(`[data-action="${focused}"]`)?.focus();
+    }
   }
 
   /** `openIn`: the other chat that has the session open; opening the row shows that chat. */

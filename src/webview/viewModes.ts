@@ -9,7 +9,7 @@ import { SessionsView } from './sessionsView.ts';
 import { SessionTreeView } from './sessionTree.ts';
 
 /** The host messages that switch or fill a mode. */
-export type ModeMessages = Pick<HostMessageHandlers, 'showMode' | 'sessions' | 'sessionTree'>;
+export type ModeMessages = Pick<HostMessageHandlers, 'showMode' | 'sessions' | 'sessionsOpenIn' | 'sessionTree'>;
 
 /** Owns the Sessions list and the tree, and which of them (or the chat) the view shows. */
 export class ViewModes {
@@ -36,6 +36,9 @@ export class ViewModes {
       },
       sessions: (msg) => {
         if (msg.page && Array.isArray(msg.page.sessions)) this.sessionsView.show(msg.page);
+      },
+      sessionsOpenIn: (msg) => {
+        if (typeof msg.openIn === 'object' && msg.openIn !== null) this.sessionsView.markOpen(msg.openIn);
       },
       sessionTree: (msg) => {
         if (!Array.isArray(msg.nodes)) return;

@@ -59,6 +59,35 @@ describe('sessions list, tree and rewind in the webview', function () {
     assert.deepEqual(await lastPosted(view, 'openSession'), { type: 'openSession', file: list[1]!.path });
   });
 
+  it('updates the marks in place when another chat opens or leaves a listed session, keeping the focus and the pages shown', async () => {
+    await deliver(view, { type: 'showMode', mode: 'sessions' });
+    const list = savedSessions(50);
+    await deliver(view, { type: 'sessions', page: { ...page(list, 0, 60, '', list[0]!.path), openIn: { [list[1]!.path]: 'Chat 2' } } });
+    const more = savedSessions(10, 50);
+    await deliver(view, { type: 'sessions', page: page(more, 50, 60) });
+    const rename = view.locator(`[data-session-file="${list[1]!.path}"] [data-action="rename-session"]`);
+    await rename.focus();
+    await deliver(view, { type: 'sessionsOpenIn', openIn: { [more[3]!.path]: 'Chat 3' } });
+    assert.equal(await view.locator('[data-session-file]').count(), 60, 'the second page stays');
+    assert.equal(await view.locator(`[data-session-file="${list[1]!.path}"] [data-testid="session-open-in"]`).count(), 0);
+    assert.equal(await view.locator(`[data-session-file="${more[3]!.path}"] [data-testid="session-open-in"]`).textContent(), 'open in Chat 3');
+    assert.match((await view.locator(`[data-session-file="${more[3]!.path}"] [data-action="open-session"]`).getAttribute('title')) ?? '', /open in Chat 3$/);
+    assert.equal(
+      await view.evaluate(() => {
+        const d = (
+          globalThis as unknown as {
+            document: {
+              activeElement: { getAttribute(n: string): string | null; closest(s: string): { getAttribute(n: string): string | null } | null } | null;
+            };
+          }
+        ).document;
+        return `${d.activeElement?.getAttribute('data-action')} ${d.activeElement?.closest('[data-session-file]')?.getAttribute('data-session-file')}`;
+      }),
+      `rename-session ${list[1]!.path}`,
+      'the focused button is the same one in the row drawn again',
+    );
+  });
+
   it("shows a bidi control in a session's name, and in the chat named by the mark, instead of obeying it", async () => {
     await deliver(view, { type: 'showMode', mode: 'sessions' });
     const list = savedSessions(2).map((s, i) => (i === 1 ? { ...s, name: 'fix \u202Etxt.exe' } : s));

@@ -74,6 +74,8 @@ export type HostToWebview =
   /** Switches what the view shows: the chat, the Sessions list or the session's tree. */
   | { readonly type: 'showMode'; readonly mode: ViewMode }
   | { readonly type: 'sessions'; readonly page: SessionPage }
+  /** Which of the listed sessions another chat has open now, by file ("the sidebar", "Chat 2"): the list on screen updates its marks. */
+  | { readonly type: 'sessionsOpenIn'; readonly openIn: Readonly<Record<string, string>> }
   | { readonly type: 'sessionTree'; readonly nodes: readonly TreeNodeView[] };
 
 /** What the view shows. */
