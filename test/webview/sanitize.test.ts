@@ -9,9 +9,10 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
+import type { HostToWebview } from '../../src/shared/wire/webviewProtocol.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
-import { deliver, deliverJson, openView, type PageWindow, posted, session, useBrowser } from './harness.ts';
+import { deliver, deliverFrames, deliverJson, openView, type PageWindow, posted, session, useBrowser } from './harness.ts';
 import { HOSTILE, PROTOTYPE_IDS } from './hostile.ts';
 
 // The panel's own images (thumbnails, chips, the larger view) are `img` elements of its own classes; their
@@ -150,7 +151,9 @@ describe('sanitization (headless Chromium, the real CSP)', function () {
         for (const [n, p] of HOSTILE.entries()) {
           const events = hostileEvents(p, n, true);
           // About one host batch per frame, as the real batcher sends them.
-          for (let i = 0; i < events.length; i += 8) await deliverJson(page, { type: 'batch', events: events.slice(i, i + 8) });
+          const batches: HostToWebview[] = [];
+          for (let i = 0; i < events.length; i += 8) batches.push({ type: 'batch', events: events.slice(i, i + 8) });
+          await deliverFrames(page, batches);
         }
       }
       // Everything on screen, not only the newest page of rows.
