@@ -30,6 +30,8 @@ export interface PromptTarget {
   willCancel(): void;
   /** A prompt is about to start a run: the workspace's checkpoint is taken first (never throws). */
   beforePrompt(session: AgentSessionLike): Promise<void>;
+  /** The prompt `beforePrompt` was for was cancelled before Pi got it. */
+  promptDropped(): void;
 }
 
 /** A queued message's images, by its text. */
@@ -120,8 +122,9 @@ export class Prompting {
       }
     }
     this._lastPrompt = { text, ...(images?.length ? { images } : {}) };
-    await target.beforePrompt(ready);
+    if (!starting.cancelled) await target.beforePrompt(ready);
     if (starting.cancelled) {
+      target.promptDropped();
       this._notices.restoreInput(restored(text, images));
       return;
     }

@@ -111,6 +111,7 @@ export class SessionController extends Disposable {
         onDidEmit: this.onDidEmit,
         willCancel: () => this._onWillCancel.fire(),
         beforePrompt: (session) => this._checkpoints.beforePrompt(sessionIdOf(session), session.sessionManager?.getLeafId() ?? undefined),
+        promptDropped: () => this._checkpoints.promptDropped(),
       },
       this._notices,
       this._watchdog,

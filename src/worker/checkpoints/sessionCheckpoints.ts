@@ -113,6 +113,12 @@ export class SessionCheckpoints {
     await taken;
   }
 
+  /** The prompt `beforePrompt` was for never ran (cancelled before Pi started it): its checkpoint starts no run. */
+  promptDropped(): void {
+    this._messages = [];
+    this._runStart = undefined;
+  }
+
   /** A user message started: the prompt's own has its checkpoint; a steering or follow-up message mid-run gets one now. */
   userMessageStarted(sessionId: string | undefined): void {
     const store = this._store;
