@@ -118,10 +118,56 @@ export function isInstalled(): boolean {
  * Returns the cached code-server, installing it first if the cache lacks a success marker.
  * The marker is written last, so an interrupted install is redone from scratch next time.
  */
+/** While a background install runs (`prefetch.ts`): its pid. Beside the cache folder, which an install empties first. */
+export function installLockFile(): string {
+  return `${cacheDir()}.installing`;
+}
+
+/** What a background install printed. */
+export function installLogFile(): string {
+  return `${cacheDir()}.install.log`;
+}
+
+/** The pid of a background install still running (not this process), if any. */
+function backgroundInstaller(): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(installLockFile(), 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Blocks this thread for `ms` (the callers of `ensureCodeServer` are synchronous). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 export function ensureCodeServer(): CodeServerInstall {
   const dir = cacheDir();
   const install = describe(dir);
   if (isInstalled()) return install;
+  // `npm test` starts the install in the background first (prefetch.ts): wait for it rather than start another.
+  const pid = backgroundInstaller();
+  if (pid !== undefined) {
+    const started = Date.now();
+    log(`waiting for the install started in the background (pid ${pid}; its output: ${installLogFile()})`);
+    // At most the foreground install's own worst case; a stuck one is then left to itself and we install here.
+    while (backgroundInstaller() === pid && Date.now() - started < 20 * 60_000) sleepSync(1_000);
+    if (isInstalled()) {
+      log(`the background install was ready after ${Math.round((Date.now() - started) / 1000)} s more`);
+      return install;
+    }
+    const tail = fs.existsSync(installLogFile()) ? fs.readFileSync(installLogFile(), 'utf8').split('\n').slice(-15).join('\n') : '';
+    log(`the background install did not finish; installing here. It printed:\n${tail}`);
+  }
   ensureSystemPackages();
   const started = Date.now();
   log(`installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${dir} (5–15 minutes, about 800 MB, once)`);
