@@ -93,6 +93,8 @@ export class PiClient extends Disposable {
 
   /** How the first worker opens its session (a chat in a new tab starts empty or on a saved file); later ones resume. */
   private _first: SessionStart;
+  /** The next worker replays the session after a stop (see `_continueIn`): an interrupted reply is shown again after it. */
+  private _replaying = false;
 
   /**
    * `journal`: where the streaming turn is kept against a crash (the extension's storage); none keeps nothing.
@@ -120,7 +122,10 @@ export class PiClient extends Disposable {
       () => (this._resumeFile ? { resume: this._resumeFile } : this._first),
       {
         events: (p, worker) => mirror.apply(p.events, this._rowsOf(worker)),
-        snapshot: (p, worker) => mirror.adopt(p.state, p.earlier, this._waiting.length > 0, this._rowsOf(worker)),
+        snapshot: (p, worker) => {
+          mirror.adopt(p.state, p.earlier, this._waiting.length > 0, this._rowsOf(worker));
+          this._afterReplay();
+        },
         session: (p) => {
           this._info = p.info;
           this._sessionFile = p.sessionFile;
@@ -434,7 +439,7 @@ export class PiClient extends Disposable {
   async stopIdle(): Promise<boolean> {
     const run = this.state.run;
     if (!this._supervisor.current || this.isActive || this._waiting.length || run.dialogs || run.shell) return false;
-    this._resumeFile = this._sessionFile ?? this._resumeFile;
+    this._continueIn();
     await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
     return true;
   }
@@ -555,9 +560,32 @@ export class PiClient extends Disposable {
     return waiting.length ? restoredInput(waiting) : undefined;
   }
 
+  /**
+   * Which way the next worker continues this chat's session. Quietly, the transcript on screen staying, while the
+   * host holds every row; once rows before the host's window exist, only the old worker could page them back,
+   * so the next one opens the session with its history instead (a snapshot, from which the view pages as for
+   * any resumed session), and an interrupted reply is shown again after it (`_afterReplay`).
+   */
+  private _continueIn(): void {
+    const file = this._sessionFile ?? this._resumeFile;
+    if (file && this._mirror.pendingEarlier > 0) {
+      this._resumeFile = undefined;
+      this._first = { open: file };
+      this._replaying = true;
+    } else this._resumeFile = file;
+  }
+
+  /** A snapshot replaced the transcript: after a replay `_continueIn` chose, the reply a fault cut off is shown again. */
+  private _afterReplay(): void {
+    if (!this._replaying) return;
+    this._replaying = false;
+    const turn = this._interrupted;
+    if (turn && (!turn.sessionFile || turn.sessionFile === this._sessionFile) && !turnIsSaved(this._mirror.state, turn)) this._showInterrupted(turn);
+  }
+
   /** The transcript stays; a run in progress is marked failed; the next worker resumes the same session file. */
   private _afterWorkerGone(message: string, fault: boolean, sending: number): void {
-    this._resumeFile = this._sessionFile ?? this._resumeFile;
+    this._continueIn();
     // A crash: the reply streamed so far died with Pi before it saved it.
     const cut = fault && this.isActive ? streamingTurn(this.state, this._sessionFile) : undefined;
     this._mirror.workerGone({ message, fault, sending });

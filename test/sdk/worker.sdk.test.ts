@@ -17,7 +17,7 @@ import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
 import { MemoryLog } from '../support/memoryLog.ts';
-import { loadBundledPi } from './harness.ts';
+import { loadBundledPi, scenarioFile } from './harness.ts';
 import { pollUntil } from '../support/poll.ts';
 import { writeSession } from '../support/sessionFile.ts';
 import { anyRow } from '../support/anyRow.ts';
@@ -262,6 +262,62 @@ describe('Pi in its worker thread', function () {
     feed.open();
     assert.ok(posts[0]?.type === 'snapshot' && posts[0].earlier === count - SNAPSHOT_ROWS);
     feed.dispose();
+  });
+
+  it('pages a long session back after Restart and after an idle stop: the next worker replays it instead of resuming it quietly', async () => {
+    h = await startWorkerHarness(answers(1));
+    await h.client.ensureSession();
+    const count = 3000;
+    const file = writeSession(h.cwd, h.agentDir, count);
+    const client = h.client;
+    await client.resumeSession(file);
+    await h.until(() => client.pendingEarlier === count - SNAPSHOT_ROWS, 'the snapshot');
+    /** One page before the first row the host holds, with the oldest row's text. */
+    const pageBack = async () => {
+      const page = await client.earlierPage(client.state.messages[0]!.id, 400);
+      return page && { rows: page.messages.length, last: page.messages.at(-1)!.id, first: client.state.messages[0]!.id };
+    };
+
+    await client.restart();
+    await h.until(() => client.pendingEarlier === count - SNAPSHOT_ROWS, 'the replayed snapshot after Restart');
+    const afterRestart = await pageBack();
+    assert.equal(afterRestart?.rows, 400, 'rows before the window come from the new worker');
+    assert.equal(afterRestart.last, afterRestart.first - 1);
+
+    assert.equal(await client.stopIdle(), true);
+    await h.run('A question after the idle stop');
+    assert.match(texts(client.state.messages, 'assistant').at(-1) ?? '', /Answer number 1\./);
+    assert.ok(client.pendingEarlier > 0, 'the rows before the window are still counted');
+    const afterIdle = await pageBack();
+    assert.equal(afterIdle?.rows, 400);
+    assert.equal(afterIdle.last, afterIdle.first - 1);
+  });
+
+  it('pages a long session back after a crash mid-reply, and shows the reply the crash cut off again after the replay', async () => {
+    h = await startWorkerHarness(scenarioFile('long-stream-held'));
+    // A Pi extension that ends the worker once "Paragraph 3" has streamed (it marks that in the workspace's .pi/).
+    mkdirSync(join(h.cwd, '.pi'), { recursive: true });
+    copyFileSync(
+      join(root, 'test', 'fixtures', 'workspaces', 'crash-mid-stream', '.pi', 'extensions', 'crashMidStream.js'),
+      join(h.agentDir, 'extensions', 'crashMidStream.js'),
+    );
+    await h.client.ensureSession();
+    const count = 3000;
+    const file = writeSession(h.cwd, h.agentDir, count);
+    const client = h.client;
+    await client.resumeSession(file);
+    await h.until(() => client.pendingEarlier === count - SNAPSHOT_ROWS, 'the snapshot');
+    const interrupted = () => client.state.messages.filter((m) => anyRow(m).code === 'interrupted').length;
+    await h.run('Tell me something long');
+    await h.until(() => interrupted() === 1 && !client.workerStarted, 'the crash and the interrupted reply');
+    await h.run('And now?');
+    assert.match(texts(client.state.messages, 'assistant').at(-1) ?? '', /Follow-up answer after the long stream\./);
+    assert.equal(interrupted(), 1, 'the cut-off reply is on screen again after the replay, once');
+    assert.match(anyRow(client.state.messages.find((m) => anyRow(m).code === 'interrupted')!).blocks[0]!.text, /Paragraph 3\./);
+    assert.ok(client.pendingEarlier > 0);
+    const page = await client.earlierPage(client.state.messages[0]!.id, 400);
+    assert.equal(page?.messages.length, 400, 'rows before the window come from the new worker');
+    assert.equal(page.messages.at(-1)!.id, client.state.messages[0]!.id - 1);
   });
 
   describe('leaves no shell running when the worker ends', () => {
