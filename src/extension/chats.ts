@@ -102,6 +102,9 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
   private readonly _onDidChange = this._register(new Emitter<void>());
   /** A chat was added or closed, or its run or title changed. */
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidFocus = this._register(new Emitter<Chat>());
+  /** The user put the focus in a chat's view. */
+  readonly onDidFocus = this._onDidFocus.event;
   private readonly _onDidAdd = this._register(new Emitter<Chat>());
   readonly onDidAdd = this._onDidAdd.event;
 
@@ -293,7 +296,12 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
       const other = this.withSession(sessionFile);
       return other && other !== self ? other.place : undefined;
     };
-    chat.own(view.onDidFocus(() => (this._focused = self)));
+    chat.own(
+      view.onDidFocus(() => {
+        this._focused = self;
+        this._onDidFocus.fire(self);
+      }),
+    );
     chat.own(view.onDidChangeVisible(() => this._onDidChange.fire()));
     chat.own(client.onDidEmit(() => this._onDidChange.fire()));
     chat.own(client.onDidReplace(() => this._onDidChange.fire()));

@@ -49,3 +49,10 @@ export function notifySetting(): NotifySetting {
   const v = vscode.workspace.getConfiguration('piPanel').get<string>('notify', 'whenUnfocused');
   return v === 'off' || v === 'always' ? v : 'whenUnfocused';
 }
+
+/** `piPanel.idleChatMinutes` in ms (default 15 min): how long a chat's worker stays idle before it stops; undefined (0) keeps workers running. */
+export function idleChatMs(): number | undefined {
+  const v = vscode.workspace.getConfiguration('piPanel').get<number>('idleChatMinutes', 15);
+  const minutes = typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 15;
+  return minutes > 0 ? minutes * 60_000 : undefined;
+}

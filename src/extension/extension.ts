@@ -13,6 +13,7 @@ import { contextPickerItems, droppedChips, registerContextCommands } from './con
 import { TerminalHistory } from './context/terminal.ts';
 import { registerBeforeContent } from './diffs.ts';
 import { IdleChats } from './idleChats.ts';
+import { idleChatMs } from './config.ts';
 import type { PiClient } from './piClient.ts';
 import { PlanDocument } from './planCommands.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
@@ -100,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     chats,
     statusBar,
     new Attention(chats),
-    new IdleChats(chats),
+    new IdleChats(chats, idleChatMs),
     registerBeforeContent((id) => chats.byId(id)?.review),
     terminals,
     chats.onDidAdd(watchNotices),
