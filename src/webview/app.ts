@@ -8,7 +8,7 @@ import type { SessionInfoView, WebviewToHost } from '../shared/wire/webviewProto
 import { runCondition } from '../shared/run/runCondition.ts';
 import { appendRows, headPart, MAX_PAGE_ROWS, prependRows, recentPart } from '../shared/transcript/paging.ts';
 import { initialTranscript } from '../shared/transcript/reduce.ts';
-import { firstRowId, rowAt, rowCount } from '../shared/transcript/rowStore.ts';
+import { firstRowId, rowAt, rowCount, rows, toolCard, withTool } from '../shared/transcript/rowStore.ts';
 import { type MessageView, type TranscriptState } from '../shared/transcript/rows.ts';
 import { Announcer, markFocus, restoreFocus } from './a11y.ts';
 import { Announcements } from './announcements.ts';
@@ -322,7 +322,7 @@ export class ChatApp extends Disposable {
     if (this._reading) {
       if (!this._anchor.following) {
         this._trimLive();
-        const reading = this._withoutSpare(this._reading);
+        const reading = this._withoutSpare(this._followCards(this._reading));
         this._reading = reading;
         return reading;
       }
@@ -362,6 +362,19 @@ export class ChatApp extends Disposable {
     this.state = live.state;
     this._transcript.cut(reading);
     this._transcript.gapBelow = true;
+  }
+
+  /**
+   * A tool card still running in the part read takes the copy the newest rows hold: events land there (every
+   * running card stays with the newest rows), so without this it would show "running" until the parts join.
+   */
+  private _followCards(reading: TranscriptState): TranscriptState {
+    let s = reading;
+    for (const [id, card] of rows(reading).tools.live) {
+      const now = toolCard(this.state, id);
+      if (now && now !== card) s = withTool(s, now);
+    }
+    return s;
   }
 
   /** While the user reads back, the newest rows stay few: older ones join the rows between. */

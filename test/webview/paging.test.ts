@@ -146,6 +146,48 @@ describe('chat webview paging from the host (headless Chromium)', function () {
     assert.ok(Number(ask.before) > part.state.nextId, `the state no longer holds the snapshot's rows (asked before ${String(ask.before)})`);
   });
 
+  it('updates a tool card still running in the rows read back while many rows arrive below them', async function () {
+    this.timeout(300_000);
+    const host = longTranscript(300);
+    const part = recentPart(host);
+    await deliver(page, { type: 'snapshot', state: part.state, session, earlier: part.earlier });
+    await batch(page, [
+      { type: 'userMessage', text: 'run the slow one', images: 0 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'toolCall', at: T0, toolCallId: 'slow', toolName: 'bash' },
+      { type: 'delta', index: 0, text: '{"command":"sleep 600"}' },
+      { type: 'blockEnd', index: 0, at: T0 },
+      { type: 'assistantEnd', stopReason: 'toolUse', at: T0 },
+      { type: 'toolStart', toolCallId: 'slow', toolName: 'bash', args: '{"command":"sleep 600"}', at: T0 },
+    ]);
+    const card = page.locator('[data-tool-call-id="slow"]');
+    await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.locator('main.scroller').evaluate((el) => {
+      el.scrollTop -= 40;
+    });
+    // Many turns below it (another chat's extension, parallel tools): the rows read are held apart.
+    for (let i = 0; i < 8; i++)
+      await batch(
+        page,
+        Array.from({ length: 100 }, (_, k): WireEvent[] => [
+          { type: 'userMessage', text: `prompt ${i}-${k}`, images: 0 },
+          { type: 'noticeMessage', level: 'info', text: `note ${i}-${k}` },
+        ]).flat(),
+      );
+    const held = await page.evaluate(() => (globalThis as unknown as { __piPanelHeld(): { rows: number; cards: number } }).__piPanelHeld());
+    assert.ok(held.rows < 1300, `the rows between went back to the host (${held.rows} held)`);
+    assert.equal(await card.getAttribute('data-status'), 'running');
+    await batch(page, [{ type: 'toolUpdate', toolCallId: 'slow', output: 'halfway there' }]);
+    await page.waitForFunction(() =>
+      (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document
+        .querySelector('[data-tool-call-id="slow"]')
+        ?.textContent.includes('halfway there'),
+    );
+    await batch(page, [{ type: 'toolEnd', toolCallId: 'slow', isError: false, output: 'all done', durationMs: 600_000 }]);
+    assert.equal(await card.getAttribute('data-status'), 'done');
+  });
+
   it('holds a bounded number of rows and cards while the user reads back and 3,000 more arrive, and fills in the rows between as they scroll down', async function () {
     // Thousands of rows through a headless page, on a machine the other tests share: no speed is asserted.
     this.timeout(300_000);
