@@ -1,9 +1,9 @@
 /** The checkpoints' long-lived shell: scripts run in order with any bytes in and out, a stuck one is ended, git missing is said. */
 
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { canRunScripts, GitError, runGitScript, type GitTarget } from '../../src/worker/checkpoints/git.ts';
 import { runScriptOffThread } from '../../src/worker/checkpoints/gitThread.ts';
 
@@ -65,6 +65,24 @@ describe('checkpoints: the long-lived git shell', function () {
     const after = await shellPid();
     assert.notEqual(after, before);
     assert.throws(() => readFileSync(marker));
+  });
+
+  it('starts a new shell when the one it had lost its folder (a temp cleaner), saying why the script did not run', async function () {
+    if (!existsSync('/proc/self/fd/0')) this.skip();
+    const env = { PATH: process.env.PATH };
+    // The script's standard input is a file in the shell's own folder.
+    const input = (await runScriptOffThread({ script: 'readlink /proc/self/fd/0', args: [], cwd: dir, env, timeoutMs: 10_000, input: '' })).stdout
+      .toString()
+      .trim();
+    const folder = dirname(input);
+    assert.match(basename(folder), /^pi-checkpoint-sh-/);
+    const before = await shellPid(env);
+    rmSync(folder, { recursive: true, force: true });
+    const failed = await runScriptOffThread({ script: 'echo never', args: [], cwd: dir, env, timeoutMs: 10_000, input: 'x' });
+    assert.equal(failed.errorCode, 'ENOENT');
+    const after = await runScriptOffThread({ script: 'echo $$', args: [], cwd: dir, env, timeoutMs: 10_000, input: '' });
+    assert.equal(after.code, 0);
+    assert.notEqual(after.stdout.toString().trim(), before);
   });
 
   it('says git is missing when the shell finds no such program, and what failed otherwise', async () => {

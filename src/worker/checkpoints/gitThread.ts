@@ -116,7 +116,15 @@ function runScript({ id, script, args, cwd, env, timeoutMs, input }) {
   clearTimeout(sh.idle);
   const n = ++jobs;
   const base = path.join(sh.dir, String(n));
-  fs.writeFileSync(base + '.in', typeof input === 'string' ? input : Buffer.from(input));
+  try {
+    fs.writeFileSync(base + '.in', typeof input === 'string' ? input : Buffer.from(input));
+  } catch (e) {
+    // Its folder is gone (a temp cleaner): the next script gets a new shell and folder.
+    sh.child.stdin.end();
+    gone(sh);
+    parentPort.postMessage({ id, code: null, signal: null, errorCode: e.code || 'EIO', errorMessage: e.message, stderr: '' });
+    return;
+  }
   const job = { id, base, timer: setTimeout(() => { try { process.kill(-sh.child.pid, 'SIGKILL'); } catch {} }, timeoutMs) };
   sh.pending.set(n, job);
   sh.child.stdin.write('( set -- ' + args.map(quote).join(' ') + '\\n' + script + '\\n) <' + quote(base + '.in') + ' >' + quote(base + '.out') + ' 2>' + quote(base + '.err') + '; echo "__pi_done__ ' + n + ' $?"\\n');
