@@ -67,6 +67,8 @@ function shellFor(cwd, env) {
   // Its own process group, so a timeout ends the git it runs too; stdin is the script channel, stdout the done lines.
   const child = spawn('/bin/sh', ['-s'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
   const sh = { child, dir, key, buf: '', pending: new Map(), dead: false, idle: undefined };
+  // The shell removes its folder when it ends, also when this thread is gone first (its end of stdin closes).
+  child.stdin.write('PI_SH_DIR=' + quote(dir) + '; trap \\'rm -rf -- "$PI_SH_DIR"\\' EXIT\\n');
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d) => {
     sh.buf += d;
