@@ -14,6 +14,7 @@ import { realScheduler } from '../src/shared/batcher.ts';
 import type { SessionStart, WorkerConfig } from '../src/shared/wire/workerProtocol.ts';
 import type { Scenario } from '../test/scriptedModel/scenario.ts';
 import { makePiAgentDir } from '../test/support/piConfig.ts';
+import { tempDir } from '../test/support/tempDir.ts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const workerFile = join(root, 'dist', 'worker.js');
@@ -21,7 +22,7 @@ const quiet = { info() {}, warn() {}, error() {} };
 
 /** The scripted model in a process of its own, so its streaming never counts as main-thread work here. */
 export async function startChildModel(scenario: Scenario): Promise<{ url: string; close(): Promise<void> }> {
-  const file = join(mkdtempSync(join(tmpdir(), 'pi-bench-scenario-')), 'scenario.json');
+  const file = join(tempDir('pi-bench-scenario-'), 'scenario.json');
   writeFileSync(file, JSON.stringify(scenario));
   const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', join(root, 'test', 'scriptedModel', 'cli.ts'), '--scenario', file], {
     stdio: ['ignore', 'pipe', 'ignore'],

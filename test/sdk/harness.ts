@@ -1,9 +1,8 @@
 /** Runs the product's SessionController on the REAL Pi SDK (the built dist/pi/pi.cjs) against the scripted model. */
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PiModule } from '../../src/pi/piEntry.ts';
@@ -17,6 +16,7 @@ import type { Scenario } from '../scriptedModel/scenario.ts';
 import { MemoryLog } from '../support/memoryLog.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
 import { pollUntil } from '../support/poll.ts';
+import { tempDir } from '../support/tempDir.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -53,7 +53,7 @@ type HarnessOptions = { trusted?: boolean; storageDir?: string; checkpoints?: bo
 export async function startHarness(pi: PiModule, scenario: Scenario, settings?: Record<string, unknown>, options: HarnessOptions = {}): Promise<Harness> {
   const model = await startScriptedModel({ scenario });
   const agentDir = await makePiAgentDir({ baseUrl: model.url, settings });
-  const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
+  const cwd = tempDir('pi-ws-');
   return attach(pi, model, agentDir, cwd, options);
 }
 

@@ -5,14 +5,14 @@
 
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import { toolOf } from '../../src/shared/transcript/rows.ts';
 import { useClientHarness, type ClientHarness } from './workerHarness.ts';
+import { tempDir } from '../support/tempDir.ts';
 
 const examples = fileURLToPath(new URL('../../node_modules/@earendil-works/pi-coding-agent/examples/extensions/', import.meta.url));
 
@@ -243,7 +243,7 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
 
   it('with-deps without `npm install`: a notice names the file and the missing package, and the chat still works', async () => {
     // Pi's own file, in a folder with no node_modules above it: what a user who copied the example sees.
-    const dir = mkdtempSync(join(tmpdir(), 'pi-with-deps-'));
+    const dir = tempDir('pi-with-deps-');
     copyFileSync(join(examples, 'with-deps', 'index.ts'), join(dir, 'index.ts'));
     const h = await harnesses.start(answers(1), [], loading(join(dir, 'index.ts')));
     await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');

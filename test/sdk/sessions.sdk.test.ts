@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
@@ -9,6 +8,7 @@ import { listSessionInfos, listSessionPage } from '../../src/worker/sessionRunti
 import { exportSessionHtml, type ExportableSession } from '../../src/worker/sessionFiles.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
+import { tempDir } from '../support/tempDir.ts';
 
 const answers = (n: number): Scenario =>
   ({
@@ -185,7 +185,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
   it('imports a JSONL export and shows it; the session it replaced emits nothing', async () => {
     h = await startHarness(pi, answers(1));
     await run('Export me');
-    const out = join(mkdtempSync(join(tmpdir(), 'pi-export-')), 'exported.jsonl');
+    const out = join(tempDir('pi-export-'), 'exported.jsonl');
     h.controller.session!.exportToJsonl!(out);
     assert.ok(existsSync(out));
     await h.controller.newSession();
@@ -200,10 +200,10 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
   it("imports a session whose header names another folder into the workspace: that folder's extensions and AGENTS.md never load", async () => {
     h = await startHarness(pi, answers(2));
     await run('Export me');
-    const exported = join(mkdtempSync(join(tmpdir(), 'pi-export-')), 'exported.jsonl');
+    const exported = join(tempDir('pi-export-'), 'exported.jsonl');
     h.controller.session!.exportToJsonl!(exported);
     // A hostile repository next door: an extension that leaves a mark when it loads, and context for the model.
-    const other = mkdtempSync(join(tmpdir(), 'pi-other-'));
+    const other = tempDir('pi-other-');
     const mark = join(other, 'LOADED');
     mkdirSync(join(other, '.pi', 'extensions'), { recursive: true });
     writeFileSync(
@@ -226,7 +226,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
   it('imports a crafted session (object text, HTML in number fields): it replays and the HTML export carries numbers', async () => {
     h = await startHarness(pi, answers(1));
     await run('Export me');
-    const exported = join(mkdtempSync(join(tmpdir(), 'pi-export-')), 'crafted.jsonl');
+    const exported = join(tempDir('pi-export-'), 'crafted.jsonl');
     h.controller.session!.exportToJsonl!(exported);
     const lines = readFileSync(exported, 'utf8').trim().split('\n');
     const last = JSON.parse(lines[lines.length - 1]!) as { id: string };

@@ -3,8 +3,6 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PiClient } from '../../src/extension/piClient.ts';
@@ -14,6 +12,7 @@ import type { Scenario } from '../scriptedModel/scenario.ts';
 import { MemoryLog } from '../support/memoryLog.ts';
 import { pollUntil } from '../support/poll.ts';
 import { useClientHarness } from './workerHarness.ts';
+import { tempDir } from '../support/tempDir.ts';
 
 const workerFile = fileURLToPath(new URL('../../dist/worker.js', import.meta.url));
 
@@ -98,7 +97,7 @@ describe('stopping the worker on purpose (SDK, real worker)', function () {
         { chunks: [{ text: 'After the reload.' }], finish: 'stop' },
       ],
     } as Scenario;
-    const journalFile = join(mkdtempSync(join(tmpdir(), 'pi-journal-')), 'turn-journal.json');
+    const journalFile = join(tempDir('pi-journal-'), 'turn-journal.json');
     const log = new MemoryLog();
     const h = await harness.start(scenario, ['gate.js'], { journal: new TurnJournalFile(journalFile, log) });
     void h.client.send('Write the file.', 'prompt');
@@ -143,7 +142,7 @@ describe('stopping the worker on purpose (SDK, real worker)', function () {
           { chunks: [{ text: 'Continued.' }], finish: 'stop' },
         ],
       } as Scenario;
-      const journalFile = join(mkdtempSync(join(tmpdir(), 'pi-journal-')), 'turn-journal.json');
+      const journalFile = join(tempDir('pi-journal-'), 'turn-journal.json');
       const log = new MemoryLog();
       const h = await harness.start(scenario, [], { journal: new TurnJournalFile(journalFile, log) });
       await h.settledAfter(() => h.client.send('Warm up', 'prompt'), 'the first run');

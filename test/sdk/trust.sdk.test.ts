@@ -1,8 +1,7 @@
 /** Workspace trust on the real Pi SDK: an untrusted folder's .pi/ code, settings, prompts and AGENTS.md never load; trusted, they do. */
 
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PiModule } from '../../src/pi/piEntry.ts';
@@ -10,6 +9,7 @@ import { createPiSession } from '../../src/worker/piSessions.ts';
 import type { CreatedSession } from '../../src/worker/agentSession.ts';
 import { makePiAgentDir } from '../support/piConfig.ts';
 import { loadBundledPi } from './harness.ts';
+import { tempDir } from '../support/tempDir.ts';
 
 const hostileFixture = fileURLToPath(new URL('../fixtures/workspaces/hostile', import.meta.url));
 
@@ -29,7 +29,7 @@ describe("a repository's .pi/ resources and workspace trust, on the real Pi SDK"
 
   /** A fresh copy of the hostile repository and an agent directory of its own, so no run sees another's marker. */
   async function openHostile(trusted: boolean) {
-    const cwd = mkdtempSync(join(tmpdir(), 'pi-hostile-'));
+    const cwd = tempDir('pi-hostile-');
     cpSync(hostileFixture, cwd, { recursive: true });
     const agentDir = await makePiAgentDir({ baseUrl: 'http://127.0.0.1:9/v1' });
     created = await createPiSession(pi, { cwd, agentDir, fresh: true, trusted, tools: [] });

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -21,6 +20,7 @@ import { loadBundledPi, scenarioFile } from './harness.ts';
 import { pollUntil } from '../support/poll.ts';
 import { writeSession } from '../support/sessionFile.ts';
 import { anyRow } from '../support/anyRow.ts';
+import { tempDir } from '../support/tempDir.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const workerFile = join(root, 'dist', 'worker.js');
@@ -52,7 +52,7 @@ async function startWorkerHarness(scenario: Scenario, extensions: string[] = [],
   const agentDir = await makePiAgentDir({ baseUrl: model.url });
   mkdirSync(join(agentDir, 'extensions'), { recursive: true });
   for (const name of extensions) copyFileSync(join(root, 'test', 'fixtures', 'piExtensions', name), join(agentDir, 'extensions', name));
-  const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
+  const cwd = tempDir('pi-ws-');
   const config: WorkerConfig = { cwd, agentDir, trusted: true, tools: [], settleTimeoutMs: 5000, noResponseMs: 0, collapseThinking: true };
   const log = new MemoryLog();
   const client = new PiClient(

@@ -1,7 +1,6 @@
 /** Runs the product's PiClient with the real worker (dist/worker.js) and Pi extensions from the fixtures, against the scripted model. */
 
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -17,6 +16,7 @@ import { makePiAgentDir } from '../support/piConfig.ts';
 import { MemoryLog } from '../support/memoryLog.ts';
 import { loadBundledPi } from './harness.ts';
 import { pollUntil } from '../support/poll.ts';
+import { tempDir } from '../support/tempDir.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const workerFile = join(root, 'dist', 'worker.js');
@@ -53,7 +53,7 @@ export async function startClientHarness(
   const agentDir = await makePiAgentDir({ baseUrl: model.url });
   mkdirSync(join(agentDir, 'extensions'), { recursive: true });
   for (const name of extensions) copyFileSync(join(root, 'test', 'fixtures', 'piExtensions', name), join(agentDir, 'extensions', name));
-  const cwd = mkdtempSync(join(tmpdir(), 'pi-ws-'));
+  const cwd = tempDir('pi-ws-');
   options.prepare?.({ agentDir, cwd });
   const config: WorkerConfig = {
     cwd,

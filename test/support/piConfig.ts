@@ -1,7 +1,7 @@
 /** Writes a throwaway Pi agent directory whose default model is the scripted model. */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tempDir } from './tempDir.ts';
 
 export const SCRIPTED_PROVIDER = 'scripted';
 export const SCRIPTED_MODEL_ID = 'scripted-model';
@@ -47,7 +47,7 @@ export function scriptedModelsJson(baseUrl: string): Record<string, unknown> {
 
 /** Creates the agent dir with models.json, settings.json and an empty auth.json; resolves to its path. */
 export async function makePiAgentDir(options: PiAgentDirOptions): Promise<string> {
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'pi-agent-')));
+  const dir = options.dir ?? tempDir('pi-agent-');
   await mkdir(dir, { recursive: true });
   const retry = options.retry ?? { maxRetries: 3, baseDelayMs: 50 };
   const settings = {
