@@ -239,6 +239,9 @@ export class TranscriptView {
       const m = rowAt(state, i)!;
       let row = this._rows.get(m.id);
       if (row && row.role !== m.role) {
+        // The same id is another kind of row now (a replayed history numbers its rows afresh): the old one goes,
+        // and the place to insert at moves past it first.
+        if (row.el === cursor) cursor = cursor.nextSibling;
         row.dispose();
         row.el.remove();
         this._rows.delete(m.id);

@@ -237,6 +237,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     'editors.json',
     'screenshot.png',
     'result.json',
+    'console.jsonl',
   ])
     fs.rmSync(path.join(out, f), { force: true });
   fs.writeFileSync(path.join(out, 'requests.jsonl'), '');
@@ -252,6 +253,14 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   harness.server.writeSettings({ 'piPanel.agentDir': agentDir, ...options.vscodeSettings });
 
   const page = await harness.browser.context.newPage();
+  // Errors in the workbench page and every webview frame, for a failed case's post-mortem (`console.jsonl`).
+  const consoleLog = fs.openSync(path.join(out, 'console.jsonl'), 'w');
+  const logConsole = (kind: string, text: string, url: string) =>
+    fs.writeSync(consoleLog, JSON.stringify({ t: new Date().toISOString(), kind, text: text.slice(0, 2000), url: url.slice(0, 200) }) + '\n');
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') logConsole(m.type(), m.text(), m.location().url);
+  });
+  page.on('pageerror', (e) => logConsole('pageerror', `${e.message}\n${e.stack ?? ''}`, page.url()));
   const wb = new Workbench(page);
   const statusStart = Date.now();
   const statusLog = fs.openSync(path.join(out, 'status.jsonl'), 'w');
@@ -320,6 +329,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     errors.push(`editors: ${(err as Error).message.split('\n')[0]}`);
   }
   await page.close().catch(() => undefined);
+  fs.closeSync(consoleLog);
   fs.closeSync(statusLog);
   fs.closeSync(notificationLog);
   await model.close();

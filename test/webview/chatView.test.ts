@@ -70,6 +70,36 @@ describe('chat webview (headless Chromium)', function () {
     assert.deepEqual(pageErrors, [], 'the page threw');
   });
 
+  it('draws a replayed history whose row ids now name other kinds of rows (a restore, a tree move) without throwing', async () => {
+    const at = T0;
+    await snapshot(
+      page,
+      build([
+        { type: 'userMessage', text: 'First question', images: 0 },
+        { type: 'assistantStart', at },
+        { type: 'blockStart', index: 0, kind: 'text', at },
+        { type: 'delta', index: 0, text: 'First answer' },
+        { type: 'blockEnd', index: 0, at },
+        { type: 'assistantEnd', stopReason: 'stop', at },
+      ]),
+    );
+    const roles = () =>
+      page
+        .locator('[data-testid="transcript"] [data-role]')
+        .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-msg-id')}:${e.getAttribute('data-role')}`));
+    assert.deepEqual(await roles(), ['1:user', '2:assistant']);
+    // The same ids, numbered afresh: 1 is a notice now, 2 the question.
+    await snapshot(
+      page,
+      build([
+        { type: 'noticeMessage', level: 'info', text: 'Restored the conversation.' },
+        { type: 'userMessage', text: 'Asked again', images: 0 },
+      ]),
+    );
+    assert.deepEqual(await roles(), ['1:notice', '2:user']);
+    assert.match(await page.locator('[data-testid="transcript"]').innerText(), /Restored the conversation\.[\s\S]*Asked again/);
+  });
+
   it('says ready on load and marks the body idle', async () => {
     assert.deepEqual((await posted(page))[0], { type: 'ready' });
     assert.equal(await page.getAttribute('body', 'data-run-state'), 'idle');
