@@ -114,6 +114,23 @@ function running(pid: number): boolean {
   }
 }
 
+/** Messages in the long sessions these tests resume: more than the host's window holds. */
+const LONG_SESSION = 3000;
+
+/** Opens the worker's session, then resumes a saved session of `LONG_SESSION` messages and waits for its snapshot. */
+async function resumeLongSession(h: WorkerHarness): Promise<void> {
+  await h.client.ensureSession();
+  await h.client.resumeSession(writeSession(h.cwd, h.agentDir, LONG_SESSION));
+  await h.until(() => h.client.pendingEarlier === LONG_SESSION - SNAPSHOT_ROWS, 'the snapshot');
+}
+
+/** A page of 400 rows before the first row the host holds: how many came, the last one's id, and that first id. */
+async function pageBack(client: PiClient): Promise<{ rows: number; last: number; first: number } | undefined> {
+  const first = client.state.messages[0]!.id;
+  const page = await client.earlierPage(first, 400);
+  return page && { rows: page.messages.length, last: page.messages.at(-1)!.id, first };
+}
+
 const texts = (messages: readonly MessageView[], role: string) =>
   messages.filter((m) => m.role === role).map((m) => m.blocks.map((b) => b?.text ?? '').join(''));
 
@@ -266,21 +283,12 @@ describe('Pi in its worker thread', function () {
 
   it('pages a long session back after Restart and after an idle stop: the next worker replays it instead of resuming it quietly', async () => {
     h = await startWorkerHarness(answers(1));
-    await h.client.ensureSession();
-    const count = 3000;
-    const file = writeSession(h.cwd, h.agentDir, count);
+    await resumeLongSession(h);
     const client = h.client;
-    await client.resumeSession(file);
-    await h.until(() => client.pendingEarlier === count - SNAPSHOT_ROWS, 'the snapshot');
-    /** One page before the first row the host holds, with the oldest row's text. */
-    const pageBack = async () => {
-      const page = await client.earlierPage(client.state.messages[0]!.id, 400);
-      return page && { rows: page.messages.length, last: page.messages.at(-1)!.id, first: client.state.messages[0]!.id };
-    };
 
     await client.restart();
-    await h.until(() => client.pendingEarlier === count - SNAPSHOT_ROWS, 'the replayed snapshot after Restart');
-    const afterRestart = await pageBack();
+    await h.until(() => client.pendingEarlier === LONG_SESSION - SNAPSHOT_ROWS, 'the replayed snapshot after Restart');
+    const afterRestart = await pageBack(client);
     assert.equal(afterRestart?.rows, 400, 'rows before the window come from the new worker');
     assert.equal(afterRestart.last, afterRestart.first - 1);
 
@@ -288,7 +296,7 @@ describe('Pi in its worker thread', function () {
     await h.run('A question after the idle stop');
     assert.match(texts(client.state.messages, 'assistant').at(-1) ?? '', /Answer number 1\./);
     assert.ok(client.pendingEarlier > 0, 'the rows before the window are still counted');
-    const afterIdle = await pageBack();
+    const afterIdle = await pageBack(client);
     assert.equal(afterIdle?.rows, 400);
     assert.equal(afterIdle.last, afterIdle.first - 1);
   });
@@ -301,12 +309,8 @@ describe('Pi in its worker thread', function () {
       join(root, 'test', 'fixtures', 'workspaces', 'crash-mid-stream', '.pi', 'extensions', 'crashMidStream.js'),
       join(h.agentDir, 'extensions', 'crashMidStream.js'),
     );
-    await h.client.ensureSession();
-    const count = 3000;
-    const file = writeSession(h.cwd, h.agentDir, count);
+    await resumeLongSession(h);
     const client = h.client;
-    await client.resumeSession(file);
-    await h.until(() => client.pendingEarlier === count - SNAPSHOT_ROWS, 'the snapshot');
     const interrupted = () => client.state.messages.filter((m) => anyRow(m).code === 'interrupted').length;
     await h.run('Tell me something long');
     await h.until(() => interrupted() === 1 && !client.workerStarted, 'the crash and the interrupted reply');
@@ -315,9 +319,9 @@ describe('Pi in its worker thread', function () {
     assert.equal(interrupted(), 1, 'the cut-off reply is on screen again after the replay, once');
     assert.match(anyRow(client.state.messages.find((m) => anyRow(m).code === 'interrupted')!).blocks[0]!.text, /Paragraph 3\./);
     assert.ok(client.pendingEarlier > 0);
-    const page = await client.earlierPage(client.state.messages[0]!.id, 400);
-    assert.equal(page?.messages.length, 400, 'rows before the window come from the new worker');
-    assert.equal(page.messages.at(-1)!.id, client.state.messages[0]!.id - 1);
+    const page = await pageBack(client);
+    assert.equal(page?.rows, 400, 'rows before the window come from the new worker');
+    assert.equal(page.last, page.first - 1);
   });
 
   describe('leaves no shell running when the worker ends', () => {
