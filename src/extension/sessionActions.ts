@@ -37,8 +37,10 @@ export class SessionActions {
     if (offset === 0) this._listed.clear();
     const page = await this._client.sessionPage(query, offset);
     for (const s of page.sessions) this._listed.set(s.path, sessionTitle(s));
-    const openIn = this._openIn(page.sessions.map((s) => s.path));
-    this._marks = JSON.stringify(this._openIn([...this._listed.keys()]));
+    const marks = this._openIn([...this._listed.keys()]);
+    this._marks = JSON.stringify(marks);
+    const openIn: Record<string, string> = {};
+    for (const s of page.sessions) if (marks[s.path]) openIn[s.path] = marks[s.path];
     this._post({ type: 'sessions', page: Object.keys(openIn).length ? { ...page, openIn } : page });
   }
 
