@@ -2,6 +2,7 @@
 
 import * as vscode from 'vscode';
 import { strictestApproval } from '../shared/approvalSetting.ts';
+import { checkpointsOn } from '../shared/checkpointsSetting.ts';
 
 export interface PanelConfig {
   /** Pi's agent directory; empty means Pi's default (`PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
@@ -29,7 +30,7 @@ export function readConfig(): PanelConfig {
     noResponseMs: seconds('noResponseSeconds', 60),
     collapseThinking: c.get<boolean>('collapseThinking', true) !== false,
     approval: approvalSetting(c),
-    checkpoints: c.get<boolean>('checkpoints', true) !== false,
+    checkpoints: checkpointsSetting(c),
   };
 }
 
@@ -40,6 +41,12 @@ export function readConfig(): PanelConfig {
 function approvalSetting(c: vscode.WorkspaceConfiguration): PanelConfig['approval'] {
   const v = c.inspect<string>('approval');
   return strictestApproval([v?.globalValue, v?.workspaceValue, v?.workspaceFolderValue]);
+}
+
+/** `piPanel.checkpoints`: a workspace or folder value may turn checkpoints on, but only the user's own setting turns them off. */
+function checkpointsSetting(c: vscode.WorkspaceConfiguration): boolean {
+  const v = c.inspect<boolean>('checkpoints');
+  return checkpointsOn({ user: v?.globalValue, workspace: v?.workspaceValue, folder: v?.workspaceFolderValue });
 }
 
 /** `piPanel.notify`: when a chat out of sight that finishes, fails or waits says so in a notification. */
