@@ -2,7 +2,8 @@
  * The panel's plan mode, as a Pi extension: while on, Pi is offered its read-only tools only and any other
  * tool call is blocked with a reason (fail-closed); the plan reply is kept to act on; acting leaves plan mode,
  * puts back exactly the tools active before and tracks the plan's checklist, which Pi ticks with the `plan_todo`
- * tool. The state is a custom entry of the session, so it survives a reload and comes back on resume.
+ * tool. The state is a custom entry of the session, so it survives a reload and comes back on resume (as far as it
+ * agrees with the branch and the tools Pi allows the session).
  */
 
 import type { ExtensionAPI, ExtensionFactory, ToolDefinition } from '@earendil-works/pi-coding-agent';
@@ -61,6 +62,24 @@ export const ACT_PREFIX = `Act on this plan now. After you finish each item, cal
 interface Saved extends PlanView {
   /** The tools active when plan mode was turned on, put back when it is left. */
   readonly toolsBefore?: readonly string[];
+}
+
+/** What plan mode reads of a session's branch entry. */
+interface BranchEntry {
+  readonly type: string;
+  readonly customType?: string;
+  readonly data?: unknown;
+  readonly message?: unknown;
+}
+
+/** An assistant message's text as the chat shows it (trimmed); '' for any other message. */
+function replyText(message: unknown): string {
+  const m = message as { role?: unknown; content?: unknown } | undefined;
+  if (m?.role !== 'assistant' || !Array.isArray(m.content)) return '';
+  return (m.content as { type?: unknown; text?: unknown }[])
+    .map((c) => (c?.type === 'text' && typeof c.text === 'string' ? c.text : ''))
+    .join('')
+    .trim();
 }
 
 /** One session's plan mode. */
@@ -140,17 +159,24 @@ class SessionPlan {
     this._emit(this.view);
   }
 
-  /** The state a session's last plan entry saved (a resumed or reloaded session). */
-  restore(entries: readonly { type: string; customType?: string; data?: unknown }[]): void {
-    const entry = entries.findLast((e) => e.type === 'custom' && e.customType === PLAN_ENTRY);
-    const data = entry?.data as Partial<Saved> | undefined;
+  /**
+   * The state a session's last plan entry saved (a resumed or reloaded session). A session file is input like any
+   * other, so only what agrees with the rest of it comes back: the plan to act on only when it is the text of a reply
+   * on the branch before the entry (what the user sees), and the tools to put back only those of `allowed` (what Pi
+   * made active for the session from the user's settings), so an entry can never turn a tool on.
+   */
+  restore(entries: readonly BranchEntry[], allowed: readonly string[]): void {
+    const at = entries.findLastIndex((e) => e.type === 'custom' && e.customType === PLAN_ENTRY);
+    const data = entries[at]?.data as Partial<Saved> | undefined;
     if (!data || typeof data !== 'object') return;
     this.on = data.on === true;
-    this.draft = typeof data.draft === 'string' && data.draft ? data.draft : undefined;
+    const draft = typeof data.draft === 'string' && data.draft ? data.draft : undefined;
+    this.draft = draft !== undefined && entries.slice(0, at).some((e) => e.type === 'message' && replyText(e.message) === draft) ? draft : undefined;
     this.items = Array.isArray(data.items)
       ? data.items.filter((i): i is PlanItem => typeof i?.text === 'string' && typeof i.done === 'boolean').map((i) => ({ text: i.text, done: i.done }))
       : [];
-    this.toolsBefore = Array.isArray(data.toolsBefore) ? data.toolsBefore.filter((n): n is string => typeof n === 'string') : undefined;
+    this.toolsBefore =
+      this.on && Array.isArray(data.toolsBefore) ? data.toolsBefore.filter((n): n is string => typeof n === 'string' && allowed.includes(n)) : undefined;
   }
 
   /** Ticks items (1-based); the text the tool answers with. */
@@ -254,14 +280,7 @@ export class PlanMode {
 
     pi.on('agent_end', (event) => {
       if (!plan.on) return;
-      const last = event.messages.findLast((m) => m.role === 'assistant');
-      const text =
-        last && Array.isArray(last.content)
-          ? last.content
-              .map((c) => (c.type === 'text' ? c.text : ''))
-              .join('')
-              .trim()
-          : '';
+      const text = replyText(event.messages.findLast((m) => m.role === 'assistant'));
       if (!text) return;
       plan.draft = text;
       plan.changed();
@@ -269,7 +288,8 @@ export class PlanMode {
 
     pi.on('session_start', (_event, ctx) => {
       this._current = plan;
-      plan.restore(ctx.sessionManager.getBranch());
+      // The tools Pi made active for this session (settings, the branch's loadout), before plan mode adds its own.
+      plan.restore(ctx.sessionManager.getBranch(), pi.getActiveTools());
       if (plan.on) plan.applyTools();
       this._emit(plan.view);
     });
