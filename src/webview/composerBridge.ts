@@ -20,7 +20,7 @@ export type ComposerMessages = Pick<
 /** How often, at most, the draft goes to the host while it is tracked (ms). */
 const REPORT_DELAY_MS = 300;
 
-/** Answers the host's composer messages and reports the draft; remembers the message being edited until the host answers. */
+/** Answers the host's composer messages and reports the draft; remembers the messages being edited until the host's rewind answers. */
 export class ComposerBridge extends Disposable {
   readonly handlers: ComposerMessages;
   private readonly _composer: Composer;
@@ -28,8 +28,11 @@ export class ComposerBridge extends Disposable {
   /** Set by the host while Pi's extensions are bound. */
   private _tracking = false;
   private _timer: ReturnType<typeof setTimeout> | undefined;
-  /** A message being edited ("Edit and resend"): its text, and its images to put back as chips. */
-  private _editing: { text: string; images: ImageAttachment[] } | undefined;
+  /**
+   * Texts of messages "Edit and resend" put in the composer whose rewind the host has not answered yet: that
+   * answer (`setInput` with the same text) comes at any time, after the user typed or even sent, and changes nothing.
+   */
+  private readonly _rewinding: string[] = [];
 
   /** `showChat`: brings the chat back when the host fills the composer from another mode. */
   constructor(composer: Composer, post: (msg: WebviewToHost) => void, showChat: () => void) {
@@ -62,11 +65,13 @@ export class ComposerBridge extends Disposable {
       },
       setInput: (msg) => {
         if (typeof msg.text !== 'string') return;
+        const answered = this._rewinding.indexOf(msg.text);
+        if (answered >= 0) {
+          this._rewinding.splice(answered, 1);
+          return;
+        }
         showChat();
-        composer.textarea.value = '';
-        composer.restore([msg.text], this._editing?.text === msg.text ? this._editing.images : []);
-        this._editing = undefined;
-        composer.focus();
+        this._replace(msg.text, []);
       },
     };
   }
@@ -80,9 +85,19 @@ export class ComposerBridge extends Disposable {
     }, REPORT_DELAY_MS);
   }
 
-  /** "Edit and resend" of a row: the host answers with its text (`setInput`); its images come back from the row. */
+  /**
+   * "Edit and resend" of a row: its text and images replace the draft at once, so what the user edits and
+   * sends never depends on when the host's rewind lands.
+   */
   startEdit(text: string, media: UserRow['media']): void {
-    this._editing = { text, images: attachmentsOf(media) };
+    this._rewinding.push(text);
+    this._replace(text, attachmentsOf(media));
+  }
+
+  private _replace(text: string, images: readonly ImageAttachment[]): void {
+    this._composer.textarea.value = '';
+    this._composer.restore([text], images);
+    this._composer.focus();
   }
 }
 

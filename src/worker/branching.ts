@@ -49,6 +49,8 @@ export interface BranchTarget {
 export class Branching {
   private readonly _target: BranchTarget;
   private readonly _notices: SessionNotices;
+  /** Tree moves under way ("Edit and resend", `/tree`), each settled whatever its outcome. */
+  private readonly _moves = new Set<Promise<void>>();
 
   constructor(target: BranchTarget, notices: SessionNotices) {
     this._target = target;
@@ -120,32 +122,45 @@ export class Branching {
    * "Edit and resend": moves the session's leaf to just before that user message (a new branch in the same
    * file; the old one stays in the tree) and puts its text in the composer.
    */
-  async editResend(fromEnd: number, text: string): Promise<void> {
-    const session = await this._target.ensureSession();
-    const tree = treeOf(session);
-    const id = tree ? userEntryId(tree, fromEnd, text) : undefined;
-    if (!id) return this._notices.unsupported('Edit and resend');
-    await this.navigateTree(id);
+  editResend(fromEnd: number, text: string): Promise<void> {
+    return this._moving(async () => {
+      const session = await this._target.ensureSession();
+      const tree = treeOf(session);
+      const id = tree ? userEntryId(tree, fromEnd, text) : undefined;
+      if (!id) return this._notices.unsupported('Edit and resend');
+      await this.navigateTree(id);
+    });
   }
 
   /**
    * Moves to an entry of the session's tree (`/tree`, or a Pi extension's `ctx.navigateTree` with its
    * options: a summary of the branch left, a label); a user message's text goes to the composer.
    */
-  async navigateTree(entryId: string, options?: NavigateTreeOptions): Promise<void> {
-    const target = this._target;
-    const session = await target.ensureSession();
-    if (!session?.navigateTree) return this._notices.unsupported('Moving in the session tree');
-    await target.cancelAndWait();
-    try {
-      const result = await session.navigateTree(entryId, options);
-      if (result.cancelled) return;
-      if (session !== target.session()) return;
-      target.showSession(session);
-      if (result.editorText !== undefined) target.setInput(result.editorText);
-    } catch (err) {
-      this._notices.notice('warning', `Could not move in the session tree: ${errorText(err)}`);
-    }
+  navigateTree(entryId: string, options?: NavigateTreeOptions): Promise<void> {
+    return this._moving(async () => {
+      const target = this._target;
+      const session = await target.ensureSession();
+      if (!session?.navigateTree) return this._notices.unsupported('Moving in the session tree');
+      await target.cancelAndWait();
+      try {
+        const result = await session.navigateTree(entryId, options);
+        if (result.cancelled) return;
+        if (session !== target.session()) return;
+        target.showSession(session);
+        if (result.editorText !== undefined) target.setInput(result.editorText);
+      } catch (err) {
+        this._notices.notice('warning', `Could not move in the session tree: ${errorText(err)}`);
+      }
+    });
+  }
+
+  /**
+   * Resolves once the tree moves under way have ended. A prompt the user sent after "Edit and resend" (the
+   * host sends them in that order) waits for it: sent earlier, it would run on the old branch, and the move
+   * would then cancel it.
+   */
+  async settled(): Promise<void> {
+    while (this._moves.size) await Promise.all(this._moves);
   }
 
   /** The open session's tree, for the view's tree mode. */
@@ -160,6 +175,18 @@ export class Branching {
     if (!session?.setSessionName) return this._notices.unsupported('Naming a session');
     session.setSessionName(name.trim());
     this._target.sessionChanged();
+  }
+
+  /** Runs a tree move, counted among those `settled()` waits for from its first step. */
+  private _moving(move: () => Promise<void>): Promise<void> {
+    const running = move();
+    const ended = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this._moves.add(ended);
+    void ended.then(() => this._moves.delete(ended));
+    return running;
   }
 
   /** The session once it is open, when it has a runtime; undefined otherwise (a test's plain session). */

@@ -103,7 +103,11 @@ export class SessionController extends Disposable {
         session: () => this._session,
         isActive: () => this.isActive,
         noModel: () => this._noModel,
-        ensureSession: () => this.ensureSession(),
+        // After the tree moves under way: a prompt sent during "Edit and resend" goes on the rewound branch.
+        ensureSession: async () => {
+          await this._branching.settled();
+          return this.ensureSession();
+        },
         reopenQuietly: () => {
           this._disposeSession();
           return this._create({ fresh: false, quiet: true });

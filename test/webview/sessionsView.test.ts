@@ -137,10 +137,11 @@ describe('sessions list, tree and rewind in the webview', function () {
     assert.deepEqual(await lastPosted(view, 'editResend'), { type: 'editResend', fromEnd: 1, text: 'Question 1: what is in src/1?' });
     await users.nth(1).locator('[data-action="fork-here"]').click();
     assert.deepEqual(await lastPosted(view, 'forkHere'), { type: 'forkHere', fromEnd: 0, text: 'Question 2: what is in src/2?' });
-    // The host rewound: the composer holds the old text, replacing the draft.
-    await view.fill('[data-testid="composer"]', 'a draft');
-    await deliver(view, { type: 'setInput', text: 'Question 1: what is in src/1?' });
+    // The composer took the old text at once; the host's rewind, landing after the user typed, changes nothing.
     assert.equal(await view.inputValue('[data-testid="composer"]'), 'Question 1: what is in src/1?');
+    await view.fill('[data-testid="composer"]', 'an edit');
+    await deliver(view, { type: 'setInput', text: 'Question 1: what is in src/1?' });
+    assert.equal(await view.inputValue('[data-testid="composer"]'), 'an edit');
   });
 
   it('shows the tree with every branch and moves to an entry', async () => {
