@@ -55,7 +55,8 @@ export const REQUEST_RULES = {
   listModels: { when: 'ready', timeout: 'short', failure: 'throw' },
   thinkingLevels: { when: 'ready', timeout: 'short', failure: 'throw' },
   fileBefore: { when: 'ready', timeout: 'short', failure: 'throw' },
-  undo: { when: 'ready', timeout: 'short', failure: 'throw' },
+  // Undo may ask in the chat's card first (files changed after the run): it waits for the user's answer.
+  undo: { when: 'ready', timeout: 'none', failure: 'throw' },
   // Replace the session: sent once the session attempt is over, whatever its outcome.
   newSession: { when: 'opened', timeout: 'none', failure: 'report' },
   resumeSession: { when: 'opened', timeout: 'none', failure: 'report' },

@@ -39,6 +39,8 @@ interface Stored {
   readonly cwd: string;
   readonly sessionFile?: string;
   readonly entries: Entry[];
+  /** The checkpoint run (its start's id) whose Changes row shows this record's files outside the workspace. */
+  checkpointRun?: string;
 }
 
 /** Tools whose arguments name a file they change. */
@@ -109,17 +111,35 @@ export class FileChanges {
   view(): { runId: string; files: FileChangeView[] } | undefined {
     const last = this._last;
     if (!last) return undefined;
-    return {
-      runId: last.runId,
-      files: last.entries.map((e) => ({
-        path: e.rel,
-        added: e.added ?? 0,
-        removed: e.removed ?? 0,
-        created: e.before.kind === 'absent',
-        ...(e.undone ? { undone: true } : {}),
-        ...(e.before.kind === 'refused' ? { note: e.before.reason } : {}),
-      })),
-    };
+    return { runId: last.runId, files: last.entries.map(entryView) };
+  }
+
+  /** Ties the last run's record (`runId`) to checkpoint run `checkpointRun`: that run's row shows its files outside the workspace. */
+  link(runId: string, checkpointRun: string): void {
+    if (this._last?.runId !== runId) return;
+    this._last.checkpointRun = checkpointRun;
+    this._save();
+  }
+
+  /** Checkpoint run `checkpointRun`'s files outside the workspace (its checkpoints hold only the workspace's). */
+  outside(checkpointRun: string): FileChangeView[] {
+    return this._outsideOf(checkpointRun).map(entryView);
+  }
+
+  /** Whether `p` is one of checkpoint run `checkpointRun`'s files outside the workspace. */
+  isOutside(p: string, checkpointRun: string): boolean {
+    const file = real(path.resolve(this._cwd, p));
+    return this._outsideOf(checkpointRun).some((e) => e.file === file);
+  }
+
+  /** Undoes checkpoint run `checkpointRun`'s files outside the workspace that are not undone yet; undefined when there are none. */
+  undoOutside(checkpointRun: string): { ok: boolean; message: string } | undefined {
+    const entries = this._outsideOf(checkpointRun).filter((e) => !e.undone);
+    if (!entries.length) return undefined;
+    const refused = entries.map((e) => this.undo(e.file)).filter((r) => !r.ok);
+    if (!refused.length)
+      return { ok: true, message: `Undid the run's changes to ${entries.length} file${entries.length === 1 ? '' : 's'} outside the workspace.` };
+    return { ok: false, message: refused.map((r) => r.message).join(' ') };
   }
 
   /** The content before the run (the current run's first, else the last run's) of a workspace-relative or absolute path. */
@@ -155,6 +175,11 @@ export class FileChanges {
     return { ok: false, message: refused.map((r) => r.message).join(' ') };
   }
 
+  private _outsideOf(checkpointRun: string): Entry[] {
+    const last = this._last;
+    return last && last.cwd === this._cwd && last.checkpointRun === checkpointRun ? last.entries.filter(isOutside) : [];
+  }
+
   private _rel(file: string): string {
     const rel = path.relative(this._cwd, file);
     return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
@@ -183,6 +208,22 @@ export class FileChanges {
 
 /** The path with symlinks resolved: the host names files by real path. */
 const real = realPath;
+
+/** A file outside the workspace keeps its absolute path as its name in the row. */
+function isOutside(e: Entry): boolean {
+  return path.isAbsolute(e.rel);
+}
+
+function entryView(e: Entry): FileChangeView {
+  return {
+    path: e.rel,
+    added: e.added ?? 0,
+    removed: e.removed ?? 0,
+    created: e.before.kind === 'absent',
+    ...(e.undone ? { undone: true } : {}),
+    ...(e.before.kind === 'refused' ? { note: e.before.reason } : {}),
+  };
+}
 
 function statSig(file: string): string {
   try {

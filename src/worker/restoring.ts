@@ -4,12 +4,13 @@
  * restores the files to the message's checkpoint and/or moves the session back as Edit and resend does. Every
  * restore can be undone, latest first: its files come back from the checkpoint taken just before it, the
  * conversation from the entry it was at. The restores are kept with the checkpoints (so Undo restore works after
- * a reload), or in memory where checkpoints are off.
+ * a reload), or in memory where checkpoints are off. Undo on a run's Changes row asks the same way before it
+ * overwrites files changed after that run, and Undo restore undoes it too.
  */
 
 import type { DialogKind, DialogView, NoticeCode, NoticeLevel } from '../shared/wire/events.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
-import type { SessionCheckpoints } from './checkpoints/sessionCheckpoints.ts';
+import type { RunChangesView, SessionCheckpoints } from './checkpoints/sessionCheckpoints.ts';
 import { userEntryId } from './sessionRuntime.ts';
 
 /** The restore card's choices (SPEC §7, `data-choice`). */
@@ -28,6 +29,8 @@ export interface RestoreTarget {
   /** Moves the session's leaf as Edit and resend does (a user message's text goes to the composer). */
   navigateTree(entryId: string): Promise<void>;
   notice(level: NoticeLevel, text: string, code?: NoticeCode): void;
+  /** Shows a run's Changes row again (files undone, or back after Undo restore). */
+  showChanges(row: RunChangesView): void;
 }
 
 /** A restore of the conversation only where no checkpoint could keep it, to undo it. */
@@ -104,6 +107,27 @@ export class Restoring {
     target.notice('info', `Restored ${what} to before this message.${skipped ? ` Left as they are: ${skipped}.` : ''}`, 'restored');
   }
 
+  /**
+   * Undo on the Changes row of checkpoint run `runId`: `file`, or all of the run's files. Files changed after the
+   * run are named in a card first; the Undo can itself be undone (Undo restore).
+   */
+  async undoRun(file: string | undefined, runId: string): Promise<{ ok: boolean; message: string }> {
+    const target = this._target;
+    if (target.isActive()) return { ok: false, message: 'Pi is busy. Undo after the run ends.' };
+    const result = await this._checkpoints.undo(file, runId, async (changed) => {
+      const sure = await target.ask({
+        kind: 'confirm',
+        title: 'Overwrite files changed after this run?',
+        message: `These files changed after this run (by you, another program or a later run of Pi): ${changed.join(', ')}. Undo overwrites them; Undo restore brings them back.`,
+      });
+      return sure === 'Yes';
+    });
+    if (result.row) target.showChanges(result.row);
+    // The notice carries the Undo restore button.
+    if (result.undoable) target.notice('info', `${result.message} Undo restore brings back what it replaced.`, 'restored');
+    return { ok: result.ok, message: result.message };
+  }
+
   /** Undoes the latest restore of the session not undone yet; called again, the one before it. */
   async undo(): Promise<void> {
     const target = this._target;
@@ -121,12 +145,14 @@ export class Restoring {
       return target.notice('info', 'Undid the restore.');
     }
     if (!kept?.restore) return target.notice('info', 'There is no restore to undo.');
+    let undone: Awaited<ReturnType<SessionCheckpoints['undoRestore']>>;
     try {
-      await this._checkpoints.undoRestore(kept);
+      undone = await this._checkpoints.undoRestore(kept);
     } catch (err) {
       return target.notice('error', `The files could not be put back: ${errorText(err)}`);
     }
+    if (undone.row) target.showChanges(undone.row);
     if (kept.restore.leafId) await target.navigateTree(kept.restore.leafId);
-    target.notice('info', 'Undid the restore.');
+    target.notice('info', undone.message ?? 'Undid the restore.');
   }
 }

@@ -3,6 +3,7 @@
 import type { FileChangeView, WireEvent } from '../shared/wire/events.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText, type ControllerOptions } from './agentSession.ts';
+import type { OutsideFiles } from './checkpoints/sessionCheckpoints.ts';
 import { FileChanges, type Before } from './fileChanges.ts';
 
 /** The file changes of the open session's runs (`FileChanges`), shown as Changes rows; bookkeeping never breaks the event stream. */
@@ -57,6 +58,21 @@ export class RunFiles {
     if (view) this._apply([{ type: 'changes', ...view }]);
     return result;
   }
+
+  /**
+   * The runs' files outside the workspace, for the checkpoints' rows: checkpoints hold only the workspace, so
+   * a write to `~/.bashrc` is known from Pi's edit and write tools alone.
+   */
+  readonly outside: OutsideFiles = {
+    link: (perToolRunId, runId) => this._guard(() => this._files?.link(perToolRunId, runId)),
+    files: (runId) => this._guard(() => this._files?.outside(runId)) ?? [],
+    owns: (file, runId) => this._guard(() => this._files?.isOutside(file, runId)) ?? false,
+    undo: (file, runId) => {
+      const files = this._files;
+      if (!files) return undefined;
+      return file === undefined ? files.undoOutside(runId) : files.isOutside(file, runId) ? files.undo(file) : undefined;
+    },
+  };
 
   /** File bookkeeping must never break the event stream: a failure is logged. */
   private _guard<T>(f: () => T): T | undefined {

@@ -96,7 +96,7 @@ export class SessionController extends Disposable {
     );
     this._watchdog = new RunWatchdog(transcript, clock, options);
     this._files = new RunFiles(transcript.apply, log, options);
-    this._checkpoints = new SessionCheckpoints(log, (message) => this._notices.notice('warning', message));
+    this._checkpoints = new SessionCheckpoints(log, (message) => this._notices.notice('warning', message), this._files.outside);
     this._prompting = new Prompting(
       {
         ...transcript,
@@ -151,6 +151,7 @@ export class SessionController extends Disposable {
         ask: (question) => (this._ask ? this._ask(question) : Promise.resolve(undefined)),
         navigateTree: (entryId) => this._branching.navigateTree(entryId),
         notice: (level, text, code) => this._notices.notice(level, text, code),
+        showChanges: (row) => this._apply([{ type: 'changes', ...row }]),
       },
       this._checkpoints,
     );
@@ -287,13 +288,10 @@ export class SessionController extends Disposable {
     return this._files.before(p);
   }
 
-  /** Undoes run `runId`'s change to `p` (any run with a checkpoint; else the last run), or to all its files; the Changes row shows the result. */
+  /** Undoes run `runId`'s change to `p` (any run with a checkpoint: see `Restoring.undoRun`; else the last run), or to all its files; the Changes row shows the result. */
   async undo(p: string | undefined, runId?: string): Promise<{ ok: boolean; message: string }> {
     if (!this._checkpoints.owns(runId)) return this._files.undo(p, runId);
-    if (this.isActive) return { ok: false, message: 'Pi is busy. Undo after the run ends.' };
-    const result = await this._checkpoints.undo(p, runId!);
-    if (result.row) this._apply([{ type: 'changes', ...result.row }]);
-    return { ok: result.ok, message: result.message };
+    return this._restoring.undoRun(p, runId!);
   }
 
   /** See `Restoring.restore`. */
@@ -568,7 +566,7 @@ export class SessionController extends Disposable {
       // Both records: the checkpoints' row (every file, whoever changed it) unless its checkpoint failed.
       const perTool = this._files.runSettled(session?.sessionFile, false);
       void this._checkpoints
-        .settled(sessionIdOf(session), (leafId) => userEntriesAfter(session, leafId))
+        .settled(sessionIdOf(session), (leafId) => userEntriesAfter(session, leafId), perTool?.runId)
         .then(({ taken, row }) => {
           if (this.isDisposed || session !== this._session) return;
           const shown = taken ? row : perTool;

@@ -1,11 +1,12 @@
-/** Checkpoints on the real Pi SDK: the Changes row covers a shell command's file, Restore brings back code, conversation or both, and every restore can be undone, also after a reload. */
+/** Checkpoints on the real Pi SDK: the Changes row covers a shell command's file and Pi's writes outside the workspace, Undo asks before it overwrites later edits, Restore brings back code, conversation or both, and every restore can be undone, also after a reload. */
 
 import { strict as assert } from 'node:assert';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PanelQuestion } from '../../src/worker/restoring.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { anyRow } from '../support/anyRow.ts';
+import { tempDir } from '../support/tempDir.ts';
 import { call, say, useSdkSuite } from './sdkSuite.ts';
 
 describe('checkpoints on the real Pi SDK', function () {
@@ -139,6 +140,30 @@ describe('checkpoints on the real Pi SDK', function () {
     assert.ok(anyRow(shown)?.files?.find((f) => f.path === 'gen.txt')?.undone);
   });
 
+  it("asks in the panel's card before an older run's Undo overwrites the user's later edit, and Undo restore brings the edit back", async () => {
+    const { a } = await firstRun();
+    const h = suite.h;
+    const first = anyRow(h.controller.state.messages.at(-1))!;
+    await run('Second message.');
+    writeFileSync(a, 'mine\n');
+    const asked = answerFrom(['No', 'Yes']);
+    const refused = await h.controller.undo('a.txt', first.runId);
+    assert.equal(refused.ok, false);
+    assert.equal(asked[0]?.kind, 'confirm');
+    assert.match(String(asked[0]?.message), /a\.txt/);
+    assert.equal(readFileSync(a, 'utf8'), 'mine\n', 'No leaves the file as it is');
+
+    const done = await h.controller.undo('a.txt', first.runId);
+    assert.equal(done.ok, true, done.message);
+    assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
+    const notice = h.controller.state.messages.at(-1);
+    assert.equal(anyRow(notice)?.code, 'restored', 'the notice offers Undo restore');
+    await h.controller.undoRestore();
+    assert.equal(readFileSync(a, 'utf8'), 'mine\n', "Undo restore brought the user's edit back");
+    const shown = h.controller.state.messages.find((m) => m.role === 'changes' && anyRow(m)?.runId === first.runId);
+    assert.equal(anyRow(shown)?.files?.find((f) => f.path === 'a.txt')?.undone, undefined, 'and the row shows a.txt as the run left it');
+  });
+
   it('undoes every restore, latest first, not only the last one', async () => {
     const { a, gen } = await firstRun();
     const h = suite.h;
@@ -182,6 +207,43 @@ describe('checkpoints on the real Pi SDK', function () {
     await h.controller.undoRestore();
     assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n', 'Undo restore after the reload put the file back');
     assert.equal(existsSync(gen), false, 'as it was just before the restore');
+  });
+
+  it("lists Pi's write outside the workspace (a ~/dotfile) with the checkpoints' row, and Undo all puts it back too", async () => {
+    const outside = join(realpathSync(tempDir('pi-outside-')), '.dotfile');
+    writeFileSync(outside, 'mine\n');
+    const h = await suite.start(
+      {
+        name: 'edit-and-write-outside',
+        steps: [
+          call('c1', 'edit', { path: 'a.txt', edits: [{ oldText: 'two', newText: 'TWO' }] }),
+          call('c2', 'write', { path: outside, content: 'from pi\n' }),
+          say('Done.'),
+        ],
+      } as unknown as Scenario,
+      { checkpoints: true },
+    );
+    const a = join(h.cwd, 'a.txt');
+    writeFileSync(a, 'one\ntwo\n');
+    await run('Edit a.txt and the dotfile.');
+    await h.until(() => /^[0-9a-f]{40}$/.test(String(anyRow(h.controller.state.messages.at(-1))?.runId)), 20_000, "the checkpoints' Changes row");
+    assert.equal(readFileSync(outside, 'utf8'), 'from pi\n');
+    const row = anyRow(h.controller.state.messages.at(-1))!;
+    assert.deepEqual(
+      row.files?.map((f) => [f.path, f.added, f.removed]),
+      [
+        ['a.txt', 1, 1],
+        [outside, 1, 1],
+      ],
+      'the file outside the workspace is in the row',
+    );
+    assert.deepEqual(await h.controller.fileBefore(outside, row.runId), { kind: 'text', text: 'mine\n' });
+    const result = await h.controller.undo(undefined, row.runId);
+    assert.equal(result.ok, true, result.message);
+    assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
+    assert.equal(readFileSync(outside, 'utf8'), 'mine\n', 'Undo all put the file outside the workspace back');
+    const shown = h.controller.state.messages.find((m) => m.role === 'changes' && anyRow(m)?.runId === row.runId);
+    assert.ok(anyRow(shown)?.files?.every((f) => f.undone));
   });
 
   it('takes no checkpoints when they are off, and keeps the per-tool Changes row', async () => {

@@ -1,8 +1,10 @@
 /**
  * The checkpoints of the open session: one before each user message (keyed by the session and the message's
  * entry, so they follow the session and survive a reload), one when a run settles, the run's Changes row as the
- * diff between the two (whatever tool or command changed the files), Undo per file of any run, Open Diff's left
- * side, and the plan of a restore. Off when the setting says so, in Restricted Mode, or without git.
+ * diff between the two (whatever tool or command changed the files) with the run's files outside the workspace from
+ * Pi's tools' record, Undo per file of any run (asking before it overwrites what changed since, and itself undone
+ * by Undo restore), Open Diff's left side, and the plan of a restore. Off when the setting says so, in Restricted
+ * Mode, or without git.
  */
 
 import { realpathSync } from 'node:fs';
@@ -12,12 +14,43 @@ import type { FileBefore, Logger } from '../../shared/wire/workerProtocol.ts';
 import { errorText } from '../agentSession.ts';
 import type { GitOptions } from './git.ts';
 import { formatBytes } from './shadowRepo.ts';
-import { CheckpointStore, type Checkpoint, type FileDiff, type RestoreResult } from './checkpointStore.ts';
+import { CheckpointStore, type Checkpoint, type FileDiff, type RestoreRecord, type RestoreResult } from './checkpointStore.ts';
 
 /** The Changes row of one run: `runId` is the id of the checkpoint it started from. */
 export interface RunChangesView {
   readonly runId: string;
   readonly files: FileChangeView[];
+}
+
+/**
+ * A run's files its checkpoints do not hold (outside the workspace: `~/.bashrc`), from the record Pi's edit and
+ * write tools keep: shown and undone with the run's row.
+ */
+export interface OutsideFiles {
+  /** Ties the per-tool record `perToolRunId` (the run's, just settled) to checkpoint run `runId`. */
+  link(perToolRunId: string, runId: string): void;
+  /** Run `runId`'s files outside the workspace, named by absolute path. */
+  files(runId: string): FileChangeView[];
+  owns(file: string, runId: string): boolean;
+  /** Undoes `file`, or every file of run `runId` not undone yet; undefined when there is none to undo. */
+  undo(file: string | undefined, runId: string): { ok: boolean; message: string } | undefined;
+}
+
+/** What an Undo of a run's files did; `undoable`: it replaced files in the workspace, and Undo restore brings them back. */
+export interface UndoResult {
+  readonly ok: boolean;
+  readonly message: string;
+  readonly row?: RunChangesView;
+  readonly undoable?: boolean;
+}
+
+/**
+ * Kept in the restore record of an Undo's checkpoint (the store keeps a record as it is given): the run whose
+ * files it undid, so Undo restore brings back only those and shows them in the row again.
+ */
+interface UndoOf {
+  readonly run: string;
+  readonly files: readonly string[];
 }
 
 /** What a restore to a user message would do to the files. */
@@ -35,6 +68,7 @@ const NEXT = 'next';
 export class SessionCheckpoints {
   private readonly _log: Logger;
   private readonly _onUnavailable: (message: string) => void;
+  private readonly _outside: OutsideFiles | undefined;
   private _store: CheckpointStore | undefined;
   private _cwd: string | undefined;
   private _available: Promise<boolean> | undefined;
@@ -59,9 +93,10 @@ export class SessionCheckpoints {
   /** Files undone per run whose row has no end checkpoint to keep them in (else they are kept with it, and survive a reload). */
   private readonly _undone = new Map<string, Set<string>>();
 
-  constructor(log: Logger, onUnavailable: (message: string) => void) {
+  constructor(log: Logger, onUnavailable: (message: string) => void, outside?: OutsideFiles) {
     this._log = log;
     this._onUnavailable = onUnavailable;
+    this._outside = outside;
   }
 
   /** A session in `cwd` opened; `enabled` is false when the setting is off or the workspace untrusted. */
@@ -133,9 +168,14 @@ export class SessionCheckpoints {
   /**
    * The run settled: a checkpoint of what it left, and its Changes row (none when it changed nothing). `taken`
    * is false when the run had no checkpoint to start from (the caller shows the per-tool row instead).
+   * `perToolRunId`: the per-tool record the run made, whose files outside the workspace the row shows.
    */
-  settled(sessionId: string | undefined, userEntriesAfter: (leafId: string | undefined) => string[]): Promise<{ taken: boolean; row?: RunChangesView }> {
-    const done = this._settle(sessionId, userEntriesAfter);
+  settled(
+    sessionId: string | undefined,
+    userEntriesAfter: (leafId: string | undefined) => string[],
+    perToolRunId?: string,
+  ): Promise<{ taken: boolean; row?: RunChangesView }> {
+    const done = this._settle(sessionId, userEntriesAfter, perToolRunId);
     // A restore asked for right after the run waits until its messages' checkpoints are named.
     this._settling = done.then(
       () => undefined,
@@ -147,6 +187,7 @@ export class SessionCheckpoints {
   private async _settle(
     sessionId: string | undefined,
     userEntriesAfter: (leafId: string | undefined) => string[],
+    perToolRunId: string | undefined,
   ): Promise<{ taken: boolean; row?: RunChangesView }> {
     // Taken at once: a prompt sent right after the run settles starts a checkpoint of its own.
     const started = this._runStart;
@@ -156,6 +197,7 @@ export class SessionCheckpoints {
     const start = await started;
     const store = this._store;
     if (!start || !store || !sessionId) return { taken: false };
+    if (perToolRunId) this._outside?.link(perToolRunId, start.id);
     const ids = userEntriesAfter(this._leafBefore);
     for (const [i, taken] of messages.entries()) {
       const cp = await taken;
@@ -209,31 +251,65 @@ export class SessionCheckpoints {
     return { kind: 'text', text: bytes.toString('utf8') };
   }
 
-  /** Puts `file` (or every file of the run) back as at checkpoint `runId`; the row is shown again with it undone. */
-  async undo(file: string | undefined, runId: string): Promise<{ ok: boolean; message: string; row?: RunChangesView }> {
+  /**
+   * Puts `file` (or every file of the run) back as at checkpoint `runId`; the row is shown again with it undone.
+   * Files that changed after the run (by the user, another program, a later run) are overwritten only when
+   * `confirm` (naming them) says yes; what Undo replaced comes back with Undo restore.
+   */
+  async undo(file: string | undefined, runId: string, confirm: (changed: readonly string[]) => Promise<boolean>): Promise<UndoResult> {
     const store = this._store!;
-    const end = (await store.list()).find((c) => c.kind === 'end' && c.runStart === runId);
-    const row = await this._row(runId, end);
+    const end = await this._end(runId);
+    if (file !== undefined && this._outside?.owns(file, runId)) {
+      const done = this._outside.undo(file, runId) ?? { ok: false, message: `${file} was already undone.` };
+      return { ...done, row: await this._row(runId, end) };
+    }
+    const diff = await this._diff(runId, end);
     const undone = this._undoneOf(runId, end);
     const rel = file === undefined ? undefined : this._rel(file);
-    if (file !== undefined && (rel === undefined || !row.files.some((f) => f.path === rel)))
+    if (file !== undefined && (rel === undefined || !diff.some((f) => f.path === rel)))
       return { ok: false, message: `${file} is not among this run's changes.` };
-    const files = rel !== undefined ? [rel] : row.files.filter((f) => !undone.has(f.path) && !f.note).map((f) => f.path);
-    if (!files.length) return { ok: false, message: 'Nothing to undo.' };
-    const result: RestoreResult = await store.restore(runId, { files });
-    for (const p of result.restored) undone.add(p);
+    if (rel !== undefined && undone.has(rel)) return { ok: false, message: `${rel} was already undone.` };
+    const files = rel !== undefined ? [rel] : diff.filter((f) => !undone.has(f.path) && !f.note).map((f) => f.path);
+    const outsideLeft = file === undefined && (this._outside?.files(runId).some((f) => !f.undone && !f.note) ?? false);
+    if (!files.length && !outsideLeft) return { ok: false, message: 'Nothing to undo.' };
+    // Without an end checkpoint the row is the diff to the workspace itself: nothing changed after it.
+    if (files.length && end) {
+      const since = new Set((await store.diff(end.id, 'workspace')).map((f) => f.path));
+      const changed = files.filter((p) => since.has(p));
+      if (changed.length && !(await confirm(changed))) return { ok: false, message: 'Nothing was undone: the files stay as they are.' };
+    }
+    const said: string[] = [];
+    let ok = true;
+    let undoable = false;
     let marked = end;
-    if (end && result.restored.length)
-      marked = await store.amend(end.id, { undone: [...undone].sort() }).catch((err: unknown) => {
-        this._log.warn(`Keeping the undone files with the checkpoint failed: ${errorText(err)}`);
-        return undefined;
-      });
-    if (!marked) this._undone.set(runId, undone);
+    if (files.length) {
+      const record: { leafId?: string; undoOf: UndoOf } = { undoOf: { run: runId, files } };
+      const result: RestoreResult = await store.restore(runId, { files, record });
+      for (const p of result.restored) undone.add(p);
+      if (end && result.restored.length)
+        marked = await store.amend(end.id, { undone: [...undone].sort() }).catch((err: unknown) => {
+          this._log.warn(`Keeping the undone files with the checkpoint failed: ${errorText(err)}`);
+          return undefined;
+        });
+      if (!marked) this._undone.set(runId, undone);
+      const skipped = result.skipped.map((s) => `${s.path}: ${s.reason}`).join('; ');
+      undoable = result.restored.length > 0;
+      if (!undoable) {
+        ok = false;
+        said.push(`Nothing was undone. ${skipped}`);
+      } else {
+        const what = result.restored.length === 1 ? result.restored[0]! : `${result.restored.length} files`;
+        ok = !skipped;
+        said.push(`Put ${what} back as before the run.${skipped ? ` Skipped: ${skipped}.` : ''}`);
+      }
+    }
+    const outside = file === undefined ? this._outside?.undo(undefined, runId) : undefined;
+    if (outside) {
+      ok &&= outside.ok;
+      said.push(outside.message);
+    }
     const shown = await this._row(runId, marked ?? end);
-    const skipped = result.skipped.map((s) => `${s.path}: ${s.reason}`).join('; ');
-    if (!result.restored.length) return { ok: false, message: `Nothing was undone. ${skipped}`, row: shown };
-    const what = result.restored.length === 1 ? result.restored[0]! : `${result.restored.length} files`;
-    return { ok: !skipped, message: `Put ${what} back as before the run.${skipped ? ` Skipped: ${skipped}.` : ''}`, row: shown };
+    return { ok, message: said.join(' '), row: shown, ...(undoable ? { undoable } : {}) };
   }
 
   /** What restoring the files to the checkpoint of user message `entryId` would change; undefined when there is none. */
@@ -277,11 +353,32 @@ export class SessionCheckpoints {
     return (await store.list(sessionId)).filter((c) => c.kind === 'undo' && c.restore && !c.restore.undone).at(-1);
   }
 
-  /** Undoes the restore recorded with undo checkpoint `cp`: its files come back (when it restored files), and it is marked undone. */
-  async undoRestore(cp: Checkpoint): Promise<void> {
+  /**
+   * Undoes the restore recorded with undo checkpoint `cp`: its files come back (when it restored files), and it is
+   * marked undone. For an Undo of a run's files, `row` is that run's row with them no longer undone.
+   */
+  async undoRestore(cp: Checkpoint): Promise<{ message?: string; row?: RunChangesView }> {
     const store = this._store!;
-    if (cp.restore?.code) await store.restore(cp.id);
+    const undoOf = undoOfRecord(cp.restore);
+    if (cp.restore?.code) await store.restore(cp.id, undoOf ? { files: undoOf.files } : {});
     await store.amend(cp.id, { restore: { ...cp.restore!, undone: true } });
+    if (!undoOf) return {};
+    const end = await this._end(undoOf.run);
+    const back = new Set(undoOf.files);
+    const undone = new Set([...this._undoneOf(undoOf.run, end)].filter((p) => !back.has(p)));
+    const marked =
+      end &&
+      (await store.amend(end.id, { undone: [...undone].sort() }).catch((err: unknown) => {
+        this._log.warn(`Keeping the undone files with the checkpoint failed: ${errorText(err)}`);
+        return undefined;
+      }));
+    if (marked) this._undone.delete(undoOf.run);
+    else this._undone.set(undoOf.run, undone);
+    const what = undoOf.files.length === 1 ? undoOf.files[0]! : `${undoOf.files.length} files`;
+    return {
+      message: `Undid the Undo: ${what} as Pi's run left ${undoOf.files.length === 1 ? 'it' : 'them'}.`,
+      row: await this._row(undoOf.run, marked || end),
+    };
   }
 
   /** Deletes every checkpoint of the workspace; says how much space that freed. */
@@ -294,10 +391,23 @@ export class SessionCheckpoints {
     return `Cleared the checkpoints of this workspace (${formatBytes(bytes)}).`;
   }
 
+  /** Run `startId`'s row: its checkpoints' diff, then its files outside the workspace. */
   private async _row(startId: string, end: Checkpoint | undefined): Promise<RunChangesView> {
     const undone = this._undoneOf(startId, end);
-    const diff = await this._store!.diff(startId, end?.id ?? 'workspace');
-    return { runId: startId, files: diff.map((f) => ({ ...view(f), ...(undone?.has(f.path) ? { undone: true } : {}) })) };
+    const diff = await this._diff(startId, end);
+    return {
+      runId: startId,
+      files: [...diff.map((f) => ({ ...view(f), ...(undone.has(f.path) ? { undone: true } : {}) })), ...(this._outside?.files(startId) ?? [])],
+    };
+  }
+
+  private _diff(startId: string, end: Checkpoint | undefined): Promise<FileDiff[]> {
+    return this._store!.diff(startId, end?.id ?? 'workspace');
+  }
+
+  /** The checkpoint run `runId` settled at, if it has one. */
+  private async _end(runId: string): Promise<Checkpoint | undefined> {
+    return (await this._store!.list()).find((c) => c.kind === 'end' && c.runStart === runId);
   }
 
   /** The files of run `runId` undone so far: kept with its end checkpoint, or here for a run without one. */
@@ -324,6 +434,12 @@ export class SessionCheckpoints {
     }
     return undefined;
   }
+}
+
+/** The Undo a restore record was kept for, if it was one (`UndoOf`); a record read back is checked, not trusted. */
+function undoOfRecord(record: RestoreRecord | undefined): UndoOf | undefined {
+  const u = (record as { undoOf?: Partial<UndoOf> } | undefined)?.undoOf;
+  return u && typeof u.run === 'string' && Array.isArray(u.files) && u.files.every((f) => typeof f === 'string') ? { run: u.run, files: u.files } : undefined;
 }
 
 function realOr(p: string): string {
