@@ -13,6 +13,7 @@ import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike, type ControllerOptions } from './agentSession.ts';
 import type { RunWatchdog } from './runWatchdog.ts';
 import { restored, type SessionNotices } from './sessionNotices.ts';
+import { t } from '../shared/l10n.ts';
 
 /** What prompting needs of the session's owner. */
 export interface PromptTarget {
@@ -28,11 +29,20 @@ export interface PromptTarget {
   onDidEmit(listener: (events: readonly WireEvent[]) => void): IDisposable;
   /** Cancel was asked for: open extension dialogs are answered as dismissed, a `!` command stops. */
   willCancel(): void;
-  /** A prompt is about to start a run: the workspace's checkpoint is taken first (never throws). */
-  beforePrompt(session: AgentSessionLike): Promise<void>;
+  /**
+   * A prompt is about to start a run: the workspace's checkpoint is taken first. Resolves to why, when none
+   * could be taken for a reason the user should hear of (a rejection counts as such a reason too).
+   */
+  beforePrompt(session: AgentSessionLike): Promise<string | void>;
   /** The prompt `beforePrompt` was for was cancelled before Pi got it. */
   promptDropped(): void;
 }
+
+/**
+ * How long a prompt waits for its checkpoint. A checkpoint is seconds at worst on a large workspace (it was
+ * staged when the session opened); one stuck on the filesystem must not hold the user's message back.
+ */
+export const CHECKPOINT_WAIT_MS = 20_000;
 
 /** A queued message's images, by its text. */
 interface QueuedImages {
@@ -122,7 +132,7 @@ export class Prompting {
       }
     }
     this._lastPrompt = { text, ...(images?.length ? { images } : {}) };
-    if (!starting.cancelled) await target.beforePrompt(ready);
+    if (!starting.cancelled) await this._checkpoint(ready);
     if (starting.cancelled) {
       target.promptDropped();
       this._notices.restoreInput(restored(text, images));
@@ -141,6 +151,32 @@ export class Prompting {
       this._notices.inputRefused(text, err, images);
     } finally {
       late.dispose();
+    }
+  }
+
+  /**
+   * Takes the checkpoint before a prompt, for at most `CHECKPOINT_WAIT_MS`; the prompt goes ahead either way.
+   * One that fails or runs out of time is said, and a late one starts no run: it may hold the run's own edits.
+   */
+  private async _checkpoint(session: AgentSessionLike): Promise<void> {
+    const target = this._target;
+    let cancelTimer: () => void = () => undefined;
+    const late = new Promise<'late'>((resolve) => (cancelTimer = this._clock.setTimer(() => resolve('late'), CHECKPOINT_WAIT_MS)));
+    let outcome: string | void | 'late';
+    try {
+      outcome = await Promise.race([target.beforePrompt(session), late]);
+    } catch (err) {
+      outcome = errorText(err) || 'unknown error';
+    } finally {
+      cancelTimer();
+    }
+    if (outcome === 'late') {
+      target.promptDropped();
+      this._log.warn(`The checkpoint before a prompt took longer than ${CHECKPOINT_WAIT_MS / 1000} s; the prompt went ahead without it.`);
+      this._notices.checkpointSkipped(t('it took longer than {0} seconds', String(CHECKPOINT_WAIT_MS / 1000)));
+    } else if (typeof outcome === 'string') {
+      this._log.warn(`The checkpoint before a prompt failed: ${outcome}`);
+      this._notices.checkpointSkipped(outcome);
     }
   }
 

@@ -73,6 +73,17 @@ export class SessionNotices {
     this._sink.restore(restored(text, images));
   }
 
+  /** The checkpoint before a prompt was not taken (`why`); the prompt went ahead without one. */
+  checkpointSkipped(why: string): void {
+    this.notice(
+      'warning',
+      t(
+        "No checkpoint was taken before this message ({0}): it cannot be restored to, and this run's Changes row shows only what Pi's edit and write tools changed.",
+        why,
+      ),
+    );
+  }
+
   /** A session could not be created (Pi failed to load, no workspace, a broken file). */
   sessionFailed(err: unknown): void {
     const described = describeSessionError(err);

@@ -277,6 +277,19 @@ describe('checkpoints', function () {
     );
   });
 
+  it("honours the user's .git/info/exclude when it is a regular file, and checkpoints without it when it is a FIFO", async function () {
+    if (process.platform === 'win32') this.skip();
+    write('.git/info/exclude', 'secret.env\n');
+    write('secret.env', 'k=v\n');
+    const cp = await store().checkpoint('before');
+    assert.equal(await store().fileAt(cp.id, 'secret.env'), undefined);
+    rmSync(file('.git/info/exclude'));
+    execFileSync('mkfifo', [file('.git/info/exclude')]);
+    // A new store reads the exclude file again; a FIFO read would wait for a writer forever.
+    const fifo = await store().checkpoint('with a FIFO');
+    assert.equal((await store().fileAt(fifo.id, 'secret.env'))?.toString(), 'k=v\n');
+  });
+
   it('says git is missing when it is not on PATH', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'pi-cp-nogit-'));
     try {

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { BlobReader } from './blobReader.ts';
+import { readRegularFile } from './workspaceFiles.ts';
 import { canRunScripts, GitError, runGit, runGitScript, type GitOptions, type GitTarget } from './git.ts';
 
 /** A workspace file a checkpoint does not hold, and why. */
@@ -56,6 +57,9 @@ export const DEFAULT_EXCLUDES: readonly string[] = ['.git', 'node_modules/', '.v
 
 /** Files larger than this are not stored in a checkpoint (reported as skipped). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** A user's `.git/info/exclude` larger than this is not read (rules, not data: a few KB at most). */
+const MAX_EXCLUDE_BYTES = 1024 * 1024;
 
 const CONFIG_MARK = 'checkpoints@pi-agent-panel.invalid';
 
@@ -132,9 +136,10 @@ export class ShadowRepo {
     const configFile = path.join(gitDir, 'config');
     if (!(await fs.readFile(configFile, 'utf8')).includes(CONFIG_MARK)) await fs.appendFile(configFile, SHADOW_CONFIG);
     await fs.mkdir(path.join(gitDir, 'info'), { recursive: true });
-    // The user's own `.git/info/exclude` is read, never written: its rules are the user's too.
-    const userExclude = await fs.readFile(path.join(workTree, '.git', 'info', 'exclude'), 'utf8').catch(() => '');
-    await fs.writeFile(path.join(gitDir, 'info', 'exclude'), `${DEFAULT_EXCLUDES.join('\n')}\n${userExclude}`);
+    // The user's own `.git/info/exclude` is read, never written: its rules are the user's too. Only a regular
+    // file of sane size: the workspace controls what is at that path (an archive may hold a FIFO there).
+    const userExclude = (await readRegularFile(path.join(workTree, '.git', 'info', 'exclude'), MAX_EXCLUDE_BYTES)) ?? Buffer.alloc(0);
+    await fs.writeFile(path.join(gitDir, 'info', 'exclude'), Buffer.concat([Buffer.from(`${DEFAULT_EXCLUDES.join('\n')}\n`), userExclude]));
     // Highest precedence: the workspace's .gitattributes may not convert line endings or run filters (LFS), so blobs are the bytes on disk.
     await fs.writeFile(path.join(gitDir, 'info', 'attributes'), '* -text -eol -filter -ident -working-tree-encoding\n');
   }
