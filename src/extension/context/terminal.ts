@@ -110,7 +110,7 @@ export class TerminalHistory extends Disposable {
     if (run.settled && !run.intact) await this._readBack(terminal, run);
     // Named as the terminal is now: VS Code retitles a terminal by the command it runs (`ls` while `ls` ran).
     const record = { ...run.record, terminal: terminal.name };
-    return { kind: 'terminal', path: record.terminal, text: terminalChipText(record), detail: terminalDetail(record) };
+    return { kind: 'terminal', path: record.terminal, text: await terminalChipText(record), detail: terminalDetail(record) };
   }
 
   /**

@@ -1,6 +1,25 @@
-/** A terminal command as a chip's text: escape sequences and overwritten progress lines taken out, the output's tail kept. */
+/** A terminal command as a chip's text: its output as the terminal's screen shows it (read by a headless xterm), the tail kept. */
 
+import * as xterm from '@xterm/headless';
 import { clipTail, TERMINAL_MAX_CHARS } from './bounds.ts';
+
+// The package is CommonJS that Node cannot name the exports of: Node's loader (the unit tests) puts them under
+// `default`, the esbuild bundle on the namespace itself.
+const { Terminal } = (xterm as typeof xterm & { default?: typeof xterm }).default ?? xterm;
+
+/**
+ * Columns of the screen the output is drawn on. The real terminal's width is not known to an extension; a wider one
+ * leaves what a program fitted to its width (progress bars, `\r` and cursor-up redraws) where it drew it, where a
+ * narrower one would wrap it and misplace the redraw. Rows a long line wraps into are joined back, so it stays whole.
+ */
+const SCREEN_COLS = 400;
+/** Rows of the screen: a program redraws at most as many lines above the cursor as its own screen had. */
+const SCREEN_ROWS = 100;
+/**
+ * Lines kept above the screen: the chip's bound at 8 characters a line. Every line costs its columns in cells (12
+ * bytes each) whatever it holds, so this bounds the screen at about 12 MB, for as long as one chip is written.
+ */
+const SCROLLBACK_LINES = TERMINAL_MAX_CHARS / 8;
 
 /** One command that ran in a terminal, as shell integration reported it. */
 export interface TerminalCommandRecord {
@@ -16,13 +35,6 @@ export interface TerminalCommandRecord {
   readonly outputIncomplete?: boolean;
 }
 
-// CSI (colours, cursor moves), OSC (titles, shell integration's 633 marks, hyperlinks) and two-byte escapes.
-const CSI = /\x1b\[[0-?]*[ -/]*[@-~]/g;
-const OSC = /\x1b\][\s\S]*?(?:\x07|\x1b\\|$)/g;
-const ESC2 = /\x1b[@-Z\\-_]/g;
-// Control characters a reader should not get (tab, newline and carriage return are handled apart).
-const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
-
 /**
  * Whether a shell execution's data, as VS Code passes it on, begins with the shell's command-executed mark. It always
  * does when nothing was lost (the workbench writes the mark as a piece of its own and passes it on first), so data
@@ -32,16 +44,65 @@ export function beginsWithExecutedMark(data: string): boolean {
   return /^\x1b\][16]33;C(?:\x07|\x1b\\)/.test(data);
 }
 
-/** Plain text as a reader of the terminal saw it: no escape sequences, and a line rewritten with `\r` shows its last state. */
-export function plainTerminalText(raw: string): string {
-  const text = raw.replace(OSC, '').replace(CSI, '').replace(ESC2, '').replace(/\r\n/g, '\n');
-  return text
-    .split('\n')
-    .map((line) => {
-      const parts = line.split('\r').filter((p) => p !== '');
-      return (parts.at(-1) ?? '').replace(CONTROLS, '');
-    })
-    .join('\n');
+/**
+ * The text of `raw` as a terminal's screen and scrollback show it once it is drawn: escape sequences and their
+ * payloads (DCS, APC, PM, SOS, OSC) never reach the screen, concealed text (SGR 8) is not shown, and what a program
+ * erased or overwrote (cursor moves, backspaces, `\r`) shows its last state. Drawn on a headless xterm, the emulator
+ * VS Code's terminal is built on. Ends with a line break when the cursor ended at the start of a line. When the
+ * scrollback could not hold every line, a first line says earlier ones were left out.
+ */
+export async function plainTerminalText(raw: string): Promise<string> {
+  if (!raw) return '';
+  const terminal = new Terminal({
+    cols: SCREEN_COLS,
+    rows: SCREEN_ROWS,
+    // One line more than is read: a buffer that filled it may have dropped lines, and then has dropped that one.
+    scrollback: SCROLLBACK_LINES + 1,
+    // A bare line feed starts a line, as the pty's output processing makes it, and as the buffer's text read back has it.
+    convertEol: true,
+    // The headless build counts reading its buffer as proposed API.
+    allowProposedApi: true,
+    logLevel: 'off',
+  });
+  try {
+    await new Promise<void>((resolve) => terminal.write(raw, resolve));
+    const full = terminal.buffer.active.length === SCREEN_ROWS + SCROLLBACK_LINES + 1;
+    const lines = screenLines(terminal, full ? 1 : 0);
+    // l10n-ignore: sent to Pi, not shown
+    return `${full ? '[… clipped: earlier lines not included]\n' : ''}${lines.join('\n')}`;
+  } finally {
+    terminal.dispose();
+  }
+}
+
+/**
+ * The buffer's lines down to the cursor's (or the last one drawn, if lower): rows a long line wrapped into joined,
+ * concealed cells left out, trailing blanks trimmed.
+ */
+function screenLines(terminal: InstanceType<typeof Terminal>, from: number): string[] {
+  const buffer = terminal.buffer.active;
+  const cell = buffer.getNullCell();
+  const cursorRow = buffer.baseY + buffer.cursorY;
+  const lines: string[] = [];
+  let lastDrawn = -1;
+  let cursorLine = 0;
+  for (let y = from; y < buffer.length; y++) {
+    const row = buffer.getLine(y);
+    if (!row) continue;
+    const chars: string[] = [];
+    for (let x = 0; x < row.length; x++) {
+      row.getCell(x, cell);
+      // Width 0 is the second half of a wide character, drawn by the first.
+      if (cell.getWidth() === 0 || cell.isInvisible()) continue;
+      chars.push(cell.getChars() || ' ');
+    }
+    const text = chars.join('');
+    if (row.isWrapped && lines.length) lines[lines.length - 1] += text;
+    else lines.push(text);
+    if (text.trim()) lastDrawn = lines.length - 1;
+    if (y === cursorRow) cursorLine = lines.length - 1;
+  }
+  return lines.slice(0, Math.max(cursorLine, lastDrawn) + 1).map((line) => line.replace(/ +$/, ''));
 }
 
 /** The one-line description the chip shows: which terminal, which command, how it ended. */
@@ -52,8 +113,8 @@ export function terminalDetail(r: TerminalCommandRecord): string {
 }
 
 /** What the chip sends: the command line, its output (the tail, clipped to the bound with the clip shown) and how it ended. */
-export function terminalChipText(r: TerminalCommandRecord, max = TERMINAL_MAX_CHARS): string {
-  const output = plainTerminalText(r.output).replace(/\n+$/, '');
+export async function terminalChipText(r: TerminalCommandRecord, max = TERMINAL_MAX_CHARS): Promise<string> {
+  const output = (await plainTerminalText(r.output)).replace(/\n+$/, '');
   const ended = r.running ? '[still running when added]' : r.exitCode === undefined ? '[exit code unknown]' : `[exit code ${r.exitCode}]`;
   const head = `${r.cwd ? `# terminal "${r.terminal}", in ${r.cwd}\n` : `# terminal "${r.terminal}"\n`}$ ${r.commandLine}\n`;
   // Sent to Pi, not shown: English, as the rest of the chip's text.
