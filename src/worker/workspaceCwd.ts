@@ -1,9 +1,9 @@
 /**
  * `process.cwd()` inside the worker answers the workspace, for Pi and its extensions, as in a `pi` started
  * there. Worker threads share the extension host's real directory and cannot `chdir`, so this is the part
- * that can be moved: `process.cwd()`, and through it `path.resolve()`, answer the workspace. Relative paths
- * given straight to `fs` or a child process without `cwd` still resolve against the host's real directory
- * (docs/extension-compatibility.md).
+ * that can be moved: `process.cwd()`, and through it `path.resolve()`, answer the workspace (and children start
+ * there: childProcesses.ts). Relative paths given straight to `fs` still resolve against the host's real
+ * directory (docs/extension-compatibility.md).
  */
 
 /** Makes `process.cwd()` answer `dir()` whenever it gives a folder; before that, the real directory. */

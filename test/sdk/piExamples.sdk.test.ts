@@ -205,6 +205,35 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
     assert.equal(git(h.cwd, 'status', '--porcelain'), '');
   });
 
+  for (const [name, examples] of [
+    ['handoff', loading('handoff.ts')],
+    ['qna', loading('qna.ts')],
+  ] as const) {
+    it(`${name}: /${name} refuses with "${name} requires interactive mode" (it checks ctx.mode) before any custom() component`, async () => {
+      const h = await harnesses.start(answers(1), [], examples);
+      await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');
+      await h.client.send(`/${name} ${name === 'handoff' ? 'write the tests' : ''}`.trim(), 'prompt');
+      await h.until(() => h.notifications.some((n) => n.message.includes('interactive mode')), 'the refusal');
+      assert.deepEqual(
+        h.notifications.map((n) => [n.level, n.message]),
+        [['error', `${name} requires interactive mode`]],
+      );
+      assert.equal(notices(h).filter((t) => t.includes('ctx.ui.custom')).length, 0, 'custom() was never called');
+    });
+  }
+
+  it('summarize: /summarize asks its model (openai/gpt-5.2) for the summary and, outside the terminal UI, shows nothing of it', async () => {
+    const h = await harnesses.start(answers(1), [], loading('summarize.ts'));
+    await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');
+    await h.client.send('/summarize', 'prompt');
+    await h.until(() => h.notifications.some((n) => n.level === 'warning'), "the extension's warning");
+    const said = h.notifications.map((n) => n.message);
+    assert.equal(said[0], 'Preparing summary...');
+    // The scripted setup has no key for its model; with one, the summary is made and then not shown (ctx.mode is not "tui").
+    assert.match(said[1] ?? '', /^(Model openai\/gpt-5\.2 not found|No authentication configured for openai\/gpt-5\.2)$/);
+    assert.equal(notices(h).filter((t) => t.includes('ctx.ui.custom')).length, 0, 'custom() was never called');
+  });
+
   it('debug-provider: /debug-provider shows its status item, and a new session clears it as the CLI does', async () => {
     const h = await harnesses.start(answers(1), [], loading('debug-provider.ts'));
     await h.client.send('/debug-provider on', 'prompt');

@@ -3,10 +3,13 @@
 import { strict as assert } from 'node:assert';
 import * as childProcess from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { promisify } from 'node:util';
 import { ChildProcessTable } from '../../src/shared/childProcessTable.ts';
 import { ChildProcesses } from '../../src/worker/childProcesses.ts';
+import { tempDir } from '../support/tempDir.ts';
 
 describe('the table of running children', () => {
   it('is read through the shared buffer by another view of it, with group leaders apart', () => {
@@ -97,5 +100,64 @@ describe("the worker's child tracking", () => {
     child = cp.spawn('sleep', ['30'], { stdio: 'ignore' });
     assert.deepEqual(untracked, [child.pid]);
     assert.deepEqual(table.running(), [{ pid: 1, group: false }]);
+  });
+});
+
+describe("the folder an extension's child process starts in", () => {
+  // A folder that is not this process's own: a child started without `cwd` would report that one instead.
+  const workspace = realpathSync(tempDir('pi-cwd-'));
+  mkdirSync(join(workspace, 'src'));
+  writeFileSync(join(workspace, 'reportCwd.cjs'), 'process.send(process.cwd(), () => process.disconnect());');
+  const elsewhere = realpathSync(tempDir('pi-elsewhere-'));
+  const cp = { ...childProcess } as typeof childProcess;
+  const table = new ChildProcessTable();
+  new ChildProcesses(
+    table,
+    () => assert.fail('tracked'),
+    () => workspace,
+  ).install(cp);
+  const pwd = (out: string | Buffer) => String(out).trim();
+
+  it('is the workspace for the synchronous calls without cwd, whichever arguments they are given', () => {
+    assert.notEqual(process.cwd(), workspace);
+    assert.equal(pwd(cp.execSync('pwd')), workspace);
+    assert.equal(pwd(cp.execSync('pwd', { encoding: 'utf8' })), workspace);
+    assert.equal(pwd(cp.execFileSync('pwd')), workspace);
+    assert.equal(pwd(cp.execFileSync('sh', ['-c', 'pwd'], { encoding: 'utf8', cwd: undefined })), workspace);
+    assert.equal(pwd(cp.spawnSync('pwd').stdout), workspace);
+    assert.equal(pwd(cp.spawnSync('sh', ['-c', 'pwd']).stdout), workspace);
+    assert.equal(pwd(cp.spawnSync('pwd', { encoding: 'utf8' }).stdout), workspace);
+  });
+
+  it('is the workspace for spawn, exec, execFile and fork without cwd, and their callbacks still run', async () => {
+    const exec = promisify(cp.exec);
+    const execFile = promisify(cp.execFile);
+    // Node's own promisified form would call its unwrapped exec: neither the folder nor the record would follow.
+    const running = exec('pwd');
+    assert.deepEqual(table.running(), [{ pid: running.child.pid, group: false }]);
+    assert.equal(pwd((await running).stdout), workspace);
+    assert.equal(pwd((await execFile('pwd')).stdout), workspace);
+    assert.equal(pwd((await execFile('sh', ['-c', 'pwd'])).stdout), workspace);
+    await assert.rejects(exec('echo out; echo err >&2; exit 3'), { code: 3, stdout: 'out\n', stderr: 'err\n' });
+    const called = await new Promise<string>((resolve, reject) => cp.exec('pwd', (err, out) => (err ? reject(err) : resolve(out))));
+    assert.equal(pwd(called), workspace);
+    const viaFile = await new Promise<string>((resolve, reject) => cp.execFile('pwd', (err, out) => (err ? reject(err) : resolve(out))));
+    assert.equal(pwd(viaFile), workspace);
+    const spawned = cp.spawn('pwd');
+    let out = '';
+    spawned.stdout!.on('data', (d: Buffer) => (out += String(d)));
+    await once(spawned, 'close');
+    assert.equal(pwd(out), workspace);
+    // A relative module path is found in the child's folder too.
+    const forked = cp.fork('reportCwd.cjs', { execArgv: [] });
+    const [message] = (await once(forked, 'message')) as [string];
+    assert.equal(message, workspace);
+    await once(forked, 'exit');
+  });
+
+  it("keeps a cwd given, and resolves a relative one against the workspace, not the host's folder", () => {
+    assert.equal(pwd(cp.execSync('pwd', { cwd: elsewhere })), elsewhere);
+    assert.equal(pwd(cp.execSync('pwd', { cwd: 'src' })), join(workspace, 'src'));
+    assert.equal(pwd(cp.spawnSync('pwd', [], { cwd: 'src' }).stdout), join(workspace, 'src'));
   });
 });
