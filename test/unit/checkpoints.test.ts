@@ -2,7 +2,7 @@
 
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointStore } from '../../src/worker/checkpoints/checkpointStore.ts';
@@ -288,6 +288,62 @@ describe('checkpoints', function () {
     // A new store reads the exclude file again; a FIFO read would wait for a writer forever.
     const fifo = await store().checkpoint('with a FIFO');
     assert.equal((await store().fileAt(fifo.id, 'secret.env'))?.toString(), 'k=v\n');
+  });
+
+  it('checkpoints and restores a workspace where a tracked folder became a symlink', async function () {
+    if (process.platform === 'win32') this.skip();
+    write('src/a.ts', 'a\n');
+    write('elsewhere/b.ts', 'b\n');
+    const s = store();
+    const cp = await s.checkpoint('before');
+    rmSync(file('src'), { recursive: true });
+    symlinkSync('elsewhere', file('src'));
+    const cp2 = await s.checkpoint('after');
+    assert.deepEqual(
+      (await s.diff(cp.id, cp2.id)).map((f) => [f.path, f.status]),
+      [
+        ['src', 'added'],
+        ['src/a.ts', 'deleted'],
+      ],
+    );
+    const r = await s.restore(cp.id);
+    assert.deepEqual(r.skipped, []);
+    assert.equal(lstatSync(file('src')).isDirectory(), true);
+    assert.equal(read('src/a.ts'), 'a\n');
+    assert.equal(read('elsewhere/b.ts'), 'b\n');
+    assert.deepEqual((await s.restore(r.undoId)).skipped, []);
+    assert.equal(lstatSync(file('src')).isSymbolicLink(), true);
+  });
+
+  it('leaves out a file git cannot read, reports it, and still takes the checkpoint', async function () {
+    if (process.platform === 'win32') this.skip();
+    // Root reads any file: a git that fails on one path as git does on a file it may not read stands in.
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const fakeGit = join(storage, 'git-that-cannot-read');
+    writeFileSync(
+      fakeGit,
+      `#!/bin/sh
+in=$(mktemp)
+cat > "$in"
+if [ "$1" = update-index ] && [ "$3" = --add ] && grep -q locked.txt "$in"; then
+  echo 'error: open("locked.txt"): Permission denied' >&2
+  echo 'fatal: Unable to process path locked.txt' >&2
+  rm -f "$in"
+  exit 128
+fi
+${realGit} "$@" < "$in"
+s=$?
+rm -f "$in"
+exit $s
+`,
+      { mode: 0o755 },
+    );
+    write('ok.txt', 'ok\n');
+    write('locked.txt', 'secret\n');
+    const s = new CheckpointStore({ workspace: ws, storageDir: storage, git: { gitPath: fakeGit } });
+    const cp = await s.checkpoint('before');
+    assert.deepEqual(cp.skipped, [{ path: 'locked.txt', reason: 'git could not read it (open("locked.txt"): Permission denied)' }]);
+    assert.equal((await s.fileAt(cp.id, 'ok.txt'))?.toString(), 'ok\n');
   });
 
   it('says git is missing when it is not on PATH', async () => {

@@ -273,7 +273,8 @@ export class CheckpointStore {
         }
         const nowReason = skippedNow.get(c.path);
         if (nowReason) skipped.push({ path: c.path, reason: `Undo restore could not bring back its current content (${nowReason})` });
-        else if (c.status === 'D' && (await present(path.join(this._workspace, c.path))))
+        // A folder in its place is not such a file: the checkpoint just taken holds what is in it, deleted first.
+        else if (c.status === 'D' && (await presentFile(path.join(this._workspace, c.path))))
           // There, but not in the checkpoint just taken: ignored now, so nothing could undo overwriting it.
           skipped.push({ path: c.path, reason: 'it is ignored now, so Undo restore could not bring back its current content' });
         else writes.push({ path: c.path, sha: c.fromSha, mode: c.fromMode });
@@ -468,9 +469,10 @@ function normalizeRel(p: string): string {
   return p.split(path.sep).join('/').replace(/^\.\//, '');
 }
 
-async function present(p: string): Promise<boolean> {
+/** Whether there is something other than a folder at `p`. */
+async function presentFile(p: string): Promise<boolean> {
   return fs.lstat(p).then(
-    () => true,
+    (st) => !st.isDirectory(),
     () => false,
   );
 }

@@ -86,6 +86,8 @@ const SHADOW_CONFIG = `[user]
 
 /** Above this many paths to stage, `record` runs git directly: the process it saves is nothing next to the staging. */
 const SCRIPT_MAX_PATHS = 1000;
+/** Paths left out for git's errors before a checkpoint gives up: each costs running the staging again. */
+const MAX_UNSTAGEABLE = 20;
 const SHA_LINE = /^[0-9a-f]{40,64} [0-9a-f]{40,64}$/;
 
 /**
@@ -168,27 +170,51 @@ export class ShadowRepo {
       return { ...snap, commit };
     }
     const msgFile = `${this.target.indexFile}.message`;
-    await fs.writeFile(msgFile, message(scan.skipped));
-    const out = await runGitScript(this.target, RECORD_SCRIPT, [scan.update.length ? 'update' : '', scan.tree ?? '', msgFile, ref], {
-      ...this._git,
-      // Four git commands, each allowed what one is.
-      timeoutMs: 4 * (this._git.timeoutMs ?? 120_000),
-      input: scan.update.join('\0'),
-      what: 'the checkpoint',
+    const out = await this._withoutUnreadable(scan, async () => {
+      await fs.writeFile(msgFile, message(sortSkipped(scan.skipped)));
+      return runGitScript(this.target, RECORD_SCRIPT, [scan.update.length ? 'update' : '', scan.tree ?? '', msgFile, ref], {
+        ...this._git,
+        // Four git commands, each allowed what one is.
+        timeoutMs: 4 * (this._git.timeoutMs ?? 120_000),
+        input: scan.update.join('\0'),
+        what: 'the checkpoint',
+      });
     });
     const [tree = '', commit = ''] = out.toString('utf8').trim().split(' ');
     if (!SHA_LINE.test(`${tree} ${commit}`)) throw new GitError(`the checkpoint's git commands gave no tree and commit: ${out.toString('utf8').slice(0, 200)}`);
     if (!scan.tree) this._last = { tree, index: await this._indexStat() };
-    return { tree, commit, skipped: scan.skipped };
+    return { tree, commit, skipped: sortSkipped(scan.skipped) };
+  }
+
+  /**
+   * Runs `stage` (which stages `scan.update`) again without each path git could not process (a file it may not
+   * read, one that changed into something else meanwhile): one bad path leaves that file out of the checkpoint,
+   * reported as skipped, instead of failing the whole checkpoint.
+   */
+  private async _withoutUnreadable<T>(scan: { update: string[]; skipped: SkippedFile[] }, stage: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await stage();
+      } catch (err) {
+        const bad = err instanceof GitError && attempt < MAX_UNSTAGEABLE ? unprocessablePath(err.stderr) : undefined;
+        const i = bad === undefined ? -1 : scan.update.indexOf(bad);
+        if (i < 0) throw err;
+        scan.update.splice(i, 1);
+        const why = /^error: (.*)$/m.exec((err as GitError).stderr)?.[1];
+        scan.skipped.push({ path: bad!, reason: why ? `git could not read it (${why})` : 'git could not read it' });
+        // update-index stops at the bad path: the paths before it are staged already, and staged again harmlessly.
+      }
+    }
   }
 
   /** Stages what `scan` found and writes the index as a tree. */
   private async _stage(scan: { tree?: string; update: string[]; skipped: SkippedFile[] }): Promise<Snapshot> {
-    if (scan.tree) return { tree: scan.tree, skipped: scan.skipped };
-    if (scan.update.length) await this._run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], scan.update.join('\0'));
+    if (scan.tree) return { tree: scan.tree, skipped: sortSkipped(scan.skipped) };
+    if (scan.update.length)
+      await this._withoutUnreadable(scan, () => this._run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], scan.update.join('\0')));
     const tree = (await this._run(['write-tree'])).toString('utf8').trim();
     this._last = { tree, index: await this._indexStat() };
-    return { tree, skipped: scan.skipped };
+    return { tree, skipped: sortSkipped(scan.skipped) };
   }
 
   /**
@@ -209,11 +235,31 @@ export class ShadowRepo {
     const drop: string[] = [];
     const seen = new Set<string>();
     const paths = listed.filter((p) => !seen.has(p) && seen.add(p));
+    const realDirs = new Map<string, Promise<boolean>>();
+    const isRealDir = (rel: string): Promise<boolean> => {
+      let known = realDirs.get(rel);
+      if (!known) {
+        known = fs.lstat(path.join(this.target.workTree, rel)).then(
+          (st) => st.isDirectory(),
+          () => false,
+        );
+        realDirs.set(rel, known);
+      }
+      return known;
+    };
     await forEachLimited(paths, 64, async (p) => {
       // git lists a nested repository (a submodule, a cloned dependency) as its folder and does not look inside.
       if (p.endsWith('/')) {
         skipped.push({ path: p.slice(0, -1), reason: 'it is a nested git repository' });
         return;
+      }
+      // A folder replaced by a symlink (or a file): its old files are gone, and git refuses to stage a path
+      // beyond a symlink, which would fail the whole checkpoint. They leave the index; the link is staged as itself.
+      for (let slash = p.indexOf('/'); slash > 0; slash = p.indexOf('/', slash + 1)) {
+        if (!(await isRealDir(p.slice(0, slash)))) {
+          drop.push(p);
+          return;
+        }
       }
       const st = await fs.lstat(path.join(this.target.workTree, p)).catch(() => undefined);
       if (!st) update.push(p);
@@ -228,7 +274,6 @@ export class ShadowRepo {
       } else update.push(p);
     });
     if (drop.length) await this._run(['update-index', '-z', '--force-remove', '--stdin'], drop.join('\0'));
-    skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { update, skipped };
   }
 
@@ -322,6 +367,15 @@ export class ShadowRepo {
   private _run(args: readonly string[], input?: string): Promise<Buffer> {
     return runGit(this.target, args, { ...this._git, input });
   }
+}
+
+/** The path git named in "Unable to process path X" (or "'X' is beyond a symbolic link"), if any. */
+function unprocessablePath(stderr: string): string | undefined {
+  return /^fatal: Unable to process path (.*)$/m.exec(stderr)?.[1] ?? /^error: '(.*)' is beyond a symbolic link$/m.exec(stderr)?.[1];
+}
+
+function sortSkipped(skipped: SkippedFile[]): SkippedFile[] {
+  return skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The records of a `-z` output. */
