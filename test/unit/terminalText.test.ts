@@ -1,7 +1,7 @@
 /** `@terminal`'s text: what the terminal's screen shows of a command's raw output, and the chip written from it. */
 
 import { strict as assert } from 'node:assert';
-import { beginsWithExecutedMark, plainTerminalText, terminalChipText, terminalDetail } from '../../src/extension/context/terminalText.ts';
+import { appendRawOutput, beginsWithExecutedMark, plainTerminalText, terminalChipText, terminalDetail } from '../../src/extension/context/terminalText.ts';
 
 describe('terminal text', () => {
   describe('sends what the screen shows', () => {
@@ -77,6 +77,40 @@ describe('terminal text', () => {
       assert.ok(text.endsWith('\n3998\n3999\n'));
       const kept = Array.from({ length: 2000 }, (_, i) => `${i}`).join('\r\n');
       assert.equal(await plainTerminalText(kept), kept.replaceAll('\r\n', '\n'));
+    });
+  });
+
+  describe('keeps a bounded tail of the raw output', () => {
+    /** Streams `pieces` in as shell integration passes them on, keeping at most `max` characters. */
+    const stream = (pieces: string[], max: number): string => pieces.reduce((kept, data) => appendRawOutput(kept, data, max), '');
+    const image = (n: number): string[] => Array.from({ length: n }, () => 'QUJD'.repeat(250));
+
+    it('never turns a long payload the bound cut into text: an inline image (OSC 1337) or a kitty graphic (APC) whose start is dropped', async () => {
+      const osc = stream(['before\r\n', '\x1b]1337;File=inline=1:', ...image(20), '\x07after\r\n'], 10_000);
+      assert.ok(osc.length <= 10_000);
+      assert.equal(await plainTerminalText(osc), 'before\nafter\n');
+      const apc = stream(['before\r\n', '\x1b_Gf=100,a=T;', ...image(20), '\x1b\\after\r\n'], 10_000);
+      assert.equal(await plainTerminalText(apc), 'before\nafter\n');
+    });
+
+    it('never turns a payload still arriving into text, and shows what follows once it ends', async () => {
+      const open = stream(['ok\r\n', '\x1bPq', ...image(20)], 10_000);
+      assert.ok(open.length <= 10_000);
+      assert.equal(await plainTerminalText(open), 'ok\n');
+      assert.equal(await plainTerminalText(appendRawOutput(open, '\x1b\\done\r\n', 10_000)), 'ok\ndone\n');
+      // A BEL does not end a DCS (only an OSC), even as the last character so far.
+      const bell = stream(['ok\r\n', `\x1bPq${image(20).join('')}\x07`], 10_000);
+      assert.equal(await plainTerminalText(appendRawOutput(bell, 'more payload\x1b\\done\r\n', 10_000)), 'ok\ndone\n');
+    });
+
+    it('keeps the newest whole lines of a long output, and all of a short one', async () => {
+      const lines = Array.from({ length: 2000 }, (_, i) => `\x1b[32mline ${i}\x1b[0m\r\n`);
+      const kept = stream(lines, 10_000);
+      assert.ok(kept.length <= 10_000);
+      const text = await plainTerminalText(kept);
+      assert.match(text, /^line \d+\n/);
+      assert.ok(text.endsWith('line 1998\nline 1999\n'));
+      assert.equal(stream(['a\r\n', '\x1b]0;t\x07b\r\n'], 10_000), 'a\r\n\x1b]0;t\x07b\r\n');
     });
   });
 

@@ -8,7 +8,7 @@ import type { CodeChip } from '../../shared/chips.ts';
 import { Disposable } from '../../shared/disposable.ts';
 import { TERMINAL_MAX_CHARS } from './bounds.ts';
 import { readLastCommandOutput } from './terminalBuffer.ts';
-import { beginsWithExecutedMark, terminalChipText, terminalDetail, type TerminalCommandRecord } from './terminalText.ts';
+import { appendRawOutput, beginsWithExecutedMark, terminalChipText, terminalDetail, type TerminalCommandRecord } from './terminalText.ts';
 
 /** How long `@terminal` waits for a command that is still running to end before it takes what was written. */
 const END_WAIT_MS = 5_000;
@@ -72,8 +72,7 @@ export class TerminalHistory extends Disposable {
       try {
         for await (const data of execution.read()) {
           run.intact ??= beginsWithExecutedMark(data);
-          const output = run.record.output + data;
-          run.record = { ...run.record, output: output.length > RAW_KEEP_CHARS ? output.slice(-RAW_KEEP_CHARS) : output };
+          run.record = { ...run.record, output: appendRawOutput(run.record.output, data, RAW_KEEP_CHARS) };
         }
       } catch {
         // The terminal went away mid-read: what was read stays.

@@ -105,6 +105,36 @@ function screenLines(terminal: InstanceType<typeof Terminal>, from: number): str
   return lines.slice(0, Math.max(cursorLine, lastDrawn) + 1).map((line) => line.replace(/ +$/, ''));
 }
 
+/**
+ * Escape sequences that carry a string (OSC, and DCS, SOS, PM, APC: 7-bit or C1), as xterm ends them: ST, BEL for an
+ * OSC, or any ESC, CAN, SUB or C1 control before them (which starts or cancels the next thing, so it is not taken).
+ * At the end of the data a string still open runs to the end. The screen shows nothing of any of them.
+ */
+const STRING_SEQUENCE =
+  /(\x1b\]|\x9d)[^\x07\x18\x1a\x1b\x80-\x9f]*(?:\x07|\x9c|\x1b\\|(?=[\x18\x1a\x1b\x80-\x9f])|$)|(\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x18\x1a\x1b\x80-\x9f]*(?:\x9c|\x1b\\|(?=[\x18\x1a\x1b\x80-\x9f])|$)/g;
+
+/**
+ * `kept` with `data` after it, within `max` characters. Past that, the strings escape sequences carry are taken out
+ * first (an inline image's payload alone can be megabytes), then the oldest whole lines, down to three quarters of
+ * `max` so the next pieces append for a while before this runs again. Cutting into a payload would show the rest of it
+ * as text: a string still arriving keeps its opening, so what comes after is still read as its payload.
+ */
+export function appendRawOutput(kept: string, data: string, max: number): string {
+  let raw = kept + data;
+  if (raw.length <= max) return raw;
+  raw = raw.replace(STRING_SEQUENCE, (sequence: string, osc: string | undefined, other: string | undefined, at: number, all: string) => {
+    const opening = osc ?? other ?? '';
+    // BEL ends only an OSC: in the others it is payload.
+    const ended = (osc ? /(?:\x07|\x9c|\x1b\\)$/ : /(?:\x9c|\x1b\\)$/).test(sequence.slice(opening.length));
+    return at + sequence.length === all.length && !ended ? opening : '';
+  });
+  const keep = Math.floor((max * 3) / 4);
+  if (raw.length <= keep) return raw;
+  const from = raw.length - keep;
+  const lineStart = raw.indexOf('\n', from - 1) + 1;
+  return raw.slice(lineStart > 0 && lineStart < raw.length ? lineStart : from);
+}
+
 /** The one-line description the chip shows: which terminal, which command, how it ended. */
 export function terminalDetail(r: TerminalCommandRecord): string {
   // l10n-ignore: sent to Pi, not shown
