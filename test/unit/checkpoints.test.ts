@@ -346,6 +346,101 @@ exit $s
     assert.equal((await s.fileAt(cp.id, 'ok.txt'))?.toString(), 'ok\n');
   });
 
+  it('keeps a file that was ignored at the checkpoint when the run removed its .gitignore rule', async () => {
+    write('.gitignore', 'secret.env\nbuild/\n');
+    write('secret.env', 'TOKEN=1\n');
+    write('build/cache.bin', 'c');
+    write('a.txt', 'a\n');
+    const s = store();
+    const cp = await s.checkpoint('before');
+    write('.gitignore', '');
+    write('a.txt', 'A\n');
+    write('made-by-the-run.txt', 'new\n');
+    const r = await s.restore(cp.id);
+    assert.deepEqual(r.restored, ['.gitignore', 'a.txt', 'made-by-the-run.txt']);
+    assert.equal(read('secret.env'), 'TOKEN=1\n');
+    assert.equal(read('build/cache.bin'), 'c');
+    assert.equal(read('.gitignore'), 'secret.env\nbuild/\n');
+    assert.equal(existsSync(file('made-by-the-run.txt')), false);
+    assert.deepEqual(
+      r.skipped.map((f) => f.path),
+      ['build/cache.bin', 'secret.env'],
+    );
+  });
+
+  it('keeps the files of a nested repository the run made part of the workspace', async () => {
+    write('top.txt', 't');
+    write('vendor/lib/file.c', 'int x;\n');
+    userGit(join(ws, 'vendor/lib'), 'init', '-q');
+    const s = store();
+    const cp = await s.checkpoint('before');
+    rmSync(file('vendor/lib/.git'), { recursive: true });
+    const r = await s.restore(cp.id);
+    assert.deepEqual(r.restored, []);
+    assert.equal(read('vendor/lib/file.c'), 'int x;\n');
+  });
+
+  it('checkpoints and restores files whose names are not UTF-8', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const raw = (name: number[]) => Buffer.concat([Buffer.from(`${ws}/`), Buffer.from(name)]);
+    const latin1Name = raw([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x74, 0x78, 0x74]); // 'café.txt' in Latin-1
+    const createdName = raw([0x6e, 0x65, 0x77, 0xff, 0x2e, 0x74, 0x78, 0x74]);
+    writeFileSync(latin1Name, 'before\n');
+    write('caf\u00e9-utf8.txt', 'utf8 before\n');
+    const s = store();
+    const cp = await s.checkpoint('before');
+    assert.deepEqual(cp.skipped, []);
+    writeFileSync(latin1Name, 'after\n');
+    write('caf\u00e9-utf8.txt', 'utf8 after\n');
+    writeFileSync(createdName, 'created\n');
+    assert.deepEqual(
+      (await s.diff(cp.id, 'workspace')).map((f) => [f.path, f.status]),
+      [
+        ['caf\u00e9-utf8.txt', 'modified'],
+        ['caf\ufffd.txt', 'modified'],
+        ['new\ufffd.txt', 'added'],
+      ],
+    );
+    const r = await s.restore(cp.id);
+    assert.deepEqual(r.skipped, []);
+    assert.equal(readFileSync(latin1Name, 'utf8'), 'before\n');
+    assert.equal(read('caf\u00e9-utf8.txt'), 'utf8 before\n');
+    assert.equal(existsSync(createdName), false);
+  });
+
+  it('is off for the home folder, also when it is opened through a symlink', async function () {
+    if (process.platform === 'win32') this.skip();
+    const home = process.env.HOME;
+    const link = join(storage, 'home-link');
+    symlinkSync(ws, link);
+    process.env.HOME = ws;
+    try {
+      for (const workspace of [ws, link]) {
+        const a = await new CheckpointStore({ workspace, storageDir: storage }).available();
+        assert.equal(a.available, false, workspace);
+      }
+    } finally {
+      process.env.HOME = home;
+    }
+  });
+
+  it('never runs a git found in the workspace, even when PATH has an empty entry', async function () {
+    if (process.platform === 'win32') this.skip();
+    const marker = join(storage, 'workspace-git-ran');
+    write('git', `#!/bin/sh\ntouch ${JSON.stringify(marker)}\nexit 1\n`);
+    chmodSync(file('git'), 0o755);
+    write('a.txt', 'a\n');
+    const realGitDir = join(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), '..');
+    const s = new CheckpointStore({ workspace: ws, storageDir: storage, git: { env: { ...process.env, PATH: `:${realGitDir}:/bin:/usr/bin` } } });
+    assert.equal((await s.available()).available, true);
+    const cp = await s.checkpoint('before');
+    write('a.txt', 'A\n');
+    await s.diff(cp.id, 'workspace');
+    await s.restore(cp.id);
+    assert.equal(read('a.txt'), 'a\n');
+    assert.equal(existsSync(marker), false);
+  });
+
   it('says git is missing when it is not on PATH', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'pi-cp-nogit-'));
     try {

@@ -1,7 +1,7 @@
 /** Reads blobs from the shadow repository through one `git cat-file --batch` process: a restore of many files costs one process, not one per file. */
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { GitError, shadowEnv, type GitOptions, type GitTarget } from './git.ts';
+import { gitExecutable, GitError, outsideWorkspace, shadowEnv, type GitOptions, type GitTarget } from './git.ts';
 
 interface Pending {
   readonly resolve: (b: Buffer) => void;
@@ -19,7 +19,12 @@ export class BlobReader {
   private _failed: Error | undefined;
 
   constructor(target: GitTarget, opts: GitOptions = {}) {
-    this._child = spawn(opts.gitPath ?? 'git', ['cat-file', '--batch'], { cwd: target.workTree, env: shadowEnv(target, opts.env), windowsHide: true });
+    // A path, not a name to look up: a missing git fails the spawn ('error'), which the reads report.
+    this._child = spawn(gitExecutable(opts) ?? opts.gitPath ?? 'git', ['cat-file', '--batch'], {
+      cwd: outsideWorkspace(target),
+      env: shadowEnv(target, opts.env),
+      windowsHide: true,
+    });
     this._child.stdout.on('data', (b: Buffer) => this._onData(b));
     this._child.stdin.on('error', () => undefined);
     this._child.on('error', (err) =>

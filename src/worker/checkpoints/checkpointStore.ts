@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitError, type GitOptions } from './git.ts';
 import { applyRestore, type FileWrite } from './restoreFiles.ts';
-import { ShadowRepo, type SkippedFile } from './shadowRepo.ts';
+import { displayPath, ShadowRepo, workspacePath, type SkippedFile } from './shadowRepo.ts';
 
 export type { SkippedFile } from './shadowRepo.ts';
 
@@ -137,8 +137,11 @@ export class CheckpointStore {
     }
     const st = await fs.stat(this._workspace).catch(() => undefined);
     if (!st?.isDirectory()) return { available: false, message: `Checkpoints need a workspace folder; ${this._workspace} is not one.` };
-    // Copying a whole home folder or disk on the first checkpoint would take minutes and gigabytes.
-    if (this._workspace === path.resolve(os.homedir()) || this._workspace === path.parse(this._workspace).root) {
+    // Copying a whole home folder or disk on the first checkpoint would take minutes and gigabytes. Real paths:
+    // the home folder opened through a symlink (or a home that is one) is the home folder still.
+    const real = await fs.realpath(this._workspace).catch(() => this._workspace);
+    const home = await fs.realpath(os.homedir()).catch(() => path.resolve(os.homedir()));
+    if (real === home || real === path.parse(real).root) {
       return { available: false, message: `Checkpoints are off for ${this._workspace}: open a project folder instead.` };
     }
     return { available: true, gitVersion };
@@ -262,22 +265,32 @@ export class CheckpointStore {
       const writes: FileWrite[] = [];
       const skipped: SkippedFile[] = [];
       const changes = await this._repo.changes(target.tree, now.tree);
-      const changed = new Set(changes.map((c) => c.path));
+      // Raw paths (bytes, see displayPath) go to git and the filesystem; the user and `files` see them decoded.
+      const changed = new Set(changes.map((c) => displayPath(c.path)));
+      const created: string[] = [];
       for (const c of changes) {
-        if (!wanted(c.path)) continue;
+        const shown = displayPath(c.path);
+        if (!wanted(shown)) continue;
         if (c.status === 'A') {
-          const then = skippedThen.get(c.path);
-          if (then) skipped.push({ path: c.path, reason: `the checkpoint holds no copy of it (${then})` });
-          else deletes.push(c.path);
+          const then = skippedThen.get(shown) ?? nestedIn(shown, skippedThen);
+          if (then) skipped.push({ path: shown, reason: `the checkpoint holds no copy of it (${then})` });
+          else created.push(c.path);
           continue;
         }
-        const nowReason = skippedNow.get(c.path);
-        if (nowReason) skipped.push({ path: c.path, reason: `Undo restore could not bring back its current content (${nowReason})` });
+        const nowReason = skippedNow.get(shown);
+        if (nowReason) skipped.push({ path: shown, reason: `Undo restore could not bring back its current content (${nowReason})` });
         // A folder in its place is not such a file: the checkpoint just taken holds what is in it, deleted first.
-        else if (c.status === 'D' && (await presentFile(path.join(this._workspace, c.path))))
+        else if (c.status === 'D' && (await presentFile(workspacePath(this._workspace, c.path))))
           // There, but not in the checkpoint just taken: ignored now, so nothing could undo overwriting it.
-          skipped.push({ path: c.path, reason: 'it is ignored now, so Undo restore could not bring back its current content' });
+          skipped.push({ path: shown, reason: 'it is ignored now, so Undo restore could not bring back its current content' });
         else writes.push({ path: c.path, sha: c.fromSha, mode: c.fromMode });
+      }
+      // A file the checkpoint does not hold was created since, or was there and ignored by the rules of then (the
+      // run may have changed a .gitignore since): only the first kind is deleted.
+      const ignoredThen = await this._repo.ignoredIn(target.tree, created);
+      for (const p of created) {
+        if (ignoredThen.has(p)) skipped.push({ path: displayPath(p), reason: 'the checkpoint ignored it and holds no copy of it, so it is left as it is' });
+        else deletes.push(p);
       }
       for (const [p, reason] of skippedNow) {
         if (changed.has(p) || !wanted(p)) continue;
@@ -291,7 +304,11 @@ export class CheckpointStore {
       const blobs = this._repo.blobs();
       try {
         const done = await applyRestore(this._workspace, { deletes, writes }, blobs);
-        return { restored: done.restored.sort(), skipped: [...skipped, ...done.skipped].sort((a, b) => (a.path < b.path ? -1 : 1)), undoId: undo.id };
+        return {
+          restored: done.restored.map(displayPath).sort(),
+          skipped: [...skipped, ...done.skipped.map((f) => ({ ...f, path: displayPath(f.path) }))].sort((a, b) => (a.path < b.path ? -1 : 1)),
+          undoId: undo.id,
+        };
       } finally {
         blobs.close();
       }
@@ -375,7 +392,7 @@ export class CheckpointStore {
       from.tree === to.tree ? [[], new Map()] : await Promise.all([this._repo.changes(from.tree, to.tree), this._repo.lineStats(from.tree, to.tree)]);
     const skippedFrom = new Map(from.skipped.map((s) => [s.path, s.reason]));
     const skippedTo = new Map(to.skipped.map((s) => [s.path, s.reason]));
-    const inChanges = new Set(changes.map((c) => c.path));
+    const inChanges = new Set(changes.map((c) => displayPath(c.path)));
     // A file too large to keep on one side only appeared or went away (one that was in the other side's tree is among `changes`).
     const unseen: FileDiff[] = [];
     for (const [p, note] of skippedTo)
@@ -384,12 +401,13 @@ export class CheckpointStore {
       if (!skippedTo.has(p) && !inChanges.has(p)) unseen.push({ path: p, status: 'deleted', added: 0, removed: 0, binary: false, note });
     return [
       ...changes.map((c): FileDiff => {
+        const shown = displayPath(c.path);
         const st = stats.get(c.path) ?? { added: 0, removed: 0, binary: false };
         // A file that is only missing from one side because it was too large there was changed, not created or deleted.
-        const note = c.status === 'D' ? skippedTo.get(c.path) : c.status === 'A' ? skippedFrom.get(c.path) : undefined;
-        if (note) return { path: c.path, status: 'modified', added: 0, removed: 0, binary: st.binary, note };
+        const note = c.status === 'D' ? skippedTo.get(shown) : c.status === 'A' ? skippedFrom.get(shown) : undefined;
+        if (note) return { path: shown, status: 'modified', added: 0, removed: 0, binary: st.binary, note };
         return {
-          path: c.path,
+          path: shown,
           status: c.status === 'A' ? 'added' : c.status === 'D' ? 'deleted' : 'modified',
           added: st.added,
           removed: st.removed,
@@ -469,8 +487,17 @@ function normalizeRel(p: string): string {
   return p.split(path.sep).join('/').replace(/^\.\//, '');
 }
 
+/** The reason `skipped` gives for a folder that holds `file` (a nested repository), if any. */
+function nestedIn(file: string, skipped: ReadonlyMap<string, string>): string | undefined {
+  for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) {
+    const reason = skipped.get(file.slice(0, slash));
+    if (reason) return reason;
+  }
+  return undefined;
+}
+
 /** Whether there is something other than a folder at `p`. */
-async function presentFile(p: string): Promise<boolean> {
+async function presentFile(p: Buffer): Promise<boolean> {
   return fs.lstat(p).then(
     (st) => !st.isDirectory(),
     () => false,

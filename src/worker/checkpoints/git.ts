@@ -1,6 +1,8 @@
 /** Runs `git` as a child process (started off the calling thread) for the shadow repository, with an environment that cannot reach the user's own repository or config. */
 
+import { accessSync, constants, statSync } from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { runScriptOffThread, spawnOffThread, type SpawnResult } from './gitThread.ts';
 
 /** Where the shadow repository's commands point git. */
@@ -15,7 +17,7 @@ export interface GitTarget {
 
 /** How to find and start git. */
 export interface GitOptions {
-  /** The git executable; `git` on PATH by default. */
+  /** The git executable; `git` on PATH by default (looked up in PATH's absolute entries only). */
   readonly gitPath?: string;
   /** The environment to start from (PATH, HOME…); `process.env` by default. Its `GIT_*` variables are dropped. */
   readonly env?: NodeJS.ProcessEnv;
@@ -63,22 +65,23 @@ export function shadowEnv(target: GitTarget | undefined, base: NodeJS.ProcessEnv
 /**
  * Runs `git args…` and resolves its standard output (bytes: blobs and `-z` lists are not text); rejects with a
  * `GitError` when git is missing or fails. `input` is written to its standard input; `what` names the command
- * in errors. The process is started from a helper thread (gitThread.ts), so the calling thread never waits for
+ * in errors; `envOverrides` replace variables of the shadow environment. The process is started from a helper thread (gitThread.ts), so the calling thread never waits for
  * a fork.
  */
 export async function runGit(
   target: GitTarget | undefined,
   args: readonly string[],
-  opts: GitOptions & { input?: string | Buffer; cwd?: string; what?: string } = {},
+  opts: GitOptions & { input?: string | Buffer; cwd?: string; what?: string; envOverrides?: NodeJS.ProcessEnv } = {},
 ): Promise<Buffer> {
-  const file = opts.gitPath ?? 'git';
+  const file = gitExecutable(opts);
+  if (!file) throw new GitError(`git was not found (${opts.gitPath ?? 'git'} on PATH).`, { missing: true });
   let r: SpawnResult;
   try {
     r = await spawnOffThread({
       file,
       args,
-      cwd: opts.cwd ?? target?.workTree ?? os.tmpdir(),
-      env: shadowEnv(target, opts.env),
+      cwd: opts.cwd ?? outsideWorkspace(target),
+      env: { ...shadowEnv(target, opts.env), ...opts.envOverrides },
       timeoutMs: opts.timeoutMs ?? 120_000,
       input: opts.input ?? '',
     });
@@ -96,6 +99,55 @@ export async function runGit(
   });
 }
 
+/**
+ * Where git runs for `target`: the folder that holds the shadow repository, never the workspace. A process
+ * started there could find a program the workspace holds: Windows looks in the current folder first, and
+ * an empty PATH entry means the current folder everywhere.
+ */
+export function outsideWorkspace(target: GitTarget | undefined): string {
+  return target ? path.dirname(target.gitDir) : os.tmpdir();
+}
+
+const resolved = new Map<string, string | undefined>();
+
+/**
+ * The absolute path of the git executable `opts` name, looked up once per PATH: a path is taken as it is; a
+ * bare name is searched in PATH's absolute entries only (an empty or relative entry names a folder relative
+ * to wherever git is started, which may be the workspace). Undefined when there is none.
+ */
+export function gitExecutable(opts: GitOptions = {}): string | undefined {
+  const name = opts.gitPath ?? 'git';
+  if (path.isAbsolute(name)) return name;
+  const env = opts.env ?? process.env;
+  const pathVar = (process.platform === 'win32' ? Object.entries(env).find(([k]) => k.toUpperCase() === 'PATH')?.[1] : env.PATH) ?? '';
+  const key = `${name}\0${pathVar}`;
+  if (resolved.has(key)) return resolved.get(key);
+  const exts = process.platform === 'win32' ? ['.exe', '.com'] : [''];
+  let found: string | undefined;
+  search: for (const dir of pathVar.split(path.delimiter)) {
+    if (!dir || !path.isAbsolute(dir)) continue;
+    for (const ext of exts) {
+      const candidate = path.join(dir, name.toLowerCase().endsWith(ext) ? name : name + ext);
+      if (isExecutableFile(candidate)) {
+        found = candidate;
+        break search;
+      }
+    }
+  }
+  resolved.set(key, found);
+  return found;
+}
+
+function isExecutableFile(p: string): boolean {
+  try {
+    if (!statSync(p).isFile()) return false;
+    if (process.platform !== 'win32') accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `runGitScript` can run here: it needs a POSIX shell. */
 export const canRunScripts = process.platform !== 'win32';
 
@@ -110,11 +162,13 @@ export async function runGitScript(
   args: readonly string[],
   opts: GitOptions & { input?: string | Buffer; what?: string } = {},
 ): Promise<Buffer> {
+  const git = gitExecutable(opts);
+  if (!git) throw new GitError(`git was not found (${opts.gitPath ?? 'git'} on PATH).`, { missing: true });
   const r = await runScriptOffThread({
     script,
     args,
-    cwd: target.workTree,
-    env: { ...shadowEnv(target, opts.env), G: opts.gitPath ?? 'git' },
+    cwd: outsideWorkspace(target),
+    env: { ...shadowEnv(target, opts.env), G: git },
     timeoutMs: opts.timeoutMs ?? 120_000,
     input: opts.input ?? '',
   });

@@ -9,24 +9,28 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { BlobReader } from './blobReader.ts';
-import type { SkippedFile } from './shadowRepo.ts';
+import { workspacePath, type SkippedFile } from './shadowRepo.ts';
 
-/** A file to put back: its blob and git mode (`100644`, `100755`, `120000` for a symlink). */
+/** A file to put back: its raw path (see `displayPath`), blob and git mode (`100644`, `100755`, `120000` for a symlink). */
 export interface FileWrite {
   readonly path: string;
   readonly sha: string;
   readonly mode: string;
 }
 
-/** What to change in the workspace: `deletes` run first, so a folder can become a file and back. */
+/** What to change in the workspace (raw paths): `deletes` run first, so a folder can become a file and back. */
 export interface RestorePlan {
   readonly deletes: readonly string[];
   readonly writes: readonly FileWrite[];
 }
 
-/** Applies `plan` under `workspace`, reading contents from `blobs`; says which paths were restored and which were skipped. */
+/**
+ * Applies `plan` under `workspace`, reading contents from `blobs`; says which (raw) paths were restored and
+ * which were skipped. Paths are worked on as raw strings and reach the filesystem as bytes (`fsPath`), so a
+ * name that is not UTF-8 is restored as it was.
+ */
 export async function applyRestore(workspace: string, plan: RestorePlan, blobs: BlobReader): Promise<{ restored: string[]; skipped: SkippedFile[] }> {
-  const root = await fs.realpath(workspace);
+  const root = (await fs.realpath(workspacePath(workspace, ''), { encoding: 'buffer' })).toString('latin1');
   const restored: string[] = [];
   const skipped: SkippedFile[] = [];
   const emptied = new Set<string>();
@@ -34,10 +38,10 @@ export async function applyRestore(workspace: string, plan: RestorePlan, blobs: 
     const abs = path.join(root, rel);
     try {
       await assertInside(root, path.dirname(abs));
-      const st = await fs.lstat(abs);
+      const st = await fs.lstat(fsPath(abs));
       // Only files the checkpoint taken before restoring holds are deleted: Undo restore can bring them back.
       if (st.isDirectory()) throw new Error('it is a folder now');
-      await fs.rm(abs);
+      await fs.rm(fsPath(abs));
       restored.push(rel);
       emptied.add(path.dirname(abs));
     } catch (err) {
@@ -50,7 +54,7 @@ export async function applyRestore(workspace: string, plan: RestorePlan, blobs: 
     const abs = path.join(root, w.path);
     try {
       await assertInside(root, path.dirname(abs));
-      await fs.mkdir(path.dirname(abs), { recursive: true });
+      await fs.mkdir(fsPath(path.dirname(abs)), { recursive: true });
       await assertInside(root, path.dirname(abs));
       await writeAtomically(abs, await blobs.read(w.sha), w.mode);
       restored.push(w.path);
@@ -66,17 +70,18 @@ async function writeAtomically(abs: string, content: Buffer, mode: string): Prom
   const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.pi-restore-${randomBytes(4).toString('hex')}`);
   try {
     if (mode === '120000') {
-      await fs.symlink(content.toString('utf8'), tmp);
+      // A link's target is bytes too.
+      await fs.symlink(content, fsPath(tmp));
     } else {
       const exec = mode === '100755';
       // The kernel applies the umask to a new file's mode; an existing file keeps its permissions, only the exec bits follow git's.
-      await fs.writeFile(tmp, content, { mode: exec ? 0o777 : 0o666 });
-      const old = await fs.lstat(abs).catch(() => undefined);
-      if (old?.isFile()) await fs.chmod(tmp, exec ? (old.mode & 0o777) | 0o111 : old.mode & 0o666);
+      await fs.writeFile(fsPath(tmp), content, { mode: exec ? 0o777 : 0o666 });
+      const old = await fs.lstat(fsPath(abs)).catch(() => undefined);
+      if (old?.isFile()) await fs.chmod(fsPath(tmp), exec ? (old.mode & 0o777) | 0o111 : old.mode & 0o666);
     }
-    await fs.rename(tmp, abs);
+    await fs.rename(fsPath(tmp), fsPath(abs));
   } catch (err) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    await fs.rm(fsPath(tmp), { force: true }).catch(() => undefined);
     throw err;
   }
 }
@@ -85,7 +90,10 @@ async function writeAtomically(abs: string, content: Buffer, mode: string): Prom
 async function assertInside(root: string, dir: string): Promise<void> {
   let probe = dir;
   for (;;) {
-    const real = await fs.realpath(probe).catch(() => undefined);
+    const real = await fs.realpath(fsPath(probe), { encoding: 'buffer' }).then(
+      (b) => b.toString('latin1'),
+      () => undefined,
+    );
     if (real !== undefined) {
       if (real !== root && !real.startsWith(root + path.sep)) throw new Error('its folder leads outside the workspace');
       return;
@@ -100,7 +108,12 @@ async function assertInside(root: string, dir: string): Promise<void> {
 async function removeEmptyFolders(root: string, dirs: Set<string>): Promise<void> {
   const all = new Set<string>();
   for (const d of dirs) for (let p = d; p.startsWith(root + path.sep); p = path.dirname(p)) all.add(p);
-  for (const d of [...all].sort((a, b) => b.length - a.length)) await fs.rmdir(d).catch(() => undefined);
+  for (const d of [...all].sort((a, b) => b.length - a.length)) await fs.rmdir(fsPath(d)).catch(() => undefined);
+}
+
+/** A raw path (one character per byte) as the bytes the filesystem knows it by. */
+function fsPath(raw: string): Buffer {
+  return Buffer.from(raw, 'latin1');
 }
 
 function reasonOf(err: unknown): string {

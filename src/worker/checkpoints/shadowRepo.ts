@@ -11,6 +11,25 @@ import { BlobReader } from './blobReader.ts';
 import { readRegularFile } from './workspaceFiles.ts';
 import { canRunScripts, GitError, runGit, runGitScript, type GitOptions, type GitTarget } from './git.ts';
 
+/**
+ * A raw path's name as the user reads it. Git's paths are bytes: they are kept as `latin1` strings (one
+ * character per byte) from git's output to the filesystem and back, so a name that is not UTF-8 is staged
+ * and restored as it is; only what is shown is decoded.
+ */
+export function displayPath(raw: string): string {
+  return Buffer.from(raw, 'latin1').toString('utf8');
+}
+
+/** A path as shown (or as Node gives it) in the raw form git's output has. */
+export function rawPath(display: string): string {
+  return Buffer.from(display, 'utf8').toString('latin1');
+}
+
+/** The filesystem path of raw path `rel` under `root` (a path as Node gives it): bytes, for any name. */
+export function workspacePath(root: string, rel: string): Buffer {
+  return Buffer.from(path.join(rawPath(root), rel), 'latin1');
+}
+
 /** A workspace file a checkpoint does not hold, and why. */
 export interface SkippedFile {
   /** Workspace-relative, '/'-separated. */
@@ -26,6 +45,7 @@ export interface Snapshot {
 
 /** One path that differs between two trees (`diff-tree --raw`, no rename detection). */
 export interface TreeChange {
+  /** Raw (see `displayPath`). */
   readonly path: string;
   /** A: only in the second tree; D: only in the first; M: content or mode; T: file <-> symlink. */
   readonly status: 'A' | 'D' | 'M' | 'T';
@@ -176,7 +196,7 @@ export class ShadowRepo {
         ...this._git,
         // Four git commands, each allowed what one is.
         timeoutMs: 4 * (this._git.timeoutMs ?? 120_000),
-        input: scan.update.join('\0'),
+        input: Buffer.from(scan.update.join('\0'), 'latin1'),
         what: 'the checkpoint',
       });
     });
@@ -197,11 +217,12 @@ export class ShadowRepo {
         return await stage();
       } catch (err) {
         const bad = err instanceof GitError && attempt < MAX_UNSTAGEABLE ? unprocessablePath(err.stderr) : undefined;
-        const i = bad === undefined ? -1 : scan.update.indexOf(bad);
+        // git's message is read as UTF-8, so the path is compared as shown.
+        const i = bad === undefined ? -1 : scan.update.findIndex((p) => displayPath(p) === bad);
         if (i < 0) throw err;
-        scan.update.splice(i, 1);
+        const [raw] = scan.update.splice(i, 1);
         const why = /^error: (.*)$/m.exec((err as GitError).stderr)?.[1];
-        scan.skipped.push({ path: bad!, reason: why ? `git could not read it (${why})` : 'git could not read it' });
+        scan.skipped.push({ path: displayPath(raw!), reason: why ? `git could not read it (${why})` : 'git could not read it' });
         // update-index stops at the bad path: the paths before it are staged already, and staged again harmlessly.
       }
     }
@@ -211,7 +232,9 @@ export class ShadowRepo {
   private async _stage(scan: { tree?: string; update: string[]; skipped: SkippedFile[] }): Promise<Snapshot> {
     if (scan.tree) return { tree: scan.tree, skipped: sortSkipped(scan.skipped) };
     if (scan.update.length)
-      await this._withoutUnreadable(scan, () => this._run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], scan.update.join('\0')));
+      await this._withoutUnreadable(scan, () =>
+        this._run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], Buffer.from(scan.update.join('\0'), 'latin1')),
+      );
     const tree = (await this._run(['write-tree'])).toString('utf8').trim();
     this._last = { tree, index: await this._indexStat() };
     return { tree, skipped: sortSkipped(scan.skipped) };
@@ -239,7 +262,7 @@ export class ShadowRepo {
     const isRealDir = (rel: string): Promise<boolean> => {
       let known = realDirs.get(rel);
       if (!known) {
-        known = fs.lstat(path.join(this.target.workTree, rel)).then(
+        known = fs.lstat(workspacePath(this.target.workTree, rel)).then(
           (st) => st.isDirectory(),
           () => false,
         );
@@ -250,7 +273,7 @@ export class ShadowRepo {
     await forEachLimited(paths, 64, async (p) => {
       // git lists a nested repository (a submodule, a cloned dependency) as its folder and does not look inside.
       if (p.endsWith('/')) {
-        skipped.push({ path: p.slice(0, -1), reason: 'it is a nested git repository' });
+        skipped.push({ path: displayPath(p.slice(0, -1)), reason: 'it is a nested git repository' });
         return;
       }
       // A folder replaced by a symlink (or a file): its old files are gone, and git refuses to stage a path
@@ -261,19 +284,19 @@ export class ShadowRepo {
           return;
         }
       }
-      const st = await fs.lstat(path.join(this.target.workTree, p)).catch(() => undefined);
+      const st = await fs.lstat(workspacePath(this.target.workTree, p)).catch(() => undefined);
       if (!st) update.push(p);
       else if (st.isDirectory()) drop.push(p);
       else if (!st.isFile() && !st.isSymbolicLink()) {
         drop.push(p);
-        skipped.push({ path: p, reason: 'it is not a regular file' });
+        skipped.push({ path: displayPath(p), reason: 'it is not a regular file' });
       } else if (st.size > this._maxFileBytes) {
         // A file that grew past the cap leaves the index: a checkpoint never holds an older copy as if it were current.
         drop.push(p);
-        skipped.push({ path: p, reason: `it is larger than ${formatBytes(this._maxFileBytes)}` });
+        skipped.push({ path: displayPath(p), reason: `it is larger than ${formatBytes(this._maxFileBytes)}` });
       } else update.push(p);
     });
-    if (drop.length) await this._run(['update-index', '-z', '--force-remove', '--stdin'], drop.join('\0'));
+    if (drop.length) await this._run(['update-index', '-z', '--force-remove', '--stdin'], Buffer.from(drop.join('\0'), 'latin1'));
     return { update, skipped };
   }
 
@@ -326,7 +349,7 @@ export class ShadowRepo {
     return out;
   }
 
-  /** Lines added and removed per path from tree `from` to tree `to`. */
+  /** Lines added and removed per raw path from tree `from` to tree `to`. */
   async lineStats(from: string, to: string): Promise<Map<string, LineStat>> {
     const stats = new Map<string, LineStat>();
     for (const rec of splitZ(await this._run(['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to]))) {
@@ -342,6 +365,49 @@ export class ShadowRepo {
     const entry = splitZ(await this._run(['ls-tree', '-z', tree, '--', file]))[0];
     const m = entry && /^\d+ blob ([0-9a-f]+)\t/.exec(entry);
     return m ? this._run(['cat-file', 'blob', m[1]!]) : undefined;
+  }
+
+  /**
+   * Which of raw `paths` the ignore rules of `tree` match: its `.gitignore` files (written out to a folder of
+   * their own, since git reads rules only from a work tree) and the repository's excludes. A restore asks it
+   * of files the checkpoint does not hold: one it ignored may have been there all along.
+   */
+  async ignoredIn(tree: string, paths: readonly string[]): Promise<Set<string>> {
+    if (!paths.length) return new Set();
+    const rules: { sha: string; path: string }[] = [];
+    for (const entry of splitZ(await this._run(['ls-tree', '-r', '-z', tree]))) {
+      const m = /^100(?:644|755) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+      if (m && (m[2] === '.gitignore' || m[2]!.endsWith('/.gitignore'))) rules.push({ sha: m[1]!, path: m[2]! });
+    }
+    const dir = await fs.mkdtemp(path.join(path.dirname(this.target.gitDir), 'rules-'));
+    try {
+      if (rules.length) {
+        const blobs = this.blobs();
+        try {
+          for (const r of rules) {
+            const abs = workspacePath(dir, r.path);
+            await fs.mkdir(Buffer.from(path.dirname(abs.toString('latin1')), 'latin1'), { recursive: true });
+            await fs.writeFile(abs, await blobs.read(r.sha));
+          }
+        } finally {
+          blobs.close();
+        }
+      }
+      // check-ignore refuses literal pathspecs; a leading './' keeps a name that starts with ':' from being read as magic.
+      const asked = paths.map((p) => (p.startsWith(':') ? `./${p}` : p));
+      const out = await runGit({ ...this.target, workTree: dir }, ['check-ignore', '-z', '--stdin', '--no-index'], {
+        ...this._git,
+        input: Buffer.from(asked.join('\0'), 'latin1'),
+        envOverrides: { GIT_LITERAL_PATHSPECS: '0' },
+      }).catch((err: unknown) => {
+        // 1: none of them is ignored.
+        if (err instanceof GitError && err.exitCode === 1) return Buffer.alloc(0);
+        throw err;
+      });
+      return new Set(splitZ(out).map((p) => (p.startsWith('./:') ? p.slice(2) : p)));
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   }
 
   /** A reader of this repository's blobs; the caller closes it. */
@@ -364,7 +430,7 @@ export class ShadowRepo {
     return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : 'none';
   }
 
-  private _run(args: readonly string[], input?: string): Promise<Buffer> {
+  private _run(args: readonly string[], input?: string | Buffer): Promise<Buffer> {
     return runGit(this.target, args, { ...this._git, input });
   }
 }
@@ -378,9 +444,9 @@ function sortSkipped(skipped: SkippedFile[]): SkippedFile[] {
   return skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The records of a `-z` output. */
+/** The records of a `-z` output, as raw paths (`latin1`: one character per byte, whatever the encoding). */
 function splitZ(out: Buffer): string[] {
-  const text = out.toString('utf8');
+  const text = out.toString('latin1');
   const parts = text.split('\0');
   if (parts.at(-1) === '') parts.pop();
   return parts;
