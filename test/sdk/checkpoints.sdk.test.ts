@@ -1,7 +1,8 @@
 /** Checkpoints on the real Pi SDK: the Changes row covers a shell command's file and Pi's writes outside the workspace, Undo asks before it overwrites later edits, Restore brings back code, conversation or both, and every restore can be undone, also after a reload. */
 
 import { strict as assert } from 'node:assert';
-import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PanelQuestion } from '../../src/worker/restoring.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
@@ -244,6 +245,18 @@ describe('checkpoints on the real Pi SDK', function () {
     assert.equal(readFileSync(outside, 'utf8'), 'mine\n', 'Undo all put the file outside the workspace back');
     const shown = h.controller.state.messages.find((m) => m.role === 'changes' && anyRow(m)?.runId === row.runId);
     assert.ok(anyRow(shown)?.files?.every((f) => f.undone));
+  });
+
+  it('answers a prompt, its checkpoint taken, in a workspace whose .git/info/exclude is a FIFO', async function () {
+    if (process.platform === 'win32') this.skip();
+    const h = await suite.start({ name: 'fifo-exclude', steps: [say('Answered.')] } as unknown as Scenario, { checkpoints: true });
+    // Before the session opens: its checkpoints read the user's excludes when they first start.
+    mkdirSync(join(h.cwd, '.git', 'info'), { recursive: true });
+    execFileSync('mkfifo', [join(h.cwd, '.git', 'info', 'exclude')]);
+    writeFileSync(join(h.cwd, 'a.txt'), 'a\n');
+    await run('Hello.');
+    assert.ok(h.emitted.some((e) => e.type === 'noticeMessage') === false, 'no notice: the checkpoint was taken, not given up');
+    assert.equal(readdirSync(join(suite.storage, 'checkpoints')).length, 1);
   });
 
   it('takes no checkpoints when they are off, and keeps the per-tool Changes row', async () => {
