@@ -10,8 +10,15 @@
  *
  * `ref` is `path:start-end` for a selection, `path` for a file, `problems:path` for diagnostics (`problems:path:line`
  * for one problem), `terminal:NAME`, `changes` or `changes:staged`, `folder:path`. The user row reads the same
- * format back to show the chips instead of the raw blocks. A chip's `text` is exactly what is sent: any clipping
- * happened before, and says so inside the text.
+ * format back to show the chips instead of the raw blocks. A chip's `text` is exactly what is sent (any clipping
+ * happened before, and says so inside the text) but for one escape: `</context` in any case gets a backslash,
+ * `<\/context` (one already escaped gets one more), so no file, terminal or diff can end its block and have the
+ * rest read as the user's words, by Pi or by the user row. In `ref`, `%`, `"`, `<`, `>` and control characters are
+ * percent-encoded (a path may hold any of them).
+ *
+ * Prompts written before the escape read back the same way where that is unambiguous; where a chip's text closed
+ * its block early, everything up to the last closing line counts as chips, so what follows it alone shows as typed
+ * (typed text that itself holds a closing line then shows from after it).
  */
 import { t } from './l10n.ts';
 
@@ -64,23 +71,45 @@ export function chipSize(c: CodeChip): string {
   return lines === 1 ? t('{0}, 1 line', chars) : t('{0}, {1} lines', chars, lines);
 }
 
-/** The prompt Pi gets: each chip as a context block, then the user's text. */
+/** `</context` (any case) behind any backslashes: one more keeps it from closing a block, and keeps escapes apart. */
+const CLOSING_TAG = /<(\\*)\/(context)/gi;
+
+/** What may not appear raw inside `ref="…"`: its own quote, line breaks, tags, and `%` so the encoding reads back. */
+const REF_SPECIAL = /[%"<>\u0000-\u001F\u007F]/g;
+const REF_ENCODED = /%(2[25]|3[CEce]|[01][0-9A-Fa-f]|7[Ff])/g;
+
+const encodeRef = (ref: string): string => ref.replace(REF_SPECIAL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+const decodeRef = (ref: string): string => ref.replace(REF_ENCODED, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/** The prompt Pi gets: each chip as a context block (its text escaped so it cannot close it), then the user's text. */
 export function expandChips(chips: readonly CodeChip[], text: string): string {
   if (!chips.length) return text;
   // What the model reads, not the user: the same in every display language. l10n-ignore
-  const blocks = chips.map((c) => `<context ref="${chipRef(c).replaceAll('"', '%22')}">\n${c.text.replace(/\n?$/, '\n')}</context>`);
+  const blocks = chips.map((c) => `<context ref="${encodeRef(chipRef(c))}">\n${c.text.replace(CLOSING_TAG, '<\\$1/$2').replace(/\n?$/, '\n')}</context>`);
   return `${blocks.join('\n\n')}\n\n${text}`;
 }
 
 const BLOCK = /^<context ref="([^"\n]*)">\n[\s\S]*?\n<\/context>(?:\n\n|$)/;
+/** A block's closing line as `expandChips` writes it. */
+const CLOSER = /\n<\/context>(?:\n\n|$)/g;
+const OPENER = /(?:^|\n\n)<context ref="([^"\n]*)">\n/g;
 
 /** Reads chips back from a prompt written by `expandChips`: their refs, and the user's own text. */
 export function splitChips(prompt: string): { refs: string[]; text: string } {
   const refs: string[] = [];
   let rest = prompt;
   for (let m = BLOCK.exec(rest); m; m = BLOCK.exec(rest)) {
-    refs.push(m[1]!.replaceAll('%22', '"'));
+    refs.push(decodeRef(m[1]!));
     rest = rest.slice(m[0].length);
+  }
+  if (!refs.length) return { refs, text: rest };
+  // A closing line after the blocks: a prompt from before the escape, whose chip text closed its block early. What
+  // it wrote after that is chip text, never the user's words, so the chips reach to the last closing line.
+  let end = -1;
+  for (const m of rest.matchAll(CLOSER)) end = m.index + m[0].length;
+  if (end >= 0) {
+    for (const m of rest.slice(0, end).matchAll(OPENER)) refs.push(decodeRef(m[1]!));
+    rest = rest.slice(end);
   }
   return { refs, text: rest };
 }
