@@ -368,6 +368,25 @@ exit $s
     );
   });
 
+  it('deletes no file the checkpoint lacks when the ignore rules it had cannot be read, and says so', async function () {
+    if (process.platform === 'win32') this.skip();
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const fakeGit = join(storage, 'git-without-check-ignore');
+    writeFileSync(fakeGit, `#!/bin/sh\nif [ "$1" = check-ignore ]; then echo 'fatal: no rules' >&2; exit 128; fi\nexec ${realGit} "$@"\n`, { mode: 0o755 });
+    write('a.txt', 'a\n');
+    const s = new CheckpointStore({ workspace: ws, storageDir: storage, git: { gitPath: fakeGit } });
+    const cp = await s.checkpoint('before');
+    write('new.txt', 'new\n');
+    const r = await s.restore(cp.id);
+    assert.deepEqual(r.restored, []);
+    assert.equal(read('new.txt'), 'new\n');
+    assert.deepEqual(
+      r.skipped.map((f) => f.path),
+      ['new.txt'],
+    );
+    assert.match(r.skipped[0]!.reason, /not known/);
+  });
+
   it('keeps the files of a nested repository the run made part of the workspace', async () => {
     write('top.txt', 't');
     write('vendor/lib/file.c', 'int x;\n');

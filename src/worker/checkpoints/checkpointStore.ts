@@ -287,9 +287,15 @@ export class CheckpointStore {
       }
       // A file the checkpoint does not hold was created since, or was there and ignored by the rules of then (the
       // run may have changed a .gitignore since): only the first kind is deleted.
-      const ignoredThen = await this._repo.ignoredIn(target.tree, created);
+      const ignoredThen = await this._repo.ignoredIn(target.tree, created).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
       for (const p of created) {
-        if (ignoredThen.has(p)) skipped.push({ path: displayPath(p), reason: 'the checkpoint ignored it and holds no copy of it, so it is left as it is' });
+        if (ignoredThen instanceof Error)
+          skipped.push({
+            path: displayPath(p),
+            reason: `whether it was there before the checkpoint is not known (${ignoredThen.message}), so it is left as it is`,
+          });
+        else if (ignoredThen.has(p))
+          skipped.push({ path: displayPath(p), reason: 'the checkpoint ignored it and holds no copy of it, so it is left as it is' });
         else deletes.push(p);
       }
       for (const [p, reason] of skippedNow) {
