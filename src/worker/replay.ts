@@ -43,27 +43,41 @@ export function replayOnto(
   return s;
 }
 
-/** The events a live run would have produced for one stored message. */
+/**
+ * The events a live run would have produced for one stored message. Ids and names are checked to be text:
+ * a crafted file can hold an object there, which no later reader expects (a tool card keyed by an object
+ * cannot be listed, and `String()` of `{"toString":1}` throws). Such a message throws, so it is skipped whole.
+ */
 function replayOne(message: unknown, calls: Map<string, unknown>, emit: (event: unknown) => void): void {
-  const m = message as { role?: string; content?: unknown; toolCallId?: string; toolName?: string; isError?: boolean; durationMs?: number };
+  const m = message as { role?: unknown; content?: unknown; toolCallId?: unknown; toolName?: unknown; isError?: unknown; durationMs?: unknown };
   if (m.role === 'assistant' && Array.isArray(m.content)) {
-    for (const part of m.content as { type?: string; id?: string; arguments?: unknown }[]) {
-      if (part?.type === 'toolCall' && part.id) calls.set(part.id, part.arguments);
+    for (const part of m.content as ({ type?: unknown; id?: unknown; name?: unknown; arguments?: unknown } | null)[]) {
+      if (part?.type !== 'toolCall') continue;
+      if (!isText(part.id) || !isText(part.name)) throw new Error('a tool call whose id or name is not text');
+      calls.set(part.id, part.arguments);
     }
   }
-  if (m.role === 'toolResult' && m.toolCallId) {
-    emit({ type: 'tool_execution_start', toolCallId: m.toolCallId, toolName: m.toolName ?? '', args: calls.get(m.toolCallId) ?? {} });
+  if (m.role === 'toolResult') {
+    if (!isText(m.toolCallId) || !(m.toolName === undefined || typeof m.toolName === 'string'))
+      throw new Error('a tool result whose call id or tool name is not text');
+    const toolName = m.toolName ?? '';
+    emit({ type: 'tool_execution_start', toolCallId: m.toolCallId, toolName, args: calls.get(m.toolCallId) ?? {} });
     emit({
       type: 'tool_execution_end',
       toolCallId: m.toolCallId,
-      toolName: m.toolName ?? '',
+      toolName,
       result: { content: m.content },
       isError: m.isError === true,
-      durationMs: m.durationMs,
+      durationMs: typeof m.durationMs === 'number' ? m.durationMs : undefined,
     });
   }
   emit({ type: 'message_start', message });
   emit({ type: 'message_end', message });
+}
+
+/** Whether `v` is non-empty text (an id or a name as Pi writes it). */
+function isText(v: unknown): v is string {
+  return typeof v === 'string' && v !== '';
 }
 
 /** The events `replayOnto` reduces for `messages` on an empty transcript. */

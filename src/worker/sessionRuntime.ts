@@ -41,20 +41,24 @@ export type SessionOps = Pick<
 export type SessionTree = Pick<SessionOps, 'sessionManager'>;
 
 /** A message entry's role and one-line text. */
-function describe(entry: { type: string; message?: unknown }): { kind: TreeNodeView['kind']; text: string } {
-  if (entry.type !== 'message') return { kind: 'other', text: entry.type.replace(/_/g, ' ') };
-  const m = entry.message as { role?: string; content?: unknown };
+function describe(entry: { type: unknown; message?: unknown }): { kind: TreeNodeView['kind']; text: string } {
+  if (entry.type !== 'message') return { kind: 'other', text: typeof entry.type === 'string' ? entry.type.replace(/_/g, ' ') : '' };
+  const m = (entry.message ?? {}) as { role?: unknown; content?: unknown };
   const text = contentText(m.content).replace(/\s+/g, ' ').trim().slice(0, 140);
   if (m.role === 'user') return { kind: 'user', text };
   if (m.role === 'assistant') return { kind: 'assistant', text };
-  return { kind: 'other', text: `${m.role ?? 'message'}${text ? `: ${text}` : ''}` };
+  return { kind: 'other', text: `${typeof m.role === 'string' ? m.role : 'message'}${text ? `: ${text}` : ''}` };
 }
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
+  // A crafted file may hold objects where text belongs: `String()` of `{"toString":1}` throws.
+  const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
   return content
-    .map((c: { type?: string; text?: string; name?: string }) => (c?.type === 'text' ? (c.text ?? '') : c?.type === 'toolCall' ? `[${c.name ?? 'tool'}]` : ''))
+    .map((c: { type?: unknown; text?: unknown; name?: unknown }) =>
+      c?.type === 'text' ? text(c.text, '') : c?.type === 'toolCall' ? `[${text(c.name, 'tool')}]` : '',
+    )
     .filter(Boolean)
     .join(' ');
 }
@@ -77,8 +81,9 @@ export function treeView(session: SessionTree): TreeNodeView[] {
     .reverse();
   while (stack.length) {
     const { node, depth, starts } = stack.pop()!;
-    const d = describe(node.entry as { type: string; message?: unknown });
-    const shown = d.kind !== 'other' && !(d.kind === 'assistant' && !d.text);
+    const d = describe(node.entry as { type: unknown; message?: unknown });
+    // The view names a point by its entry id: an entry whose id is not text cannot be moved to.
+    const shown = d.kind !== 'other' && !(d.kind === 'assistant' && !d.text) && typeof node.entry.id === 'string';
     const branches = node.children.length > 1;
     if (shown) {
       out.push({
@@ -86,7 +91,7 @@ export function treeView(session: SessionTree): TreeNodeView[] {
         depth,
         kind: d.kind,
         text: d.text || '(empty)',
-        ...(node.label ? { label: node.label } : {}),
+        ...(typeof node.label === 'string' && node.label ? { label: node.label } : {}),
         onPath: onPath.has(node.entry.id),
         isLeaf: node.entry.id === leaf,
         ...(starts ? { branchStart: true } : {}),

@@ -1,14 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { listSessionInfos, listSessionPage } from '../../src/worker/sessionRuntime.ts';
 import { exportSessionHtml, type ExportableSession } from '../../src/worker/sessionFiles.ts';
+import { sessionDirFor } from '../../src/worker/piSessions.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
 import { tempDir } from '../support/tempDir.ts';
+import { useClientHarness, type ClientHarness } from './workerHarness.ts';
 
 const answers = (n: number): Scenario =>
   ({
@@ -289,5 +291,76 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     const none = await listSessionPage(pi, h.cwd, dir, { query: 'zz-no-session-says-this', offset: 0 });
     assert.equal(none.total, 0);
     for (const info of await listSessionInfos(pi, h.cwd, dir)) assert.equal(info.allMessagesText, '');
+  });
+});
+
+/** A Pi session file (JSONL) of `messages` in `dir`, each a message entry chained to the one before, then the raw `entries`. */
+function craftedSession(dir: string, name: string, cwd: string, messages: readonly unknown[], entries: readonly Record<string, unknown>[] = []): string {
+  const at = new Date().toISOString();
+  const lines = [JSON.stringify({ type: 'session', version: 3, id: `crafted-${name}`, timestamp: at, cwd })];
+  messages.forEach((message, i) => lines.push(JSON.stringify({ type: 'message', id: `m${i}`, parentId: i ? `m${i - 1}` : null, timestamp: at, message })));
+  for (const e of entries) lines.push(JSON.stringify({ timestamp: at, ...e }));
+  const file = join(dir, `${name}.jsonl`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+const assistantBase = {
+  api: 'openai-completions',
+  provider: 'scripted',
+  model: 'scripted-model',
+  usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+  timestamp: 0,
+};
+
+/** The session files of the harness's workspace. */
+function sessionFilesOf(h: ClientHarness): string[] {
+  const dir = sessionDirFor(h.cwd, h.agentDir);
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : [];
+}
+
+describe('Crafted session files through the worker', function () {
+  this.timeout(90_000);
+  const harness = useClientHarness();
+  const texts = (h: ClientHarness, role: string) =>
+    h.client.state.messages.filter((m) => m.role === role).map((m) => m.blocks.map((b) => b?.text ?? '').join(''));
+
+  it('imports and reloads a session whose ids and names are objects: the worker lives, the good rows and the tree show', async () => {
+    const h = await harness.start(answers(1), []);
+    await h.client.ensureSession();
+    const hostile = { toString: 1 };
+    const file = craftedSession(
+      tempDir('pi-crafted-'),
+      'hostile-ids',
+      h.cwd,
+      [
+        { role: 'user', content: 'Before the bad result', timestamp: 0 },
+        { role: 'assistant', content: [{ type: 'toolCall', id: hostile, name: hostile, arguments: {} }], ...assistantBase, stopReason: 'toolUse' },
+        { role: 'toolResult', toolCallId: hostile, toolName: hostile, content: [{ type: 'text', text: 'out' }], isError: false, timestamp: 0 },
+        { role: 'assistant', content: [{ type: 'text', text: 'After the bad result' }], ...assistantBase, stopReason: 'stop' },
+      ],
+      [
+        { type: 'label', id: 'l1', parentId: 'm3', targetId: 'm0', label: hostile },
+        { type: 'message', id: hostile, parentId: 'l1', message: { role: 'user', content: [{ type: 'text', text: hostile }], timestamp: 0 } },
+      ],
+    );
+    const before = sessionFilesOf(h);
+    await h.client.importSession(file);
+    await h.until(() => texts(h, 'assistant').includes('After the bad result'), 'the imported history');
+    assert.deepEqual(texts(h, 'user')[0], 'Before the bad result');
+    assert.ok(
+      h.client.state.messages.some((m) => m.role === 'notice' && /could not be shown/.test(m.blocks[0]?.text ?? '')),
+      'the skipped messages are said',
+    );
+    assert.equal(sessionFilesOf(h).length, before.length + 1, 'the imported copy');
+    const tree = await h.client.sessionTree();
+    assert.ok(tree.some((n) => n.text === 'Before the bad result'));
+    assert.ok(tree.every((n) => typeof n.id === 'string' && (n.label === undefined || typeof n.label === 'string')));
+    // A reload opens the imported copy (the most recent session) again.
+    await h.client.restart();
+    await h.until(() => texts(h, 'assistant').includes('After the bad result'), 'the history after a restart');
+    await h.settledAfter(() => h.client.send('Still there?', 'prompt'), 'a prompt after the restart');
+    assert.equal(texts(h, 'assistant').at(-1), 'Answer number 1.');
+    assert.ok(!h.notifications.some((n) => n.code === 'workerStopped'), 'the worker never stopped');
   });
 });

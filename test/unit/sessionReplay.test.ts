@@ -35,7 +35,24 @@ describe('replaying a crafted session', () => {
     const users = s.messages.filter((m) => m.role === 'user').map((m) => m.blocks.map((b) => b?.text ?? '').join(''));
     assert.equal(users[0], 'first');
     assert.equal(users[users.length - 1], 'last');
-    assert.deepEqual(skipped, [6], 'only the message that is not an object is skipped');
+    assert.deepEqual(skipped, [3, 6], 'the message that is not an object, and the tool result whose ids are objects, are skipped');
+  });
+
+  it('skips a tool result or call whose id or name is an object, and the state it leaves reads and serializes', () => {
+    const messages = [
+      { role: 'user', content: 'first', timestamp: 0 },
+      { role: 'assistant', content: [{ type: 'toolCall', id: hostile, name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: 0 },
+      { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1', name: hostile, arguments: {} }], stopReason: 'toolUse', timestamp: 0 },
+      { role: 'toolResult', toolCallId: hostile, toolName: 'read', content: 'out', isError: false, timestamp: 0 },
+      { role: 'toolResult', toolCallId: 'call_1', toolName: hostile, content: 'out', isError: false, timestamp: 0 },
+      { role: 'toolResult', toolCallId: 'call_2', toolName: 'read', content: 'out', isError: false, timestamp: 0 },
+      { role: 'user', content: 'last', timestamp: 0 },
+    ];
+    const skipped: number[] = [];
+    const s = replayOnto(initialTranscript, messages, 0, undefined, (i) => skipped.push(i));
+    assert.deepEqual(skipped, [1, 2, 3, 4]);
+    assert.deepEqual(Object.keys(s.tools), ['call_2']);
+    assert.doesNotThrow(() => JSON.stringify(s));
   });
 });
 

@@ -335,6 +335,20 @@ describe('transcript reducer robustness', () => {
     assert.equal(toolOf(ignored.tools, 'constructor'), undefined);
   });
 
+  it('ignores tool events whose call id is not text, so the cards still list and serialize', () => {
+    const hostile = { toString: 1 } as unknown as string;
+    const state = reduce(initialTranscript, [
+      { type: 'toolStart', toolCallId: hostile, toolName: 'bash', args: '{}', at: 1 },
+      { type: 'toolUpdate', toolCallId: hostile, output: 'x' },
+      { type: 'toolEnd', toolCallId: hostile, isError: false, output: 'out', durationMs: 1 },
+      { type: 'toolResult', toolCallId: hostile, toolName: hostile, isError: false, text: 'out' },
+      { type: 'toolStart', toolCallId: 'ok', toolName: 'bash', args: '{}', parentToolCallId: hostile, at: 1 },
+    ]);
+    assert.deepEqual(Object.keys(state.tools), ['ok']);
+    assert.equal(state.messages.length, 0);
+    assert.doesNotThrow(() => JSON.stringify(state));
+  });
+
   it('reads prototype-named ids safely from a snapshot that crossed JSON (and so lost its null prototype)', () => {
     const host = reduce(initialTranscript, [{ type: 'toolStart', toolCallId: 'toString', toolName: 'bash', args: '{}', at: 1 }]);
     const snapshot = JSON.parse(JSON.stringify(host)) as TranscriptState;

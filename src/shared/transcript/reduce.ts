@@ -93,28 +93,32 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       return settle(ended);
     }
     case 'toolStart': {
+      // Ids key the card table and the view's elements: one that is not text (a crafted session's) is dropped.
+      if (!isId(ev.toolCallId)) return s;
       const prev = lookup(rows(s).tools, ev.toolCallId);
       const card: ToolCardView = {
         toolCallId: ev.toolCallId,
-        toolName: ev.toolName,
+        toolName: typeof ev.toolName === 'string' ? ev.toolName : '',
         args: ev.args ?? toolCallBlock(s, ev.toolCallId)?.text ?? '',
         status: 'running',
         output: prev?.output ?? '',
         startedAt: ev.at,
-        ...(ev.parentToolCallId ? { parentToolCallId: ev.parentToolCallId } : {}),
+        ...(isId(ev.parentToolCallId) ? { parentToolCallId: ev.parentToolCallId } : {}),
         ...(prev?.children ? { children: prev.children } : {}),
       };
       const next = withTool(s, card);
-      const parent = ev.parentToolCallId !== undefined ? lookup(rows(next).tools, ev.parentToolCallId) : undefined;
+      const parent = isId(ev.parentToolCallId) ? lookup(rows(next).tools, ev.parentToolCallId) : undefined;
       if (!parent || parent.children?.includes(ev.toolCallId)) return next;
       return withTool(next, { ...parent, children: [...(parent.children ?? []), ev.toolCallId] });
     }
     case 'toolUpdate': {
+      if (!isId(ev.toolCallId)) return s;
       const card = lookup(rows(s).tools, ev.toolCallId);
       if (!card || card.status !== 'running') return s;
       return withTool(s, { ...card, output: ev.output });
     }
     case 'toolEnd': {
+      if (!isId(ev.toolCallId)) return s;
       const card = lookup(rows(s).tools, ev.toolCallId) ?? { toolCallId: ev.toolCallId, toolName: '', args: '', status: 'running' as const, output: '' };
       const done: ToolCardView = {
         ...card,
@@ -126,13 +130,14 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       return withTool(s, done);
     }
     case 'toolResult':
+      if (!isId(ev.toolCallId)) return s;
       return append(s, {
         id: s.nextId,
         role: 'toolResult',
         blocks: ev.text === undefined ? [] : [textBlock(ev.text)],
         final: true,
         toolCallId: ev.toolCallId,
-        toolName: ev.toolName,
+        toolName: typeof ev.toolName === 'string' ? ev.toolName : '',
         isError: ev.isError,
         ...(ev.media?.length ? { media: ev.media } : {}),
       });
@@ -221,6 +226,11 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
 function flattened(text: string): string {
   if (text.length) text.charCodeAt(0);
   return text;
+}
+
+/** Whether `id` can name a tool call: text (the wire's type says so, a crafted session file need not). */
+function isId(id: unknown): id is string {
+  return typeof id === 'string';
 }
 
 function textBlock(text: string): BlockView {
