@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { CodeChip } from '../shared/chips.ts';
 import type { PickerItem } from './context/contextCommands.ts';
-import { folderChip, workspaceGitignore } from './context/workspaceFolderTree.ts';
+import { folderChip, workspaceFolderOf, workspaceGitignore } from './context/workspaceFolderTree.ts';
 
 /** Larger files are not attached whole: Pi can read them itself. */
 const MAX_FILE_BYTES = 200_000;
@@ -29,8 +29,9 @@ export function selectionChip(): CodeChip | undefined {
   };
 }
 
-/** A workspace file's text (a folder: its tree); refused (with a message) when it is binary or large. */
+/** A workspace file's text (a folder: its tree); refused (with a message) when it is outside the workspace, binary or large. */
 export async function fileChip(uri: vscode.Uri): Promise<CodeChip | undefined> {
+  if (!workspaceFolderOf(uri)) return undefined;
   const rel = vscode.workspace.asRelativePath(uri, false);
   let bytes: Uint8Array;
   try {

@@ -29,6 +29,19 @@ export function realPath(p: string, realpath: (p: string) => string = fs.realpat
 }
 
 /**
+ * The real path of `p` when it lies inside one of `roots` (each compared by its real path too), else undefined: a
+ * symlink in a workspace folder that points out of it is outside. Links, drops and chips all go through this.
+ */
+export function realPathInside(p: string, roots: readonly string[], realpath: (p: string) => string = fs.realpathSync.native): string | undefined {
+  const target = realPath(p, realpath);
+  const inside = (root: string) => {
+    const rel = path.relative(realPath(root, realpath), target);
+    return !(rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+  };
+  return roots.some(inside) ? target : undefined;
+}
+
+/**
  * `root` is the workspace folder; a file link must resolve inside it. Both sides are compared as real paths,
  * so a symlink in the workspace that points outside it is refused, and the path returned is the real one.
  */
@@ -50,10 +63,8 @@ export function linkTarget(href: string, root: string | undefined): LinkTarget {
     return { kind: 'refused', reason: t('the file link is malformed') };
   }
   const [file = '', fragment] = raw.split('#');
-  const realRoot = realPath(root);
-  const target = realPath(path.resolve(root, file));
-  const rel = path.relative(realRoot, target);
-  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { kind: 'refused', reason: t('{0} is outside the workspace', target) };
+  const target = realPathInside(path.resolve(root, file), [root]);
+  if (target === undefined) return { kind: 'refused', reason: t('{0} is outside the workspace', realPath(path.resolve(root, file))) };
   const line = /^L(\d+)/.exec(fragment ?? '')?.[1];
   return { kind: 'file', path: target, ...(line ? { line: Number(line) } : {}) };
 }

@@ -3,6 +3,7 @@
 import { minimatch } from 'minimatch';
 import * as vscode from 'vscode';
 import type { CodeChip } from '../../shared/chips.ts';
+import { realPathInside } from '../linkTarget.ts';
 import { folderTree, type TreeFs } from './folderTree.ts';
 import { GitignoreRules } from './gitignore.ts';
 
@@ -36,13 +37,27 @@ function treeFs(root: vscode.Uri): TreeFs {
   };
 }
 
-/** The folder's tree as a chip; `uri` must be inside a workspace folder. */
-export async function folderChip(uri: vscode.Uri): Promise<CodeChip | undefined> {
+/**
+ * The workspace folder holding `uri`, when its real path is inside one (as links require: a symlink out of the
+ * workspace is outside); otherwise undefined, and the user is told it was not added. A drop or a view message can
+ * name any `file:` URI (`~/.ssh/id_rsa`), so every file and folder chip asks this first.
+ */
+export function workspaceFolderOf(uri: vscode.Uri): vscode.WorkspaceFolder | undefined {
   const folder = vscode.workspace.getWorkspaceFolder(uri);
-  if (!folder) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Pi: only folders inside the workspace can be added.'));
-    return undefined;
-  }
+  // Only file: folders have real paths to compare; another scheme has no symlinks the host could follow.
+  const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const inside = uri.scheme === 'file' ? realPathInside(uri.fsPath, roots) !== undefined : folder !== undefined;
+  if (folder && inside) return folder;
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('Pi: {0} is outside the workspace, so it was not added.', uri.scheme === 'file' ? uri.fsPath : uri.toString(true)),
+  );
+  return undefined;
+}
+
+/** The folder's tree as a chip; `uri` must be inside a workspace folder (refused with a message otherwise). */
+export async function folderChip(uri: vscode.Uri): Promise<CodeChip | undefined> {
+  const folder = workspaceFolderOf(uri);
+  if (!folder) return undefined;
   const rel = uri.path === folder.uri.path ? '' : vscode.workspace.asRelativePath(uri, false);
   const tree = await folderTree(rel, treeFs(folder.uri), { excluded: excludedBy(folder), ignoreCase: IGNORE_CASE });
   const counts = `${tree.folders === 1 ? vscode.l10n.t('1 folder') : vscode.l10n.t('{0} folders', tree.folders)}, ${tree.files === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', tree.files)}`;
