@@ -56,6 +56,27 @@ describe('replaying a crafted session', () => {
   });
 });
 
+describe('replaying tool calls that never ran', () => {
+  it('closes every call of a message that ended in an error or was aborted as failed, with the reason', () => {
+    const call = (id: string) => ({ type: 'toolCall', id, name: 'bash', arguments: { command: 'ls' } });
+    const messages = [
+      { role: 'user', content: 'go', timestamp: 0 },
+      { role: 'assistant', content: [call('e1'), call('e2')], stopReason: 'error', errorMessage: 'terminated', timestamp: 0 },
+      { role: 'assistant', content: [{ type: 'text', text: 'again' }, call('a1')], stopReason: 'aborted', timestamp: 0 },
+      { role: 'assistant', content: [call('ok')], stopReason: 'toolUse', timestamp: 0 },
+      { role: 'toolResult', toolCallId: 'ok', toolName: 'bash', content: 'out', isError: false, timestamp: 0 },
+    ];
+    const s = replayOnto(initialTranscript, messages, 0);
+    const cards = Object.values(s.tools).map((c) => [c.toolCallId, c.status, c.output]);
+    assert.deepEqual(cards, [
+      ['e1', 'error', 'terminated'],
+      ['e2', 'error', 'terminated'],
+      ['a1', 'error', 'Operation aborted'],
+      ['ok', 'done', 'out'],
+    ]);
+  });
+});
+
 describe('a failed import', () => {
   it('removes the copy it made, and only that, so a reload does not open the bad file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pi-import-'));

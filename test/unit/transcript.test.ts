@@ -189,6 +189,56 @@ describe('transcript reducer rules', () => {
     assert.equal(anyRow(state.messages[0]!).stopReason, 'error');
   });
 
+  for (const [stopReason, errorMessage, reason] of [
+    ['error', '500 overloaded', '500 overloaded'],
+    ['error', undefined, 'Error'],
+    ['aborted', undefined, 'Operation aborted'],
+  ] as const) {
+    it(`fails the tool calls of a message that ended ${stopReason}${errorMessage ? ' with a message' : ''}, with the reason, instead of leaving them pending`, () => {
+      let state = reduce(initialTranscript, [
+        ...start,
+        { type: 'blockStart', index: 0, kind: 'toolCall', toolCallId: 'c1', toolName: 'bash', at: 1 },
+        { type: 'delta', index: 0, text: '{"command":"ls"}' },
+      ]);
+      const final = {
+        role: 'assistant',
+        content: [
+          { type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'ls' } },
+          { type: 'toolCall', id: 'c2', name: 'read', arguments: { path: 'a' } },
+        ],
+        stopReason,
+        ...(errorMessage ? { errorMessage } : {}),
+      };
+      state = reduce(state, project(ev({ type: 'message_end', message: final }), { state, now: 3 }));
+      for (const [id, name] of [
+        ['c1', 'bash'],
+        ['c2', 'read'],
+      ]) {
+        const card = toolOf(state.tools, id!);
+        assert.equal(card?.status, 'error', id);
+        assert.equal(card.output, reason, id);
+        assert.equal(card.toolName, name, id);
+      }
+    });
+  }
+
+  it('fails the tool calls of a message left streaming when the run settles without its end', () => {
+    const state = reduce(initialTranscript, [
+      ...start,
+      { type: 'blockStart', index: 0, kind: 'toolCall', toolCallId: 'c1', toolName: 'bash', at: 1 },
+      { type: 'delta', index: 0, text: '{"comm' },
+      { type: 'settled', aborted: true, at: 5 },
+    ]);
+    assert.equal(toolOf(state.tools, 'c1')?.status, 'error');
+  });
+
+  it('leaves the calls of a message that ended for a tool use pending until they run', () => {
+    let state = reduce(initialTranscript, start);
+    const final = { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: {} }], stopReason: 'toolUse' };
+    state = reduce(state, project(ev({ type: 'message_end', message: final }), { state, now: 3 }));
+    assert.equal(toolOf(state.tools, 'c1'), undefined);
+  });
+
   it('reads events in the callback: later mutation by Pi changes nothing', () => {
     const queue = { type: 'queue_update', steering: ['a'], followUp: ['b'] };
     const wire = project(ev(queue), { state: initialTranscript, now: 1 });

@@ -1,8 +1,10 @@
-/** Session states the chat shows beside the transcript (headless Chromium): a failed summary that Pi retries. */
+/** Session states the chat shows beside the transcript (headless Chromium): a failed summary that Pi retries, tool calls a failed reply never ran. */
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { useChatPage, batch } from './harness.ts';
+import { useChatPage, batch, deliver, session } from './harness.ts';
+import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
+import { replayOnto } from '../../src/worker/replay.ts';
 
 type G = { document: { querySelector(s: string): { textContent: string | null } | null } };
 
@@ -51,5 +53,35 @@ describe('session states in the chat webview (headless Chromium)', function () {
     ]);
     assert.equal(await page.locator('.status-line').innerText(), 'Writing the branch summary again (attempt 2/3)…');
     assert.equal(await page.getAttribute('body', 'data-run-state'), 'idle');
+  });
+
+  it('a reply that ended in an error shows its tool calls failed with the reason, live and when the session is resumed', async () => {
+    await batch(page, [
+      { type: 'runStart' },
+      { type: 'assistantStart', at: 1 },
+      { type: 'blockStart', index: 0, kind: 'toolCall', toolCallId: 'live-1', toolName: 'bash', at: 1 },
+      { type: 'delta', index: 0, text: '{"command":"ls"}' },
+      { type: 'assistantEnd', stopReason: 'error', errorMessage: 'overloaded', at: 2 },
+      { type: 'settled', aborted: false, at: 3 },
+    ]);
+    const live = page.locator('.tool-card[data-tool-call-id="live-1"]');
+    assert.equal(await live.getAttribute('data-status'), 'error');
+    assert.match(await live.innerText(), /overloaded/);
+
+    const call = (id: string) => ({ type: 'toolCall', id, name: 'bash', arguments: { command: 'ls' } });
+    const state = replayOnto(
+      initialTranscript,
+      [
+        { role: 'user', content: 'go', timestamp: 0 },
+        { role: 'assistant', content: [call('old-1'), call('old-2')], stopReason: 'error', errorMessage: 'terminated', timestamp: 0 },
+        { role: 'assistant', content: [call('old-3')], stopReason: 'aborted', timestamp: 0 },
+      ],
+      0,
+    );
+    await deliver(page, { type: 'snapshot', state, session });
+    for (const id of ['old-1', 'old-2', 'old-3'])
+      assert.equal(await page.locator(`.tool-card[data-tool-call-id="${id}"]`).getAttribute('data-status'), 'error', id);
+    assert.equal(await page.locator('.tool-card[data-status="pending"]').count(), 0, 'no call is left pending');
+    assert.match(await page.locator('.tool-card[data-tool-call-id="old-3"]').innerText(), /Operation aborted/);
   });
 });

@@ -6,6 +6,7 @@
 import type { BlockFinal, StopReason, WireEvent } from '../wire/events.ts';
 import { reduceExtensionUi, reduceShell } from './dialogsAndWidgets.ts';
 import { unknownCase } from '../exhaustive.ts';
+import { t } from '../l10n.ts';
 import { initialRunState, reduceRun } from '../run/runState.ts';
 import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
 import { emptyTools, fieldsOf, lookup, make, pushed, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
@@ -90,7 +91,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         blocks = blocks.map((b) => (b && !b.final ? { ...b, text: flattened(b.text), final: true, endedAt: b.endedAt ?? ev.at } : b));
         return { ...m, blocks, final: true, stopReason: ev.stopReason, errorMessage: ev.errorMessage, usage: ev.usage, endedAt: ev.at };
       });
-      return settle(ended);
+      return settle(failUnrunCalls(ended));
     }
     case 'toolStart': {
       // Ids key the card table and the view's elements: one that is not text (a crafted session's) is dropped.
@@ -289,7 +290,24 @@ function closeOpen(s: TranscriptState, stopReason: StopReason, at: number): Tran
     endedAt: at,
     blocks: m.blocks.map((b) => (b && !b.final ? { ...b, text: flattened(b.text), final: true } : b)),
   }));
-  return settle(closed);
+  return settle(failUnrunCalls(closed));
+}
+
+/**
+ * `s` with a failed card for each call of the open row that has none, when the row ended in an error or was
+ * aborted: Pi runs no call of such a message, and shows each as failed with the reason (its UI's
+ * `message_end` and its replay of a session do this), where the view would otherwise show them pending forever.
+ */
+function failUnrunCalls(s: TranscriptState): TranscriptState {
+  const row = rows(s).open;
+  if (!row || (row.stopReason !== 'error' && row.stopReason !== 'aborted')) return s;
+  const reason = row.errorMessage || (row.stopReason === 'aborted' ? t('Operation aborted') : t('Error'));
+  let out = s;
+  for (const b of row.blocks) {
+    if (b?.kind !== 'toolCall' || !isId(b.toolCallId) || lookup(rows(out).tools, b.toolCallId)) continue;
+    out = withTool(out, { toolCallId: b.toolCallId, toolName: b.toolName ?? '', args: b.text, status: 'error', output: reason });
+  }
+  return out;
 }
 
 function withBlock(m: AssistantRow, index: number, b: BlockView): AssistantRow {
