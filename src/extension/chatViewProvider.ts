@@ -13,6 +13,7 @@ import type { CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { builtinCommands, type BuiltinName } from '../shared/slashCommands.ts';
+import { commandFromChat } from './chatRouting.ts';
 import type { ComposerImageDraft } from './composerImageDraft.ts';
 import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink } from './links.ts';
@@ -134,6 +135,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     );
   }
 
+  /** Runs `piPanel.<command>` for this chat: a view's buttons, drops and slash commands act on their own chat, not the focused one. */
+  private async _run(command: string, ...args: unknown[]): Promise<void> {
+    await vscode.commands.executeCommand(...commandFromChat(this.chatId, command, ...args));
+  }
+
   /** The panel's built-in slash commands: each is one of its actions. */
   private async _slash(name: BuiltinName, args: string): Promise<void> {
     const c = this._client;
@@ -145,30 +151,24 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'compact':
         return args ? c.compactWith(args) : c.compact();
       case 'model':
-        await vscode.commands.executeCommand('piPanel.selectModel');
-        return;
+        return this._run('selectModel');
       case 'thinking':
         if (args)
           return c
             .setThinkingLevel(args)
             .catch((err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(vscode.l10n.t('Pi: {0}', String(err)))));
-        await vscode.commands.executeCommand('piPanel.setThinkingLevel');
-        return;
+        return this._run('setThinkingLevel');
       case 'name': {
         const title = args || (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Name this Pi session'), value: c.state.sessionName ?? '' }));
         if (title?.trim()) await c.setSessionName(title.trim());
         return;
       }
       case 'export':
-        await vscode.commands.executeCommand('piPanel.exportTranscript');
-        return;
+        return this._run('exportTranscript');
       case 'plan': {
         // A Pi extension's own `/plan` (Pi's plan-mode example) wins: the panel's toggle stays on its button and command.
         if ((await c.listCommands()).some((x) => x.name === 'plan')) return c.send(args ? `/plan ${args}` : '/plan', 'prompt');
-        if (!args) {
-          await vscode.commands.executeCommand('piPanel.togglePlanMode');
-          return;
-        }
+        if (!args) return this._run('togglePlanMode');
         await c.setPlanMode(true);
         return c.send(args, 'prompt');
       }
@@ -345,8 +345,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'continueInterrupted':
         return this._client.continueInterrupted();
       case 'runCommand':
-        await vscode.commands.executeCommand(`piPanel.${msg.command}`);
-        return;
+        return this._run(msg.command);
       case 'insertCode':
         return insertAtCursor(msg.text);
       case 'openFile':
@@ -356,11 +355,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'undo':
         return this._review.undo(msg.path, msg.runId);
       case 'pickFile':
-        await vscode.commands.executeCommand('piPanel.addFile');
-        return;
+        return this._run('addFile');
       case 'dropUris':
-        await vscode.commands.executeCommand('piPanel.addDropped', msg.uris);
-        return;
+        return this._run('addDropped', msg.uris);
       case 'answerDialog':
         await this._client.answerDialog(msg.id, msg.value, msg.reason);
         return;

@@ -6,6 +6,7 @@ import type { CodeChip } from '../shared/chips.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { Attention } from './attention.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
+import { chatFor } from './chatRouting.ts';
 import { CHAT_EDITOR_TYPE, Chats, type Chat } from './chats.ts';
 import { fileChip, pickChip, selectionChip } from './codeContext.ts';
 import { startHeartbeatFromEnv } from './heartbeat.ts';
@@ -15,7 +16,7 @@ import { registerBeforeContent } from './diffs.ts';
 import { IdleChats } from './idleChats.ts';
 import { idleChatMs } from './config.ts';
 import type { PiClient } from './piClient.ts';
-import { PlanDocument } from './planCommands.ts';
+import { PlanDocuments } from './planCommands.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
@@ -52,13 +53,14 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const client = sidebar.client;
   const statusBar = new StatusBar(chats);
 
-  /** The chat a command acts on: the one the user is in, else the sidebar's. */
-  const target = (): Chat => chats.focused ?? sidebar;
-  const focusChat = () => chats.reveal(target());
+  /** The chat the user is in, else the sidebar's: the palette's commands act on it. */
+  const focused = (): Chat => chats.focused ?? sidebar;
+  /** The chat a command run with `args` acts on: the chat whose view ran it (none once closed), else the focused one. */
+  const target = (args: readonly unknown[]): Chat | undefined => chatFor(args, (id) => chats.byId(id), focused);
+  const focusChat = () => chats.reveal(focused());
   const terminals = new TerminalHistory();
-  const addChips = async (chips: readonly CodeChip[], prompt?: string) => {
+  const addChips = async (chips: readonly CodeChip[], prompt?: string, chat: Chat = focused()) => {
     if (!chips.length) return;
-    const chat = target();
     await chats.reveal(chat);
     chips.forEach((chip, i) => chat.view.addChip(chip, i === chips.length - 1 ? prompt : undefined));
   };
@@ -126,19 +128,25 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       const chip = selectionChip();
       if (chip) await addChips([chip]);
     }),
-    vscode.commands.registerCommand('piPanel.addFile', async (uri?: unknown) => {
-      const chip = uri instanceof vscode.Uri ? await fileChip(uri) : await pickChip(contextPickerItems(terminals));
-      if (chip) await addChips([chip]);
+    // The explorer passes the file; a chat's `@` passes its chat, whose composer gets the chip picked.
+    vscode.commands.registerCommand('piPanel.addFile', async (...args: unknown[]) => {
+      const chat = target(args);
+      if (!chat) return;
+      const chip = args[0] instanceof vscode.Uri ? await fileChip(args[0]) : await pickChip(contextPickerItems(terminals));
+      if (chip) await addChips([chip], undefined, chat);
     }),
-    // The chat view's drop target: not in the palette.
-    vscode.commands.registerCommand('piPanel.addDropped', async (uris: readonly string[]) => addChips(await droppedChips(uris, fileChip))),
+    // The chat view's drop target: not in the palette. The chips go to the chat the files were dropped on.
+    vscode.commands.registerCommand('piPanel.addDropped', async (uris: readonly string[], ...args: unknown[]) => {
+      const chat = target(args);
+      if (chat) await addChips(await droppedChips(uris, fileChip), undefined, chat);
+    }),
     ...registerContextCommands(addChips, terminals, selectionChip),
     vscode.commands.registerCommand('piPanel.cancel', async () => (await cancelTarget())?.client.cancel()),
     vscode.commands.registerCommand('piPanel.cancelAll', () => Promise.all(chats.running.map((c) => c.client.cancel()))),
-    vscode.commands.registerCommand('piPanel.newSession', () => target().client.newSession()),
+    vscode.commands.registerCommand('piPanel.newSession', (...args: unknown[]) => target(args)?.client.newSession()),
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
-    vscode.commands.registerCommand('piPanel.compact', () => target().client.compact()),
+    vscode.commands.registerCommand('piPanel.compact', (...args: unknown[]) => target(args)?.client.compact()),
     vscode.commands.registerCommand('piPanel.clearCheckpoints', async () => {
       const clear = vscode.l10n.t('Clear Checkpoints');
       const sure = await vscode.window.showWarningMessage(
@@ -151,7 +159,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       const messages = await Promise.all(chats.all.map((c) => c.client.clearCheckpoints()));
       for (const message of messages) if (message) void vscode.window.showInformationMessage(plainNotificationText(vscode.l10n.t('Pi: {0}', message)));
     }),
-    ...new PlanDocument(() => target().client, (context.storageUri ?? context.globalStorageUri).fsPath, log).register(),
+    ...new PlanDocuments(target, (context.storageUri ?? context.globalStorageUri).fsPath, log).register(),
     // While Pi waits for an answer the click shows the question instead of cancelling; with several chats
     // running it goes to the one that waits (or runs) longest.
     vscode.commands.registerCommand('piPanel.statusClick', () => {
@@ -163,22 +171,22 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       return chat.client.isActive && !chat.client.state.run.dialogs ? chat.client.cancel() : chats.reveal(chat);
     }),
     ...registerSessionCommands(
-      () => target().client,
-      async (file) => {
+      (args) => target(args)?.client,
+      async (file, client) => {
         const open = chats.withSession(file);
-        if (!open || open === target()) return false;
+        if (!open || open.client === client) return false;
         await chats.reveal(open);
         return true;
       },
-      (file) => {
+      (file, client) => {
         const open = chats.withSession(file);
-        return open && open !== target() ? open.place : undefined;
+        return open && open.client !== client ? open.place : undefined;
       },
     ),
     ...registerSessionFileCommands(
-      () => target().client,
+      () => focused().client,
       async () => {
-        const chat = target();
+        const chat = focused();
         await chats.reveal(chat);
         chat.view.showSessions();
       },

@@ -5,21 +5,23 @@ import { plainNotificationText } from '../shared/notificationText.ts';
 import { errorText, type PiClient } from './piClient.ts';
 
 /**
- * `target`: the chat a command acts on (the focused one); `focusOpen` shows a session another chat has open (true);
- * `openElsewhere` names that chat, for the Resume Session pick's mark.
+ * `target`: the client of the chat a command run with these arguments acts on (the view's that ran it, else the
+ * focused one; none when that view's chat has closed); `focusOpen` shows a session a chat other than `client`'s has
+ * open (true); `openElsewhere` names that chat, for the Resume Session pick's mark.
  */
 export function registerSessionCommands(
-  target: () => PiClient,
-  focusOpen: (file: string) => Promise<boolean> = async () => false,
-  openElsewhere: (file: string) => string | undefined = () => undefined,
+  target: (args: readonly unknown[]) => PiClient | undefined,
+  focusOpen: (file: string, client: PiClient) => Promise<boolean> = async () => false,
+  openElsewhere: (file: string, client: PiClient) => string | undefined = () => undefined,
 ): vscode.Disposable[] {
   // Error text comes from Pi, a provider or the file system: shown as plain text, never as links.
   const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(vscode.l10n.t('Pi: {0}: {1}', what, errorText(err))));
   const noSession = () => void vscode.window.showErrorMessage(vscode.l10n.t('Pi: the session could not start. See Pi: Show Log.'));
 
   return [
-    vscode.commands.registerCommand('piPanel.selectModel', async () => {
-      const client = target();
+    vscode.commands.registerCommand('piPanel.selectModel', async (...args: unknown[]) => {
+      const client = target(args);
+      if (!client) return;
       try {
         const list = await client.listModels();
         if (!list) return noSession();
@@ -44,8 +46,9 @@ export function registerSessionCommands(
         fail(vscode.l10n.t('could not change the model'), err);
       }
     }),
-    vscode.commands.registerCommand('piPanel.setThinkingLevel', async () => {
-      const client = target();
+    vscode.commands.registerCommand('piPanel.setThinkingLevel', async (...args: unknown[]) => {
+      const client = target(args);
+      if (!client) return;
       try {
         const list = await client.thinkingLevels();
         if (!list) return noSession();
@@ -59,8 +62,9 @@ export function registerSessionCommands(
         fail(vscode.l10n.t('could not change the thinking level'), err);
       }
     }),
-    vscode.commands.registerCommand('piPanel.resumeSession', async () => {
-      const client = target();
+    vscode.commands.registerCommand('piPanel.resumeSession', async (...args: unknown[]) => {
+      const client = target(args);
+      if (!client) return;
       try {
         const sessions = await client.listSessions();
         if (!sessions.length) {
@@ -70,20 +74,21 @@ export function registerSessionCommands(
         const pick = await vscode.window.showQuickPick(
           sessions.map((info) => ({
             label: info.name || info.firstMessage.replace(/\s+/g, ' ').slice(0, 80) || vscode.l10n.t('(empty session)'),
-            description: [`${info.messageCount} messages`, ...markOpen(openElsewhere(info.path))].join(' · '),
+            description: [`${info.messageCount} messages`, ...markOpen(openElsewhere(info.path, client))].join(' · '),
             detail: new Date(info.modified).toLocaleString(vscode.env.language),
             path: info.path,
           })),
           { title: vscode.l10n.t('Pi: Resume Session'), matchOnDetail: true },
         );
         // A session open in another chat is shown there, not opened twice.
-        if (pick && !(await focusOpen(pick.path))) await client.resumeSession(pick.path);
+        if (pick && !(await focusOpen(pick.path, client))) await client.resumeSession(pick.path);
       } catch (err) {
         fail(vscode.l10n.t('could not list sessions'), err);
       }
     }),
-    vscode.commands.registerCommand('piPanel.exportTranscript', async () => {
-      const client = target();
+    vscode.commands.registerCommand('piPanel.exportTranscript', async (...args: unknown[]) => {
+      const client = target(args);
+      if (!client) return;
       try {
         if (!(await client.ensureSession())) return noSession();
         const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
