@@ -150,10 +150,25 @@ export function loadDiagnostics(loader: ResourceLoaderLike): LoadDiagnostic[] {
   return [
     ...extensions.errors.map(({ path, error }) => ({ type: 'error' as const, path, message: `Failed to load extension "${path}": ${error}` })),
     ...(extensions.warnings ?? []).map(({ path, warning }) => ({ type: 'warning' as const, path, message: `Extension package "${path}": ${warning}` })),
-    ...[...loader.getSkills().diagnostics, ...loader.getPrompts().diagnostics, ...loader.getThemes().diagnostics].flatMap((d) =>
-      d.type === 'collision' ? [] : [{ type: d.type, message: d.message, ...(d.path ? { path: d.path } : {}) }],
-    ),
+    ...[...loader.getSkills().diagnostics, ...loader.getPrompts().diagnostics, ...loader.getThemes().diagnostics].map(resourceDiagnostic),
   ];
+}
+
+type ResourceDiagnostic = ReturnType<ResourceLoaderLike['getSkills']>['diagnostics'][number];
+
+/**
+ * A skill's, prompt's or theme's diagnostic with its file in the message. Pi's runtime reports each
+ * (type, message) once, so two broken skills with the same problem would otherwise show as one; and a name
+ * collision says which file is used and which is skipped, as the CLI prints it.
+ */
+function resourceDiagnostic(d: ResourceDiagnostic): LoadDiagnostic {
+  const c = d.type === 'collision' ? d.collision : undefined;
+  if (c) {
+    const kind = `${c.resourceType.charAt(0).toUpperCase()}${c.resourceType.slice(1)}`;
+    return { type: 'warning', message: `${kind} "${c.name}" collision: ${c.winnerPath} is used, ${c.loserPath} is skipped.`, path: c.loserPath };
+  }
+  const type = d.type === 'error' ? 'error' : 'warning';
+  return d.path ? { type, message: `${d.path}: ${d.message}`, path: d.path } : { type, message: d.message };
 }
 
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
