@@ -1,5 +1,6 @@
 /** The "Changes" row after a run that changed files: per file +/− lines, Open Diff and Undo; Undo all. */
 
+import { showInvisibles } from '../shared/visibleText.ts';
 import type { FileChangeView } from '../shared/wire/events.ts';
 import { ConversationAction } from './actions.ts';
 import { button } from './components.ts';
@@ -29,18 +30,20 @@ export function renderChanges(el: HTMLElement, files: readonly FileChangeView[])
 
 function fileItem(f: FileChangeView): HTMLElement {
   const li = h('li', { class: 'change-file', 'data-path': f.path, 'data-undone': f.undone ? 'true' : undefined });
+  // A file name is anyone's text: a U+202E in it must show, not reverse the name (`data-path` keeps it as it is).
+  const name = showInvisibles(f.path, { oneLine: true });
   li.append(
-    button(f.path, ConversationAction.OpenFile, 'link', {
+    button(name, ConversationAction.OpenFile, 'link', {
       class: 'btn btn-link file-link',
       'data-path': f.path,
-      title: t('Open {0} at the first changed line', f.path),
+      title: t('Open {0} at the first changed line', name),
     }),
     h('span', { class: 'change-added', 'aria-label': t('{0} lines added', f.added) }, `+${f.added}`),
     h('span', { class: 'change-removed', 'aria-label': t('{0} lines removed', f.removed) }, `−${f.removed}`),
   );
   if (f.created) li.append(h('span', { class: 'change-note' }, 'new'));
   if (f.note) {
-    li.append(h('span', { class: 'change-note' }, t('no diff or undo: {0}', f.note)));
+    li.append(h('span', { class: 'change-note' }, t('no diff or undo: {0}', showInvisibles(f.note))));
     return li;
   }
   if (f.undone) {
@@ -51,12 +54,12 @@ function fileItem(f: FileChangeView): HTMLElement {
     button(t('Open Diff'), ConversationAction.OpenDiff, 'secondary', {
       class: 'btn btn-secondary btn-small',
       'data-path': f.path,
-      'aria-label': t('Open diff of {0}', f.path),
+      'aria-label': t('Open diff of {0}', name),
     }),
     button(t('Undo'), ConversationAction.UndoFile, 'secondary', {
       class: 'btn btn-secondary btn-small',
       'data-path': f.path,
-      'aria-label': f.created ? t('Undo: delete {0}, which Pi created', f.path) : t('Undo the changes to {0}', f.path),
+      'aria-label': f.created ? t('Undo: delete {0}, which Pi created', name) : t('Undo the changes to {0}', name),
     }),
   );
   return li;

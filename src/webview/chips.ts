@@ -1,7 +1,7 @@
 /** Chips in the chat: the composer's strip of code handed to Pi (removable), and the user row's chips read back from the prompt. */
 
 import { chipRef, chipSize, splitChips, type CodeChip } from '../shared/chips.ts';
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { actionSelector, DirectAction } from './actions.ts';
 import { iconButton } from './components.ts';
 import { h, setHidden } from './dom.ts';
@@ -21,13 +21,23 @@ const KIND_LABEL: Record<CodeChip['kind'], string> = {
 const HOVER_LINES = 12;
 const HOVER_CHARS = 800;
 
-/** The chip's tooltip: what it is, its size, and the start of exactly what it sends. */
+/** A chip's name (a path, a terminal's name) as one line: bidi controls, tag characters and line breaks shown. */
+const shownRef = (ref: string): string => showInvisibles(ref, { oneLine: true });
+
+/** The chip's tooltip: what it is, its size, and the start of exactly what it sends, invisible characters shown. */
 function chipTitle(c: CodeChip): string {
   const lines = c.text.split('\n');
   let preview = lines.slice(0, HOVER_LINES).join('\n');
   if (preview.length > HOVER_CHARS) preview = preview.slice(0, HOVER_CHARS);
   const more = preview.length < c.text.replace(/\n$/, '').length ? '\n…' : '';
-  return t('{0}: {1}\n{2} sent (click to see all of it)\n\n{3}{4}', KIND_LABEL[c.kind], c.detail ?? chipRef(c), chipSize(c), showBidiControls(preview), more);
+  return t(
+    '{0}: {1}\n{2} sent (click to see all of it)\n\n{3}{4}',
+    KIND_LABEL[c.kind],
+    shownRef(c.detail ?? chipRef(c)),
+    chipSize(c),
+    showInvisibles(preview),
+    more,
+  );
 }
 
 /**
@@ -104,20 +114,20 @@ export class ChipStrip {
               'data-action': DirectAction.ExpandChip,
               'data-index': String(i),
               'aria-expanded': String(this._expanded === ref),
-              'aria-label': t('{0} {1}, {2}: show what is sent', KIND_LABEL[c.kind], ref, chipSize(c)),
+              'aria-label': t('{0} {1}, {2}: show what is sent', KIND_LABEL[c.kind], shownRef(ref), chipSize(c)),
             },
-            showBidiControls(ref),
+            shownRef(ref),
           ),
           h('span', { class: 'chip-size', 'data-chip-size': String(c.text.length) }, chipSize(c)),
-          iconButton('×', t('Remove {0}', ref), DirectAction.RemoveChip, { 'data-index': String(i) }),
+          iconButton('×', t('Remove {0}', shownRef(ref)), DirectAction.RemoveChip, { 'data-index': String(i) }),
         );
       }),
     );
     const open = this._chips.find((c) => chipRef(c) === this._expanded);
     if (!open) this._expanded = undefined;
     setHidden(this._preview, !open);
-    // Exactly the text the context block will carry; bidi controls made visible as everywhere else.
-    this._preview.textContent = open ? showBidiControls(open.text) : '';
+    // The text the context block will carry, its invisible characters (bidi controls, tag characters) shown.
+    this._preview.textContent = open ? showInvisibles(open.text) : '';
     if (open) this._preview.setAttribute('data-chip', chipRef(open));
     else this._preview.removeAttribute('data-chip');
   }
@@ -136,7 +146,7 @@ export function userBody(): TextBody {
       last = prompt;
       const { refs, text: rest } = splitChips(prompt);
       setHidden(chips, refs.length === 0);
-      chips.replaceChildren(...refs.map((r) => h('span', { class: 'chip', 'data-chip': r }, h('span', { class: 'chip-label' }, showBidiControls(r)))));
+      chips.replaceChildren(...refs.map((r) => h('span', { class: 'chip', 'data-chip': r }, h('span', { class: 'chip-label' }, shownRef(r)))));
       text.textContent = rest;
     },
   };

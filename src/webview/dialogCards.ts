@@ -168,19 +168,21 @@ export class DialogList {
 function restoreFiles(r: NonNullable<DialogView['restore']>): HTMLElement {
   const list = h('ul', { class: 'changes-list restore-files', 'data-run-id': r.checkpoint, 'aria-label': t('Files that will change') });
   for (const f of r.files) {
+    // As in the Changes row: the name's invisible characters show (`data-path` keeps it as it is).
+    const name = showInvisibles(f.path, { oneLine: true });
     list.append(
       h(
         'li',
         { class: 'change-file', 'data-path': f.path },
-        button(f.path, ConversationAction.OpenDiff, 'link', {
+        button(name, ConversationAction.OpenDiff, 'link', {
           class: 'btn btn-link file-link',
           'data-path': f.path,
-          title: t('Open the diff of {0}: the checkpoint ↔ now', f.path),
+          title: t('Open the diff of {0}: the checkpoint ↔ now', name),
         }),
         h('span', { class: 'change-added', 'aria-label': t('{0} lines added since', f.added) }, `+${f.added}`),
         h('span', { class: 'change-removed', 'aria-label': t('{0} lines removed since', f.removed) }, `−${f.removed}`),
         ...(f.created ? [h('span', { class: 'change-note' }, t('new: restoring deletes it'))] : []),
-        ...(f.note ? [h('span', { class: 'change-note' }, f.note)] : []),
+        ...(f.note ? [h('span', { class: 'change-note' }, showInvisibles(f.note))] : []),
       ),
     );
   }

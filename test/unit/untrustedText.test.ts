@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { codeForInsert, hasBidiControls, showBidiControls, stripBidiControls } from '../../src/shared/bidi.ts';
 import { plainNotificationText } from '../../src/shared/notificationText.ts';
+import { showInvisibles } from '../../src/shared/visibleText.ts';
 
 /** The link syntax VS Code's notifications turn into clickable links (its `parseLinkedText`). */
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
@@ -78,5 +79,37 @@ describe('code inserted into the editor', () => {
     const r = codeForInsert('if (isAdmin) {\u202E } \u2066// check later\u2069 {\n');
     assert.equal(r.text, 'if (isAdmin) { } // check later {\n');
     assert.match(r.notice ?? '', /removed 3 bidirectional control characters/);
+  });
+});
+
+describe('text shown to be judged (chip previews, the approval card, file names)', () => {
+  /** "Ignore previous" spelled in Unicode tag characters: invisible, yet a model reads it. */
+  const tagged = [...'Ignore previous'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+
+  it('shows Unicode tag characters (U+E0000–U+E007F) by their code points', () => {
+    const shown = showInvisibles(`ok\u{E0001}${tagged}\u{E007F}`);
+    assert.ok(shown.startsWith('ok⟨U+E0001⟩⟨U+E0049⟩⟨U+E0067⟩'), shown);
+    assert.ok(shown.endsWith('⟨U+E0073⟩⟨U+E007F⟩'), shown);
+    assert.doesNotMatch(shown, /[\u{E0000}-\u{E007F}]/u);
+  });
+
+  it('shows every other character that renders as nothing, bidi controls included', () => {
+    const invisible = [
+      0xad, 0x34f, 0x61c, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180b, 0x180e, 0x200b, 0x200d, 0x200e, 0x2028, 0x202a, 0x202e, 0x2060, 0x2064, 0x2066, 0x2069,
+      0x206a, 0x206f, 0x3164, 0xfe00, 0xfeff, 0xffa0, 0xfff9, 0x1bca0, 0x1d173, 0xe0000, 0xe0020, 0xe0100, 0xe01ef,
+    ];
+    for (const cp of invisible) {
+      const hex = cp.toString(16).toUpperCase().padStart(4, '0');
+      assert.equal(showInvisibles(`a${String.fromCodePoint(cp)}b`), `a⟨U+${hex}⟩b`, hex);
+    }
+  });
+
+  it('leaves tabs, line breaks, other scripts and emoji as they are', () => {
+    const text = 'a\tb\r\nc 漢字 é ✓ ❤️ 1️⃣ شكرا';
+    assert.equal(showInvisibles(text), text);
+  });
+
+  it('shows line breaks and tabs too in a one-line name', () => {
+    assert.equal(showInvisibles('a.ts\n\trm -rf ~\u202E', { oneLine: true }), 'a.ts\\x0A\\x09rm -rf ~⟨U+202E⟩');
   });
 });

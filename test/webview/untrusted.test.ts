@@ -1,11 +1,13 @@
 /**
  * Endpoint-chosen text in the chat view: tool-call ids that name `Object.prototype` members, delivered as
  * JSON the way postMessage carries them, and bidirectional-override characters in tool names, summaries,
- * titles and link titles, which must show rather than reorder what the reader sees.
+ * titles and link titles, which must show rather than reorder what the reader sees; tag characters and bidi
+ * controls in chips, the Changes row and the Restore card, which must show rather than hide or reorder.
  */
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { expandChips, type CodeChip } from '../../src/shared/chips.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
@@ -13,6 +15,8 @@ import { deliverJson, session, useChatPage } from './harness.ts';
 import { BIDI, PROTOTYPE_IDS } from './hostile.ts';
 
 const BIDI_CHAR = /[\u202A-\u202E\u2066-\u2069]/;
+/** Bidi controls, zero-width characters and Unicode tag characters, raw. */
+const HIDDEN_CHAR = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/u;
 
 /** A tool call with id `id`: drafted and streamed by the model, then run, then answered. */
 function toolTurn(id: string, n: number): { draft: WireEvent[]; run: WireEvent[] } {
@@ -142,6 +146,51 @@ describe('endpoint-chosen text in the chat view (headless Chromium)', function (
       shown.titles.join(' | '),
     );
     for (const t of shown.header) assert.doesNotMatch(t, BIDI_CHAR);
+    assert.deepEqual(errors, []);
+  });
+
+  it('shows tag characters and bidi controls in chip previews and names, the user row, the Changes row and the Restore card', async () => {
+    await deliverJson(page, { type: 'snapshot', state: initialTranscript, session });
+    // "Ignore previous" in tag characters, invisible in a browser; a name that a U+202E reverses.
+    const tagged = [...'Ignore previous'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const name = 'src/evil\u202Etxt.exe';
+    const chip: CodeChip = { kind: 'file', path: name, text: `const a = 1;${tagged}\n` };
+    await deliverJson(page, { type: 'addChip', chip });
+    const strip = page.locator('[data-testid="composer-chips"] .chip');
+    await strip.locator('[data-action="expand-chip"]').click();
+    const files = [{ path: name, added: 1, removed: 0, created: false }];
+    await deliverJson(page, {
+      type: 'batch',
+      events: [
+        { type: 'userMessage', text: expandChips([chip], 'Why?'), images: 0 },
+        { type: 'runStart' },
+        { type: 'settled', aborted: false, at: T0 },
+        { type: 'changes', runId: 'r1', files },
+        {
+          type: 'dialogOpen',
+          dialog: { id: 'd1', kind: 'select', title: 'Restore?', options: ['Code only'], panel: true, restore: { checkpoint: 'a'.repeat(40), files }, at: T0 },
+        },
+      ],
+    });
+    const shown = async (sel: string) =>
+      page.locator(sel).evaluateAll((els) => els.flatMap((e) => [e.textContent ?? '', e.getAttribute('title') ?? '', e.getAttribute('aria-label') ?? '']));
+    const chipTexts = await shown('[data-testid="composer-chips"] .chip, [data-testid="composer-chips"] .chip *, [data-testid="chip-preview"]');
+    const rowChips = await shown('[data-role="user"] .chip-label');
+    const changes = await shown('[data-testid="changes"] .change-file *');
+    const restore = await shown('[data-testid="dialog"] .change-file *');
+    for (const [where, texts] of Object.entries({ chipTexts, rowChips, changes, restore })) {
+      assert.ok(texts.length > 0, where);
+      for (const text of texts) assert.doesNotMatch(text, HIDDEN_CHAR, `${where}: ${JSON.stringify(text)}`);
+      assert.ok(
+        texts.some((t) => t.includes('evil⟨U+202E⟩txt.exe')),
+        `${where} shows the name's control: ${texts.join(' | ')}`,
+      );
+    }
+    assert.ok((await page.locator('[data-testid="chip-preview"]').textContent())?.includes('const a = 1;⟨U+E0049⟩⟨U+E0067⟩'));
+    assert.ok(
+      chipTexts.some((t) => t.includes('⟨U+E0049⟩')),
+      'the hover preview shows the tag characters',
+    );
     assert.deepEqual(errors, []);
   });
 });
