@@ -172,6 +172,10 @@ function resourceDiagnostic(d: ResourceDiagnostic): LoadDiagnostic {
 }
 
 export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promise<CreatedSession> {
+  // Before any session lookup: Pi's `continueRecent` compares the folder with the sessions folder of its own
+  // agent directory, and keeps only sessions whose header names this workspace when they differ. Pointed
+  // later, the first chat with `piPanel.agentDir` set missed the most recent session the CLI would continue.
+  const agentDirProblem = pointPiAtAgentDir(pi, o.agentDir);
   const sessionDir = sessionDirFor(o.cwd, o.agentDir);
   const sessionManager = o.open
     ? pi.SessionManager.open(o.open, sessionDir, o.cwd)
@@ -193,7 +197,6 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const noTools = { noTools: 'all' as const };
   // Trusted, Pi's built-ins come first, as in the CLI; untrusted, no tool runs, so no MCP server starts.
   const builtIns = o.trusted ? piBuiltInExtensions(pi) : [];
-  const agentDirProblem = o.trusted ? pointPiAtAgentDir(pi, o.agentDir) : undefined;
   const factories: InlineExtension[] = o.trusted ? [...builtIns, ...(o.extensionFactories ?? [])] : [];
   const runtime = await pi.createAgentSessionRuntime(
     async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
@@ -221,7 +224,8 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const warnings = [
     noModel ? undefined : modelFallbackMessage,
     o.cwdNote,
-    agentDirProblem,
+    // Only MCP reads the folder through Pi's own lookup, and no MCP server starts untrusted.
+    o.trusted ? agentDirProblem : undefined,
     o.trusted ? undefined : 'This workspace is not trusted: Pi runs without tools here and loads nothing from the folder (.pi/, AGENTS.md).',
   ].filter((w): w is string => Boolean(w));
   const ext = o.trusted ? o.extensions : undefined;

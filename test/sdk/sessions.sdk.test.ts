@@ -364,3 +364,35 @@ describe('Crafted session files through the worker', function () {
     assert.ok(!h.notifications.some((n) => n.code === 'workerStopped'), 'the worker never stopped');
   });
 });
+
+describe('A configured agent dir through the worker', function () {
+  this.timeout(90_000);
+  const harness = useClientHarness();
+  const saved = process.env.PI_CODING_AGENT_DIR;
+  // The worker copies this process's environment: Pi starts pointed at its default folder, as in VS Code.
+  beforeEach(() => delete process.env.PI_CODING_AGENT_DIR);
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PI_CODING_AGENT_DIR;
+    else process.env.PI_CODING_AGENT_DIR = saved;
+  });
+
+  it('continues the most recent session there on the first start, as the CLI does with that folder, also one whose header names another folder', async () => {
+    const h = await harness.start(answers(1), [], {
+      prepare: ({ agentDir, cwd }) => {
+        const dir = sessionDirFor(cwd, agentDir);
+        mkdirSync(dir, { recursive: true });
+        // Brought from another machine (an import, a synced folder): its header names a folder that is not this one.
+        craftedSession(dir, 'recent', tempDir('pi-elsewhere-'), [
+          { role: 'user', content: 'Asked in the configured folder', timestamp: 0 },
+          { role: 'assistant', content: [{ type: 'text', text: 'Answered there' }], ...assistantBase, stopReason: 'stop' },
+        ]);
+      },
+    });
+    await h.client.ensureSession();
+    await h.until(() => h.client.state.messages.length > 0, 'the session continued', 10_000);
+    assert.deepEqual(
+      h.client.state.messages.map((m) => m.blocks.map((b) => b?.text ?? '').join('')),
+      ['Asked in the configured folder', 'Answered there'],
+    );
+  });
+});
