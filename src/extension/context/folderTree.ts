@@ -1,14 +1,19 @@
-/** `@folder`: a folder's file tree, without what `.gitignore` files and `files.exclude` leave out, to a bound. */
+/** `@folder`: a folder's file tree, without what `.gitignore` files and `files.exclude` leave out, to a bound, never following a symlink out of the workspace. */
 
 import { FOLDER_MAX_ENTRIES } from './bounds.ts';
 import { GitignoreRules } from './gitignore.ts';
 
 /** What the tree needs from a file system, paths relative to the workspace root ('' is the root). */
 export interface TreeFs {
-  /** A folder's entries: names and whether each is a folder. */
-  readDir(rel: string): Promise<readonly (readonly [name: string, isDir: boolean])[]>;
+  /** A folder's entries: names, whether each is a folder, and whether it is a symlink. */
+  readDir(rel: string): Promise<readonly (readonly [name: string, isDir: boolean, isLink?: boolean])[]>;
   /** A file's text, or undefined when there is none. */
   readText(rel: string): Promise<string | undefined>;
+  /**
+   * Where `rel` really is, workspace-relative with every symlink followed; undefined when that is outside the
+   * workspace. Without it no symlinked folder is followed.
+   */
+  realPath?(rel: string): Promise<string | undefined>;
 }
 
 export interface TreeOptions {
@@ -28,7 +33,12 @@ export interface FolderTree {
 interface Node {
   readonly name: string;
   readonly rel: string;
+  /** Where the folder really is (workspace-relative): its rel, unless a symlink was followed on the way. */
+  readonly real: string;
+  readonly parent?: Node;
   readonly isDir: boolean;
+  /** Said after the name: where a symlinked folder leads, and why it was not followed. */
+  readonly note?: string;
   readonly children: Node[];
   /** Entries of this folder left out by the bound. */
   unlisted: number;
@@ -37,6 +47,26 @@ interface Node {
 }
 
 const join = (dir: string, name: string): string => (dir ? `${dir}/${name}` : name);
+
+/** Whether folder `outer` holds `inner` or is it ('' is the workspace root, which holds everything). */
+const holds = (outer: string, inner: string): boolean => outer === '' || inner === outer || inner.startsWith(`${outer}/`);
+
+/**
+ * A symlinked folder `rel` in `dir`: its note, and whether to walk it. It is walked only to a real path inside the
+ * workspace that holds none of the folders it is in (that would list them again, round and round).
+ */
+async function linkedFolder(fs: TreeFs, rel: string, dir: Node): Promise<{ note: string; real?: string }> {
+  // l10n-ignore: sent to Pi, not shown
+  if (!fs.realPath) return { note: ' (symlink: not followed)' };
+  const real = await fs.realPath(rel);
+  // l10n-ignore: sent to Pi, not shown
+  if (real === undefined) return { note: ' (symlink out of the workspace: not followed)' };
+  for (let at: Node | undefined = dir; at; at = at.parent) {
+    // l10n-ignore: sent to Pi, not shown
+    if (holds(real, at.real)) return { note: ` (symlink to ${real || '.'}: a folder it is in, not followed)` };
+  }
+  return { note: ` (symlink to ${real || '.'})`, real };
+}
 
 /** Walks `folder` breadth first (so a bound keeps the top levels whole), then writes it as an indented tree. */
 export async function folderTree(folder: string, fs: TreeFs, options: TreeOptions = {}): Promise<FolderTree> {
@@ -50,7 +80,7 @@ export async function folderTree(folder: string, fs: TreeFs, options: TreeOption
     const text = await fs.readText(join(dir, '.gitignore'));
     if (text !== undefined) rules.add(dir, text);
   }
-  const top: Node = { name: root || '.', rel: root, isDir: true, children: [], unlisted: 0 };
+  const top: Node = { name: root || '.', rel: root, real: (await fs.realPath?.(root)) ?? root, isDir: true, children: [], unlisted: 0 };
   const queue: Node[] = [top];
   let listed = 0;
   let files = 0;
@@ -74,25 +104,28 @@ export async function folderTree(folder: string, fs: TreeFs, options: TreeOption
         return !(isDir && name === '.git') && !rules.ignores(rel, isDir) && !options.excluded?.(rel, isDir);
       })
       .sort(([a, aDir], [b, bDir]) => Number(bDir) - Number(aDir) || (a < b ? -1 : a > b ? 1 : 0));
-    for (const [name, isDir] of kept) {
+    for (const [name, isDir, isLink] of kept) {
       if (listed >= max) {
         dir.unlisted++;
         clipped = true;
         continue;
       }
       listed++;
-      const node: Node = { name, rel: join(dir.rel, name), isDir, children: [], unlisted: 0 };
+      const rel = join(dir.rel, name);
+      const link = isDir && isLink ? await linkedFolder(fs, rel, dir) : undefined;
+      const real = link ? link.real : join(dir.real, name);
+      const node: Node = { name, rel, real: real ?? rel, parent: dir, isDir, note: link?.note, children: [], unlisted: 0 };
       dir.children.push(node);
       if (isDir) {
         folders++;
-        queue.push(node);
+        if (real !== undefined) queue.push(node);
       } else files++;
     }
   }
   const lines: string[] = [`${root || '.'}/`];
   const write = (node: Node, indent: string): void => {
     for (const child of node.children) {
-      lines.push(`${indent}${child.name}${child.isDir ? '/' : ''}`);
+      lines.push(`${indent}${child.name}${child.isDir ? '/' : ''}${child.note ?? ''}`);
       if (child.isDir) write(child, `${indent}  `);
     }
     // l10n-ignore: sent to Pi, not shown

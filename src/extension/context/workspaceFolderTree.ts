@@ -1,9 +1,10 @@
 /** `@folder` on the workspace: the tree read through `workspace.fs`, `files.exclude` matched as VS Code globs, and the folder picker. */
 
+import * as path from 'node:path';
 import { minimatch } from 'minimatch';
 import * as vscode from 'vscode';
 import type { CodeChip } from '../../shared/chips.ts';
-import { realPathInside } from '../linkTarget.ts';
+import { realPath, realPathInside } from '../linkTarget.ts';
 import { folderTree, type TreeFs } from './folderTree.ts';
 import { GitignoreRules } from './gitignore.ts';
 
@@ -20,13 +21,22 @@ function excludedBy(folder: vscode.WorkspaceFolder): (rel: string) => boolean {
   return (rel) => patterns.some((glob) => minimatch(rel, glob, { dot: true, nocase: IGNORE_CASE }));
 }
 
+/** The workspace folder `root` for `folderTree`; symlinked folders are followed only where their real path stays in it. */
 function treeFs(root: vscode.Uri): TreeFs {
   const at = (rel: string) => (rel ? vscode.Uri.joinPath(root, ...rel.split('/')) : root);
+  // Real paths exist only on disk; elsewhere no symlinked folder is followed.
+  const onDisk = root.scheme === 'file';
   return {
     async readDir(rel) {
       const entries = await vscode.workspace.fs.readDirectory(at(rel));
-      return entries.map(([name, type]) => [name, (type & vscode.FileType.Directory) !== 0] as const);
+      return entries.map(([name, type]) => [name, (type & vscode.FileType.Directory) !== 0, (type & vscode.FileType.SymbolicLink) !== 0] as const);
     },
+    ...(onDisk && {
+      realPath: async (rel: string) => {
+        const real = realPathInside(at(rel).fsPath, [root.fsPath]);
+        return real === undefined ? undefined : path.relative(realPath(root.fsPath), real).split(path.sep).join('/');
+      },
+    }),
     async readText(rel) {
       try {
         return new TextDecoder().decode(await vscode.workspace.fs.readFile(at(rel)));
