@@ -147,5 +147,28 @@ describe('prompting: the checkpoint before a prompt', function () {
       assert.equal(checkpoints.capturing, true);
       assert.deepEqual(target.notices(), []);
     });
+
+    it('sends the prompt with a notice when the checkpoint store fails, and the run starts from no checkpoint', async () => {
+      // A file where the checkpoint store's folder goes: git runs, but every checkpoint fails.
+      const notAFolder = join(storage, 'file');
+      writeFileSync(notAFolder, '');
+      writeFileSync(join(ws, 'a.txt'), 'a\n');
+      const checkpoints = new SessionCheckpoints(new MemoryLog(), () => undefined);
+      checkpoints.open(ws, notAFolder, true);
+      const { target, prompting } = setup(() => checkpoints.beforePrompt('s1', undefined));
+      // The test clock never moves: only a checkpoint that ends (here, fails) lets the prompt go.
+      const sent = new Promise<void>((resolve) => {
+        const sub = target.fake.asSession().subscribe(() => {
+          sub();
+          resolve();
+        });
+      });
+      void prompting.send('hi', 'prompt');
+      await sent;
+      assert.ok(target.fake.calls.includes('prompt:hi'));
+      assert.equal(target.notices().length, 1);
+      assert.match(target.notices()[0]!, /No checkpoint was taken before this message \(.*not a directory/);
+      assert.equal(checkpoints.capturing, false, "the run's row is the per-tool one");
+    });
   });
 });

@@ -208,6 +208,19 @@ describe('checkpoints of a session', function () {
     }
   });
 
+  it('starts no run from a prompt dropped while its checkpoint still waited to learn whether git runs', async () => {
+    const c = open();
+    // The prompt's time limit ran out before git answered: the prompt went ahead, and a checkpoint taken now may hold its edits.
+    const before = c.beforePrompt('s1', undefined);
+    c.promptDropped();
+    assert.equal(await before, undefined);
+    assert.equal(c.capturing, false);
+    c.userMessageStarted('s1');
+    writeFileSync(file('x.txt'), 'x');
+    assert.deepEqual(await c.settled('s1', () => ['e1']), { taken: false });
+    assert.equal(await c.plan('s1', 'e1'), undefined, 'no checkpoint names the message');
+  });
+
   it('takes none when off (the setting, Restricted Mode)', async () => {
     const c = new SessionCheckpoints(new MemoryLog(), () => undefined);
     c.open(ws, storage, false);

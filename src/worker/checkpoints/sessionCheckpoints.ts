@@ -86,6 +86,8 @@ export class SessionCheckpoints {
   private _leafBefore: string | undefined;
   /** The naming of the last run's checkpoints, until done. */
   private _settling: Promise<void> = Promise.resolve();
+  /** The `beforePrompt` call still going; `promptDropped` marks it so that it starts no run when it goes on. */
+  private _pending: { dropped: boolean } | undefined;
   /** The current run's start (its first user message's checkpoint). */
   private _runStart: Promise<Checkpoint | undefined> | undefined;
   /** The last run's start, for Open Diff's left side when no row names a run. */
@@ -137,19 +139,45 @@ export class SessionCheckpoints {
     return this._runStart !== undefined;
   }
 
-  /** Before a prompt starts a run (`leafId`: the session's leaf now): the workspace's state. Never throws. */
-  async beforePrompt(sessionId: string | undefined, leafId: string | undefined): Promise<void> {
-    if (!sessionId || !(await this.available())) return;
-    const taken = this._take(() => this._store!.checkpoint('Before message', { sessionId, entryId: NEXT }));
-    this._messages = [taken];
-    this._promptSeen = false;
-    this._leafBefore = leafId;
-    this._runStart = taken;
-    await taken;
+  /**
+   * Before a prompt starts a run (`leafId`: the session's leaf now): the workspace's state. Resolves to why
+   * when the checkpoint failed (the run then has none to start from), for the prompt's notice.
+   */
+  async beforePrompt(sessionId: string | undefined, leafId: string | undefined): Promise<string | void> {
+    const call = { dropped: false };
+    this._pending = call;
+    try {
+      const store = this._store;
+      // Dropped while git was asked: the prompt went ahead, and a checkpoint taken now may hold the run's own edits.
+      if (!store || !sessionId || !(await this.available()) || call.dropped) return;
+      let failed = 'unknown error';
+      const taken = store.checkpoint('Before message', { sessionId, entryId: NEXT }).catch((err: unknown) => {
+        failed = errorText(err) || failed;
+        return undefined;
+      });
+      this._messages = [taken];
+      this._promptSeen = false;
+      this._leafBefore = leafId;
+      this._runStart = taken;
+      if (await taken) return;
+      // No start: the run's row is the per-tool one, and its steering messages take no checkpoints either. Unless
+      // a later prompt's checkpoint is the run's start by now (this one was dropped when it ran out of time).
+      if (this._runStart === taken) {
+        this._runStart = undefined;
+        this._messages = [];
+      }
+      return failed;
+    } finally {
+      if (this._pending === call) this._pending = undefined;
+    }
   }
 
-  /** The prompt `beforePrompt` was for never ran (cancelled before Pi started it): its checkpoint starts no run. */
+  /**
+   * The prompt `beforePrompt` was for never ran (cancelled before Pi started it) or went ahead without waiting for
+   * it (out of time): its checkpoint starts no run, even one `beforePrompt` has yet to take.
+   */
   promptDropped(): void {
+    if (this._pending) this._pending.dropped = true;
     this._messages = [];
     this._runStart = undefined;
   }
