@@ -2,7 +2,8 @@
 
 import { strict as assert } from 'node:assert';
 import { chipRef, chipSize, expandChips, isCodeChip, splitChips, type CodeChip } from '../../src/shared/chips.ts';
-import { clipHead, clipTail } from '../../src/extension/context/bounds.ts';
+import { CHANGES_MAX_CHARS, clipHead, clipTail } from '../../src/extension/context/bounds.ts';
+import { changesText } from '../../src/extension/context/changesText.ts';
 
 describe('context chips', () => {
   it('names terminal, changes and folder chips, and one problem by its line', () => {
@@ -36,5 +37,36 @@ describe('context chips', () => {
     assert.equal(tail, '[… clipped: 8 earlier lines not included]\nline 8\nline 9\n');
     assert.equal(clipHead(text, 1000), text);
     assert.equal(clipTail(text, 1000), text);
+  });
+
+  describe('@changes', () => {
+    const diff = (file: string, lines: number) =>
+      `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1,${lines} +1,${lines} @@\n${Array.from({ length: lines }, (_, i) => `-old ${i}\n+new ${i}`).join('\n')}\n`;
+    const untracked = Array.from({ length: 20_000 }, (_, i) => `generated/output-${String(i).padStart(5, '0')}.json`);
+
+    it('keeps 20,000 untracked files within its bound, says it clipped the list, and still sends the diff', () => {
+      const r = changesText({ stagedOnly: false, staged: diff('src/a.ts', 3), unstaged: '', untracked })!;
+      assert.ok(r.text.length <= CHANGES_MAX_CHARS, `${r.text.length} characters`);
+      assert.ok(r.text.startsWith('# uncommitted changes (staged and not staged), 20001 files:\n#   M src/a.ts (staged)\n'), r.text.slice(0, 200));
+      assert.match(r.text, /\n\[… clipped: \d+ more lines not included\]\n## staged \(git diff --cached\)\n/);
+      assert.ok(r.text.includes('+new 2\n'), 'the diff is still sent');
+      assert.match(r.detail, /clipped/);
+    });
+
+    it('keeps a large diff within its bound, the line that says it clipped included', () => {
+      const r = changesText({ stagedOnly: true, staged: diff('src/big.ts', 20_000), unstaged: '', untracked: [] })!;
+      assert.ok(r.text.length <= CHANGES_MAX_CHARS, `${r.text.length} characters`);
+      assert.match(r.text, /\[… clipped: \d+ more lines not included\]\n$/);
+      assert.match(r.detail, /clipped/);
+    });
+
+    it('sends small changes whole', () => {
+      const r = changesText({ stagedOnly: false, staged: '', unstaged: diff('a.ts', 1), untracked: ['b.ts'] })!;
+      assert.equal(
+        r.text,
+        `# uncommitted changes (staged and not staged), 2 files:\n#   M a.ts\n#   ? b.ts (untracked: no diff)\n## not staged (git diff)\n${diff('a.ts', 1)}`,
+      );
+      assert.equal(r.detail, 'Uncommitted changes: 1 not staged, 1 untracked');
+    });
   });
 });

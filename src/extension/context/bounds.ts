@@ -2,7 +2,7 @@
 
 /** A terminal command's output kept for a chip (its tail: errors come last). */
 export const TERMINAL_MAX_CHARS = 20_000;
-/** The uncommitted diff kept for a chip (its head, after the file list). */
+/** `@changes` as a whole: the file list (at most half of it while there are diffs to send) and the diffs' head. */
 export const CHANGES_MAX_CHARS = 60_000;
 /** A folder tree's entries. */
 export const FOLDER_MAX_ENTRIES = 500;
@@ -17,6 +17,14 @@ export function clipHead(text: string, max: number): string {
   const dropped = lineCount(text) - lineCount(kept);
   // l10n-ignore: sent to Pi, not shown
   return `${kept.replace(/\n?$/, '\n')}[… clipped: ${dropped} more ${dropped === 1 ? 'line' : 'lines'} not included]\n`;
+}
+
+/** Room kept for the line `clipHead` adds, so the two together stay within a bound. */
+const CLIP_LINE_ROOM = 64;
+
+/** `clipHead` whose result, the line saying what it left out included, is at most `max` characters. */
+export function clipHeadWithin(text: string, max: number): string {
+  return text.length <= max ? text : clipHead(text, Math.max(0, max - CLIP_LINE_ROOM));
 }
 
 /** The last lines of `text` that fit in `max` characters, after a first line saying how many were left out. */

@@ -1,6 +1,6 @@
-/** `@changes` as text: the changed files first, then the staged and unstaged diffs, clipped to a bound that says so. */
+/** `@changes` as text: the changed files first, then the staged and unstaged diffs, the whole clipped to a bound that says so. */
 
-import { CHANGES_MAX_CHARS, clipHead } from './bounds.ts';
+import { CHANGES_MAX_CHARS, clipHeadWithin } from './bounds.ts';
 import { t } from '../../shared/l10n.ts';
 
 export interface ChangesInput {
@@ -42,12 +42,18 @@ export function changesText(input: ChangesInput, max = CHANGES_MAX_CHARS): { tex
     ...(unstaged.length ? [`## not staged (git diff)\n${input.unstaged.replace(/\n?$/, '\n')}`] : []),
   ].join('');
   // l10n-ignore: the head of what Pi reads
-  const head = `# ${input.stagedOnly ? 'staged changes' : 'uncommitted changes (staged and not staged)'}, ${list.length} ${list.length === 1 ? 'file' : 'files'}:\n${list.join('\n')}\n`;
-  const text = `${head}${clipHead(diffs, Math.max(0, max - head.length))}`;
+  const title = `# ${input.stagedOnly ? 'staged changes' : 'uncommitted changes (staged and not staged)'}, ${list.length} ${list.length === 1 ? 'file' : 'files'}:\n`;
+  // Thousands of untracked files (a build's output) must not crowd out the diffs, nor pass the bound themselves.
+  const listText = `${list.join('\n')}\n`;
+  const head = title + clipHeadWithin(listText, Math.max(0, (diffs ? Math.floor(max / 2) : max) - title.length));
+  const body = clipHeadWithin(diffs, Math.max(0, max - head.length));
+  const text = head + body;
+  const clipped = head.length < title.length + listText.length || body.length !== diffs.length;
   const parts = [
     staged.length ? t('{0} staged', staged.length) : '',
     unstaged.length ? t('{0} not staged', unstaged.length) : '',
     untracked.length ? t('{0} untracked', untracked.length) : '',
   ].filter(Boolean);
-  return { text, detail: input.stagedOnly ? t('Staged changes: {0}', parts.join(', ')) : t('Uncommitted changes: {0}', parts.join(', ')) };
+  const detail = input.stagedOnly ? t('Staged changes: {0}', parts.join(', ')) : t('Uncommitted changes: {0}', parts.join(', '));
+  return { text, detail: clipped ? t('{0} (clipped)', detail) : detail };
 }

@@ -65,6 +65,7 @@ async function linkedFolder(fs: TreeFs, rel: string, dir: Node): Promise<{ note:
     // l10n-ignore: sent to Pi, not shown
     if (holds(real, at.real)) return { note: ` (symlink to ${real || '.'}: a folder it is in, not followed)` };
   }
+  // l10n-ignore: sent to Pi, not shown
   return { note: ` (symlink to ${real || '.'})`, real };
 }
 
