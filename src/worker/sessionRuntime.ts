@@ -114,9 +114,10 @@ export function userEntryId(session: SessionTree, fromEnd: number, text: string)
     .filter((e) => e.type === 'message' && (e.message as { role?: string }).role === 'user')
     .map((e) => ({ id: e.id, text: contentText((e as { message: { content?: unknown } }).message.content) }));
   const byPosition = users[users.length - 1 - fromEnd];
-  if (byPosition && byPosition.text.trim() === text.trim()) return byPosition.id;
   // The view and the file disagree (a row the file has not got yet): fall back to the latest with that text.
-  return [...users].reverse().find((u) => u.text.trim() === text.trim())?.id;
+  const id = byPosition && byPosition.text.trim() === text.trim() ? byPosition.id : [...users].reverse().find((u) => u.text.trim() === text.trim())?.id;
+  // A crafted file's entry id may be an object: Pi is never asked to move to one.
+  return typeof id === 'string' ? id : undefined;
 }
 
 /** The last entry of the exchange a user message starts (before the next user message), to fork after it. */
@@ -130,7 +131,8 @@ export function exchangeEndId(session: SessionTree, userId: string): string {
     if (e.type === 'message' && (e.message as { role?: string }).role === 'user') break;
     end = i;
   }
-  return branch[end]!.id;
+  const id: unknown = branch[end]!.id;
+  return typeof id === 'string' ? id : userId;
 }
 
 /** The session's totals (`getSessionStats`), flattened for the view. */

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { replayOnto } from '../../src/worker/replay.ts';
 import { importLeavingNoCopy } from '../../src/worker/sessionFiles.ts';
+import { exchangeEndId, treeView, userEntryId, type SessionTree } from '../../src/worker/sessionRuntime.ts';
 
 /** `String()` of this throws ("Cannot convert object to primitive value"). */
 const hostile = { toString: 1 };
@@ -53,6 +54,51 @@ describe('replaying a crafted session', () => {
     assert.deepEqual(skipped, [1, 2, 3, 4]);
     assert.deepEqual(Object.keys(s.tools), ['call_2']);
     assert.doesNotThrow(() => JSON.stringify(s));
+  });
+});
+
+describe("a crafted session's tree", () => {
+  /** A session of one chain of `entries` (the last is the leaf), as Pi's session manager gives it. */
+  function chain(entries: { id: unknown; type: unknown; message?: unknown; label?: unknown }[]): SessionTree {
+    type Node = { entry: (typeof entries)[number]; children: Node[]; label?: unknown };
+    const nodes: Node[] = entries.map((entry) => ({ entry, children: [], label: entry.label }));
+    nodes.forEach((n, i) => nodes[i + 1] && n.children.push(nodes[i + 1]!));
+    return {
+      sessionManager: {
+        getTree: () => [nodes[0]!],
+        getBranch: () => entries,
+        getLeafId: () => entries.at(-1)!.id,
+        getEntry: () => undefined,
+      },
+    } as unknown as SessionTree;
+  }
+
+  it('lists and names only entries whose ids, types, labels and texts are text, and never hands on an object id', () => {
+    const tree = chain([
+      { id: 'u1', type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'hello' }] }, label: hostile },
+      { id: 'x', type: 42, message: { role: hostile } },
+      { id: hostile, type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'reply' }] } },
+      {
+        id: hostile,
+        type: 'message',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'text', text: hostile },
+            { type: 'toolCall', name: hostile },
+          ],
+        },
+      },
+    ]);
+    const nodes = treeView(tree);
+    assert.deepEqual(
+      nodes.map((n) => [n.id, n.text, n.label]),
+      [['u1', 'hello', undefined]],
+    );
+    assert.doesNotThrow(() => JSON.stringify(nodes));
+    assert.equal(userEntryId(tree, 0, '[tool]'), undefined, 'the newest user entry has an object id');
+    assert.equal(userEntryId(tree, 1, 'hello'), 'u1');
+    assert.equal(exchangeEndId(tree, 'u1'), 'u1', 'the exchange ends at an entry whose id is an object: it forks at the user entry');
   });
 });
 
