@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import type { PiModule } from '../../src/pi/piEntry.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
-import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
+import { toolOf, type TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { listSessionInfos, listSessionPage } from '../../src/worker/sessionRuntime.ts';
 import { exportSessionHtml, type ExportableSession } from '../../src/worker/sessionFiles.ts';
 import { sessionDirFor } from '../../src/worker/piSessions.ts';
@@ -362,6 +362,30 @@ describe('Crafted session files through the worker', function () {
     await h.settledAfter(() => h.client.send('Still there?', 'prompt'), 'a prompt after the restart');
     assert.equal(texts(h, 'assistant').at(-1), 'Answer number 1.');
     assert.ok(!h.notifications.some((n) => n.code === 'workerStopped'), 'the worker never stopped');
+  });
+});
+
+describe('Tool calls a reply never ran, through the worker', function () {
+  this.timeout(90_000);
+  const harness = useClientHarness();
+
+  it('a reply cancelled after its tool call streamed shows the call failed, not pending, live and after a restart replays it', async () => {
+    const scenario = {
+      name: 'call-then-cancel',
+      steps: [{ chunks: [{ toolCall: { id: 'call_never', name: 'bash', arguments: { command: 'ls' } } }, { hold: 'after-call' }] }],
+    } as Scenario;
+    const h = await harness.start(scenario, []);
+    await h.settledAfter(async () => {
+      void h.client.send('List the files', 'prompt');
+      await h.model.held('after-call');
+      await h.until(() => h.client.state.messages.some((m) => m.blocks.some((b) => b?.toolCallId === 'call_never')), 'the streamed call');
+      await h.client.cancel();
+    }, 'the cancelled run');
+    assert.equal(toolOf(h.client.state.tools, 'call_never')?.status, 'error', 'live');
+    await h.client.restart();
+    await h.until(() => toolOf(h.client.state.tools, 'call_never') !== undefined, 'the replayed call');
+    assert.equal(toolOf(h.client.state.tools, 'call_never')?.status, 'error', 'replayed');
+    h.model.release('after-call');
   });
 });
 
