@@ -2,6 +2,8 @@
  * Checkpoints of a workspace: its files' state at a moment (whoever changed them: Pi's tools, a shell command,
  * the user), kept in a shadow git repository in the extension's storage; diffs between checkpoints and the
  * workspace; restores (with an Undo); all through git child processes, never blocking the calling thread.
+ * One file because every operation goes through the one queue (`_serial`) over one shadow repository and its
+ * metadata; the git plumbing and the file writes of a restore are already in shadowRepo.ts and restoreFiles.ts.
  */
 
 import { createHash, randomBytes } from 'node:crypto';
