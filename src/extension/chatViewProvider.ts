@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { realScheduler } from '../shared/batcher.ts';
 import { assertNever } from '../shared/exhaustive.ts';
+import { commandOf, isCommandMessage } from '../shared/wire/commands.ts';
 import { parseWebviewMessage } from '../shared/wire/parseWebviewMessage.ts';
 import type { HostToWebview, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
@@ -303,6 +304,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   private async _handle(msg: WebviewToHost): Promise<void> {
+    // Most requests pass through untouched: the worker answers them, as their table says.
+    if (isCommandMessage(msg)) return this._client.request(commandOf(msg));
     switch (msg.type) {
       case 'ready': {
         this._feed.open();
@@ -388,14 +391,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'deleteSession':
         if (await this._sessions.delete(msg.file)) await this._sessions.refresh();
         return;
-      case 'editResend':
-        return this._client.editResend(msg.fromEnd, msg.text);
-      case 'forkHere':
-        return this._client.forkHere(msg.fromEnd, msg.text);
-      case 'restore':
-        return this._client.restore(msg.fromEnd, msg.text);
-      case 'undoRestore':
-        return this._client.undoRestore();
       case 'showTree':
         return this._sessions.showTree();
       case 'navigateTree':

@@ -10,6 +10,7 @@ import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import type { PlanView } from '../shared/plan.ts';
+import { COMMANDS, type Command, type CommandSpec } from '../shared/wire/commands.ts';
 import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
 import type { SessionPage, TreeNodeView } from '../shared/sessions.ts';
 import type { SlashCommand } from '../shared/slashCommands.ts';
@@ -346,24 +347,11 @@ export class PiClient extends Disposable {
     await this._rpc.call('importSession', { file });
   }
 
-  async forkHere(fromEnd: number, text: string): Promise<void> {
-    this._resumeFile = undefined;
-    await this._rpc.call('forkHere', { fromEnd, text });
-  }
-
-  async editResend(fromEnd: number, text: string): Promise<void> {
-    this._resumeFile = undefined;
-    await this._rpc.call('editResend', { fromEnd, text });
-  }
-
-  /** Restore at a user row: the worker asks (code, conversation or both) in the chat. */
-  async restore(fromEnd: number, text: string): Promise<void> {
-    this._resumeFile = undefined;
-    await this._rpc.call('restore', { fromEnd, text });
-  }
-
-  async undoRestore(): Promise<void> {
-    await this._rpc.call('undoRestore', null);
+  /** Sends a command of the table (`COMMANDS`) to the worker, as its entry says. */
+  async request(command: Command): Promise<void> {
+    const spec: CommandSpec<unknown> = COMMANDS[command.name];
+    if (spec.movesSession) this._resumeFile = undefined;
+    await this._rpc.call(command.name, command.params as never);
   }
 
   /** Deletes the workspace's checkpoints; what it freed, or undefined when the worker could not. */

@@ -5,30 +5,13 @@
 
 import type { MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Scheduler } from '../shared/batcher.ts';
+import { COMMANDS, type RequestRule } from '../shared/wire/commands.ts';
 import type { WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
-
-/** When a request is sent. */
-export type SendWhen =
-  /** Only to a worker running now; none is started for it, and without one it is not sent. */
-  | 'running'
-  /** At once, starting a worker if none runs: the worker itself waits for its session where it needs one. */
-  | 'now'
-  /** Once the session has opened or failed to (starting a worker if need be): it replaces the session anyway. */
-  | 'opened'
-  /** Only once the session is open; not sent when it could not open. */
-  | 'ready';
-
-/** How one request is sent. */
-export interface RequestRule {
-  readonly when: SendWhen;
-  /** `short`: given up after the client's request timeout. `none`: as long as it takes (a run, Pi loading, a file written). */
-  readonly timeout: 'short' | 'none';
-  /** `report`: a failure becomes a notice in the transcript and the caller gets nothing. `throw`: the caller handles it. */
-  readonly failure: 'report' | 'throw';
-}
 
 /** Every request of the protocol, with its rule: a request left out is a compile error. */
 export const REQUEST_RULES = {
+  // The commands the view passes through: their rules are in their table.
+  ...COMMANDS,
   // To the worker running now only. The supervisor configures the worker it starts, opens its session and
   // pings it; the mirror asks the worker that sent a snapshot for the rows before it. Without a worker there
   // is nothing to cancel, answer, tell or reload.
@@ -61,11 +44,7 @@ export const REQUEST_RULES = {
   newSession: { when: 'opened', timeout: 'none', failure: 'report' },
   resumeSession: { when: 'opened', timeout: 'none', failure: 'report' },
   importSession: { when: 'opened', timeout: 'none', failure: 'report' },
-  forkHere: { when: 'opened', timeout: 'none', failure: 'report' },
-  editResend: { when: 'opened', timeout: 'none', failure: 'report' },
   navigateTree: { when: 'opened', timeout: 'none', failure: 'report' },
-  restore: { when: 'opened', timeout: 'none', failure: 'report' },
-  undoRestore: { when: 'opened', timeout: 'none', failure: 'report' },
   clearCheckpoints: { when: 'opened', timeout: 'none', failure: 'report' },
   // At once: a prompt (the client holds it until the session opens), and what a picker or a command asks,
   // the worker waiting for its session where it needs one. Exports and the tree take what they take.

@@ -5,6 +5,7 @@
  */
 
 import type { TreeNodeView } from '../shared/sessions.ts';
+import type { CommandHandlers } from '../shared/wire/commands.ts';
 import { errorText, type AgentSessionLike, type NavigateTreeOptions } from './agentSession.ts';
 import { importLeavingNoCopy } from './sessionFiles.ts';
 import type { SessionNotices } from './sessionNotices.ts';
@@ -51,6 +52,12 @@ export class Branching {
   private readonly _notices: SessionNotices;
   /** Tree moves under way ("Edit and resend", `/tree`), each settled whatever its outcome. */
   private readonly _moves = new Set<Promise<void>>();
+
+  /** The commands of the table (`COMMANDS`) this part answers. */
+  readonly commands: CommandHandlers<'editResend' | 'forkHere'> = {
+    editResend: ({ fromEnd, text }) => this.editResend(fromEnd, text),
+    forkHere: ({ fromEnd, text }) => this.forkHere(fromEnd, text),
+  };
 
   constructor(target: BranchTarget, notices: SessionNotices) {
     this._target = target;

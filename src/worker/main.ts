@@ -12,6 +12,7 @@ import { createMessageConnection, PortMessageReader, PortMessageWriter, Response
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { pageBefore, recentPart } from '../shared/transcript/paging.ts';
+import { COMMANDS, type CommandName } from '../shared/wire/commands.ts';
 import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
 import type { PiModule } from '../pi/piEntry.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
@@ -226,8 +227,10 @@ function sessionsOf(c: WorkerConfig): { pi: PiModule; cwd: string; dir: string }
   return { pi: loadPi(distDir), cwd: c.cwd, dir: sessionDirFor(c.cwd, agentDirOf(c)) };
 }
 
-/** One handler per request of the protocol: a request left out is a compile error. */
-type RequestHandlers = { readonly [M in WorkerRequestMethod]: (params: WorkerRequests[M]['params']) => Promise<WorkerRequests[M]['result']> };
+/** One handler per request of the protocol but the commands (the session's parts register those): a request left out is a compile error. */
+type RequestHandlers = {
+  readonly [M in Exclude<WorkerRequestMethod, CommandName>]: (params: WorkerRequests[M]['params']) => Promise<WorkerRequests[M]['result']>;
+};
 
 const handlers: RequestHandlers = {
   configure: acknowledge(configure),
@@ -300,11 +303,7 @@ const handlers: RequestHandlers = {
   listCommands: async () => ({ commands: listPiCommands(await session()) }),
   setSessionName: acknowledge(async ({ name }) => setSessionName(await session(), name)),
   importSession: acknowledge(({ file }) => controller.importSession(file)),
-  forkHere: acknowledge(({ fromEnd, text }) => controller.forkHere(fromEnd, text)),
-  editResend: acknowledge(({ fromEnd, text }) => controller.editResend(fromEnd, text)),
   navigateTree: acknowledge(({ entryId }) => controller.navigateTree(entryId)),
-  restore: acknowledge(({ fromEnd, text }) => controller.restore(fromEnd, text)),
-  undoRestore: acknowledge(() => controller.undoRestore()),
   clearCheckpoints: async () => {
     await controller.ensureSession();
     return { message: await controller.clearCheckpoints() };
@@ -347,14 +346,19 @@ function acknowledge<P>(fn: (params: P) => unknown): (params: P) => Promise<null
   };
 }
 
-function isRequestMethod(method: string): method is WorkerRequestMethod {
+function isRequestMethod(method: string): method is Exclude<WorkerRequestMethod, CommandName> {
   return Object.hasOwn(handlers, method);
 }
 
-function serve<M extends WorkerRequestMethod>(method: M): void {
+function serve<M extends Exclude<WorkerRequestMethod, CommandName>>(method: M): void {
   handle(method, handlers[method]);
 }
 
 for (const method of Object.keys(handlers)) if (isRequestMethod(method)) serve(method);
+// The commands, by their table's names, from the parts that do them.
+for (const name of Object.keys(COMMANDS) as CommandName[]) {
+  const run = controller.commands[name] as (params: WorkerRequests[CommandName]['params']) => Promise<void>;
+  handle(name, acknowledge(run));
+}
 
 connection.listen();

@@ -8,6 +8,7 @@
  * overwrites files changed after that run, and Undo restore undoes it too.
  */
 
+import type { CommandHandlers } from '../shared/wire/commands.ts';
 import type { DialogKind, DialogView, NoticeCode, NoticeLevel } from '../shared/wire/events.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import type { RunChangesView, SessionCheckpoints } from './checkpoints/sessionCheckpoints.ts';
@@ -47,6 +48,12 @@ export class Restoring {
   private readonly _checkpoints: SessionCheckpoints;
   /** Conversation-only restores not kept with the checkpoints, oldest first. */
   private readonly _unkept: Done[] = [];
+
+  /** The commands of the table (`COMMANDS`) this part answers. */
+  readonly commands: CommandHandlers<'restore' | 'undoRestore'> = {
+    restore: ({ fromEnd, text }) => this.restore(fromEnd, text),
+    undoRestore: () => this.undo(),
+  };
 
   constructor(target: RestoreTarget, checkpoints: SessionCheckpoints) {
     this._target = target;

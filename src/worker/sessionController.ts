@@ -11,6 +11,7 @@ import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import { project } from './projection.ts';
 import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
+import type { CommandHandlers } from '../shared/wire/commands.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
 import { initialTranscript, reduceOne, withReplace } from '../shared/transcript/reduce.ts';
@@ -55,6 +56,8 @@ export class SessionController extends Disposable {
   private readonly _checkpoints: SessionCheckpoints;
   private readonly _restoring: Restoring;
   private _ask: ((question: PanelQuestion) => Promise<string | undefined>) | undefined;
+  /** Every command of the table (`COMMANDS`), each answered by the part that does it: one left out is a compile error. */
+  readonly commands: CommandHandlers;
 
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
   /** Wire events, in order, right after the host store applied them. */
@@ -155,6 +158,7 @@ export class SessionController extends Disposable {
       },
       this._checkpoints,
     );
+    this.commands = { ...this._branching.commands, ...this._restoring.commands };
   }
 
   /** How the panel's own questions (the restore card) are asked: the worker's dialog cards. */
@@ -244,19 +248,9 @@ export class SessionController extends Disposable {
     return this._branching.importSession(file);
   }
 
-  /** See `Branching.forkHere`. */
-  forkHere(fromEnd: number, text: string): Promise<void> {
-    return this._branching.forkHere(fromEnd, text);
-  }
-
   /** See `Branching.forkAt`. */
   forkAt(entryId: string, options?: ForkOptions): Promise<void> {
     return this._branching.forkAt(entryId, options);
-  }
-
-  /** See `Branching.editResend`. */
-  editResend(fromEnd: number, text: string): Promise<void> {
-    return this._branching.editResend(fromEnd, text);
   }
 
   /** See `Branching.navigateTree`. */
@@ -292,16 +286,6 @@ export class SessionController extends Disposable {
   async undo(p: string | undefined, runId?: string): Promise<{ ok: boolean; message: string }> {
     if (!this._checkpoints.owns(runId)) return this._files.undo(p, runId);
     return this._restoring.undoRun(p, runId!);
-  }
-
-  /** See `Restoring.restore`. */
-  restore(fromEnd: number, text: string): Promise<void> {
-    return this._restoring.restore(fromEnd, text);
-  }
-
-  /** See `Restoring.undo`. */
-  undoRestore(): Promise<void> {
-    return this._restoring.undo();
   }
 
   /** Deletes the workspace's checkpoints; says what it freed. */

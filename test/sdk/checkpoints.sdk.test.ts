@@ -81,7 +81,7 @@ describe('checkpoints on the real Pi SDK', function () {
 
     // Code only: the files go back, the conversation stays.
     answers.push('Code only');
-    await h.controller.restore(1, 'First: generate and edit.');
+    await h.controller.commands.restore({ fromEnd: 1, text: 'First: generate and edit.' });
     assert.deepEqual(asked.at(-1)?.options, ['Code and conversation', 'Conversation only', 'Code only']);
     assert.deepEqual(
       asked.at(-1)?.restore?.files.map((f) => f.path),
@@ -91,26 +91,26 @@ describe('checkpoints on the real Pi SDK', function () {
     assert.equal(existsSync(gen), false);
     assert.deepEqual(userTexts(), ['First: generate and edit.', 'Second message.']);
 
-    await h.controller.undoRestore();
+    await h.controller.commands.undoRestore(null);
     assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n');
     assert.equal(readFileSync(gen, 'utf8'), 'generated\n');
 
     // Conversation only: the files stay, the conversation goes back to before the message.
     answers.push('Conversation only');
-    await h.controller.restore(1, 'First: generate and edit.');
+    await h.controller.commands.restore({ fromEnd: 1, text: 'First: generate and edit.' });
     assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n');
     assert.ok(existsSync(gen));
     assert.deepEqual(userTexts(), []);
-    await h.controller.undoRestore();
+    await h.controller.commands.undoRestore(null);
     assert.deepEqual(userTexts(), ['First: generate and edit.', 'Second message.']);
 
     // Code and conversation.
     answers.push('Code and conversation');
-    await h.controller.restore(1, 'First: generate and edit.');
+    await h.controller.commands.restore({ fromEnd: 1, text: 'First: generate and edit.' });
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
     assert.equal(existsSync(gen), false);
     assert.deepEqual(userTexts(), []);
-    await h.controller.undoRestore();
+    await h.controller.commands.undoRestore(null);
     assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n');
     assert.ok(existsSync(gen));
     assert.deepEqual(userTexts(), ['First: generate and edit.', 'Second message.']);
@@ -120,7 +120,7 @@ describe('checkpoints on the real Pi SDK', function () {
     const { a } = await firstRun();
     const asked = answerFrom(['Code only', 'No']);
     writeFileSync(a, 'mine\n');
-    await suite.h.controller.restore(0, 'First: generate and edit.');
+    await suite.h.controller.commands.restore({ fromEnd: 0, text: 'First: generate and edit.' });
     assert.equal(asked.length, 2);
     assert.equal(asked[1]?.kind, 'confirm');
     assert.match(String(asked[1]?.message), /a\.txt/);
@@ -159,7 +159,7 @@ describe('checkpoints on the real Pi SDK', function () {
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
     const notice = h.controller.state.messages.at(-1);
     assert.equal(anyRow(notice)?.code, 'restored', 'the notice offers Undo restore');
-    await h.controller.undoRestore();
+    await h.controller.commands.undoRestore(null);
     assert.equal(readFileSync(a, 'utf8'), 'mine\n', "Undo restore brought the user's edit back");
     const shown = h.controller.state.messages.find((m) => m.role === 'changes' && anyRow(m)?.runId === first.runId);
     assert.equal(anyRow(shown)?.files?.find((f) => f.path === 'a.txt')?.undone, undefined, 'and the row shows a.txt as the run left it');
@@ -170,18 +170,18 @@ describe('checkpoints on the real Pi SDK', function () {
     const h = suite.h;
     await run('Second message.');
     answerFrom(['Code only', 'Conversation only']);
-    await h.controller.restore(1, 'First: generate and edit.');
+    await h.controller.commands.restore({ fromEnd: 1, text: 'First: generate and edit.' });
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
-    await h.controller.restore(0, 'Second message.');
+    await h.controller.commands.restore({ fromEnd: 0, text: 'Second message.' });
     assert.deepEqual(userTexts(), ['First: generate and edit.']);
 
-    await h.controller.undoRestore();
+    await h.controller.commands.undoRestore(null);
     assert.deepEqual(userTexts(), ['First: generate and edit.', 'Second message.'], 'the latest restore (the conversation) is undone first');
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n', 'the earlier restore still holds');
-    await h.controller.undoRestore();
+    await h.controller.commands.undoRestore(null);
     assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n', 'then the earlier one (the code)');
     assert.equal(readFileSync(gen, 'utf8'), 'generated\n');
-    await h.controller.undoRestore();
+    await h.controller.commands.undoRestore(null);
     const said = h.emitted.filter((e) => e.type === 'noticeMessage').at(-1);
     assert.match(said?.type === 'noticeMessage' ? said.text : '', /There is no restore to undo/, 'and then there is none left');
   });
@@ -191,7 +191,7 @@ describe('checkpoints on the real Pi SDK', function () {
     const row = anyRow(suite.h.controller.state.messages.at(-1))!;
     assert.equal((await suite.h.controller.undo('gen.txt', row.runId)).ok, true);
     answerFrom(['Code only']);
-    await suite.h.controller.restore(0, 'First: generate and edit.');
+    await suite.h.controller.commands.restore({ fromEnd: 0, text: 'First: generate and edit.' });
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
 
     const h = await suite.reload();
@@ -205,7 +205,7 @@ describe('checkpoints on the real Pi SDK', function () {
       ],
       'the file undone before the reload is still shown undone',
     );
-    await h.controller.undoRestore();
+    await h.controller.commands.undoRestore(null);
     assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n', 'Undo restore after the reload put the file back');
     assert.equal(existsSync(gen), false, 'as it was just before the restore');
   });

@@ -133,7 +133,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     await run('Two');
     const oldFile = h.controller.sessionFile!;
     const oldSilent = probeOldSession();
-    await h.controller.forkHere(1, 'One');
+    await h.controller.commands.forkHere({ fromEnd: 1, text: 'One' });
     assert.notEqual(h.controller.sessionFile, oldFile);
     assert.deepEqual(shown(h.controller.state), ['user: One', 'assistant: Answer number 1.']);
     assert.deepEqual(shown(h.controller.state), piShows(h));
@@ -149,7 +149,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     await run('One');
     await run('Two');
     const file = h.controller.sessionFile;
-    await h.controller.editResend(0, 'Two');
+    await h.controller.commands.editResend({ fromEnd: 0, text: 'Two' });
     assert.equal(h.controller.sessionFile, file, 'same session file');
     assert.deepEqual(inputs, ['Two']);
     assert.deepEqual(shown(h.controller.state), ['user: One', 'assistant: Answer number 1.']);

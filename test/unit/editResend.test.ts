@@ -59,7 +59,7 @@ describe('Edit and resend (worker)', () => {
   it('runs a prompt sent before the rewind landed after the rewind, on the rewound branch', async () => {
     const { fake, controller } = setup();
     await controller.ensureSession();
-    const rewind = controller.editResend(1, 'First question');
+    const rewind = controller.commands.editResend({ fromEnd: 1, text: 'First question' });
     await tick();
     assert.deepEqual(fake.calls.slice(1), ['navigateTree:u1']);
     const sent = controller.send('First question, edited', 'prompt');
@@ -77,7 +77,7 @@ describe('Edit and resend (worker)', () => {
   it('still sends a prompt when the rewind finds no such message', async () => {
     const { fake, controller, setInput } = setup();
     await controller.ensureSession();
-    await controller.editResend(0, 'A message the file has not got');
+    await controller.commands.editResend({ fromEnd: 0, text: 'A message the file has not got' });
     const sent = controller.send('Hello', 'prompt');
     await tick();
     assert.deepEqual(fake.calls.slice(1), ['prompt:Hello']);

@@ -3,6 +3,7 @@
 import { parseImageAttachments } from '../images.ts';
 import { isBuiltin } from '../slashCommands.ts';
 import { MAX_PAGE_ROWS } from '../transcript/paging.ts';
+import { isCommandName, parseCommand, type CommandName, type Parsed } from './commands.ts';
 import {
   MAX_DENY_REASON_CHARS,
   MAX_DROPPED_URIS,
@@ -19,16 +20,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const isPath = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 4096 && !v.includes('\0');
 
-/** A checked message, or why it was refused. */
-export type Parsed<T> = { ok: true; msg: T } | { ok: false; reason: string };
+export type { Parsed };
+
+/** The messages checked here; the commands' own checks are in their table (`COMMANDS`). */
+type OwnType = Exclude<WebviewToHost['type'], CommandName>;
 
 type Message<K extends WebviewToHost['type']> = Extract<WebviewToHost, { type: K }>;
 
 /** One message type's check: given an object whose `type` is that type, the typed message or a reason. */
-type Check<K extends WebviewToHost['type']> = (raw: Record<string, unknown>) => Parsed<Message<K>>;
+type Check<K extends OwnType> = (raw: Record<string, unknown>) => Parsed<Message<K>>;
 
 const bare =
-  <K extends WebviewToHost['type']>(type: K) =>
+  <K extends OwnType>(type: K) =>
   (): Parsed<{ type: K }> => ({ ok: true, msg: { type } });
 
 const sessionFile =
@@ -38,16 +41,8 @@ const sessionFile =
     return { ok: true, msg: { type, file: raw.file } as Message<K> };
   };
 
-const userRowAction =
-  <K extends 'editResend' | 'forkHere' | 'restore'>(type: K): Check<K> =>
-  (raw) => {
-    if (!isCount(raw.fromEnd)) return { ok: false, reason: `${type}.fromEnd is not a count` };
-    if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `${type}.text is not a string of sensible length` };
-    return { ok: true, msg: { type, fromEnd: raw.fromEnd, text: raw.text } as Message<K> };
-  };
-
-/** Every message type's check: a type added to `WebviewToHost` without one here does not compile. */
-const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
+/** Every message type's check but the commands': a type added to `WebviewToHost` without one here does not compile. */
+const CHECKS: { readonly [K in OwnType]: Check<K> } = {
   ready: bare('ready'),
   listCommands: bare('listCommands'),
   cancel: bare('cancel'),
@@ -81,10 +76,6 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
       return { ok: false, reason: `renameSession.name is not a non-empty string of at most ${MAX_SESSION_NAME} characters` };
     return { ok: true, msg: { type: 'renameSession', file: raw.file, name: raw.name } };
   },
-  editResend: userRowAction('editResend'),
-  forkHere: userRowAction('forkHere'),
-  restore: userRowAction('restore'),
-  undoRestore: bare('undoRestore'),
   navigateTree: (raw) => {
     if (typeof raw.entryId !== 'string' || !/^[\w-]{1,100}$/.test(raw.entryId)) return { ok: false, reason: 'navigateTree.entryId is not an entry id' };
     return { ok: true, msg: { type: 'navigateTree', entryId: raw.entryId } };
@@ -185,6 +176,7 @@ const CHECKS: { readonly [K in WebviewToHost['type']]: Check<K> } = {
 export function parseWebviewMessage(raw: unknown): Parsed<WebviewToHost> {
   if (!isObject(raw) || typeof raw.type !== 'string') return { ok: false, reason: 'not an object with a string "type"' };
   // An own key only: `constructor` or `__proto__` must not find a check.
+  if (isCommandName(raw.type)) return parseCommand(raw.type, raw);
   if (!Object.hasOwn(CHECKS, raw.type)) return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };
-  return (CHECKS[raw.type as WebviewToHost['type']] as Check<WebviewToHost['type']>)(raw);
+  return (CHECKS[raw.type as OwnType] as Check<OwnType>)(raw);
 }

@@ -5,6 +5,7 @@ import type { ImageAttachment } from '../images.ts';
 import type { BuiltinName, SlashCommand } from '../slashCommands.ts';
 import type { SessionPage, SessionStatsView, TreeNodeView } from '../sessions.ts';
 import type { MessageView, ToolCardView, TranscriptState } from '../transcript/rows.ts';
+import type { CommandMessage } from './commands.ts';
 import type { WireEvent } from './events.ts';
 
 /** Facts about the session the webview shows around the transcript. */
@@ -132,12 +133,8 @@ export type WebviewToHost =
   | { readonly type: 'openSession'; readonly file: string }
   | { readonly type: 'renameSession'; readonly file: string; readonly name: string }
   | { readonly type: 'deleteSession'; readonly file: string }
-  /** A user row, named by how many user rows follow it and by its text. */
-  | { readonly type: 'editResend'; readonly fromEnd: number; readonly text: string }
-  | { readonly type: 'forkHere'; readonly fromEnd: number; readonly text: string }
-  /** Restore at a user row: code, conversation or both (the worker asks which). */
-  | { readonly type: 'restore'; readonly fromEnd: number; readonly text: string }
-  | { readonly type: 'undoRestore' }
+  /** The commands the host passes to the worker untouched (Edit and resend, Fork here, Restore, …): see `COMMANDS`. */
+  | CommandMessage
   | { readonly type: 'showTree' }
   | { readonly type: 'navigateTree'; readonly entryId: string }
   /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */
@@ -149,7 +146,6 @@ export const MAX_SESSION_NAME = 200;
 /** Most URIs one drop on the composer may carry. */
 export const MAX_DROPPED_URIS = 100;
 
-/** Longest prompt the host accepts from the webview (characters); a larger paste gets a clear message. */
-export const MAX_PROMPT_CHARS = 1_000_000;
+export { MAX_PROMPT_CHARS } from './limits.ts';
 /** Longest reason the user may send with an approval's Deny. */
 export const MAX_DENY_REASON_CHARS = 2000;

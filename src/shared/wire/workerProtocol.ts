@@ -4,6 +4,7 @@
  */
 
 import type { ImageAttachment } from '../images.ts';
+import type { CommandRequests } from './commands.ts';
 import type { PlanView } from '../plan.ts';
 import type { NoticeCode, NoticeLevel, WireEvent } from './events.ts';
 import type { SendMode, SessionInfoView } from './webviewProtocol.ts';
@@ -90,7 +91,8 @@ export interface SessionStart {
   readonly fresh?: boolean;
 }
 
-export interface WorkerRequests {
+/** The commands of `COMMANDS` are requests too, declared there. */
+export interface WorkerRequests extends CommandRequests {
   /** Sets or replaces the configuration; the next session opened uses it. */
   readonly configure: { readonly params: WorkerConfig; readonly result: null };
   /** Opens the session (loading Pi) unless it is open; `resume` opens that session file quietly instead. */
@@ -135,14 +137,7 @@ export interface WorkerRequests {
   readonly sessionPage: { readonly params: { readonly query: string; readonly offset: number; readonly limit?: number }; readonly result: SessionPage };
   /** Copies a JSONL session file into the workspace's sessions and opens it. */
   readonly importSession: { readonly params: { readonly file: string }; readonly result: null };
-  /** A user row, named by how many user rows follow it in the view and by its text. */
-  readonly forkHere: { readonly params: { readonly fromEnd: number; readonly text: string }; readonly result: null };
-  readonly editResend: { readonly params: { readonly fromEnd: number; readonly text: string }; readonly result: null };
   readonly navigateTree: { readonly params: { readonly entryId: string }; readonly result: null };
-  /** Restore at a user row: asks (code, conversation or both, in the chat's card), then restores. */
-  readonly restore: { readonly params: { readonly fromEnd: number; readonly text: string }; readonly result: null };
-  /** Undoes the last restore (its files and the conversation's place). */
-  readonly undoRestore: { readonly params: null; readonly result: null };
   /** Deletes the workspace's checkpoints (Pi: Clear Checkpoints); says how much space it freed. */
   readonly clearCheckpoints: { readonly params: null; readonly result: { readonly message: string } };
   readonly sessionTree: { readonly params: null; readonly result: { readonly nodes: readonly TreeNodeView[] } };

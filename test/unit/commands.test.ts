@@ -1,0 +1,65 @@
+/** The commands table: each command the worker answers is declared once, and its check, rule and handler follow from it. */
+
+import { strict as assert } from 'node:assert';
+import { REQUEST_RULES } from '../../src/extension/workerRequests.ts';
+import { COMMANDS, commandOf, isCommandMessage } from '../../src/shared/wire/commands.ts';
+import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
+import type { CreatedSession } from '../../src/worker/agentSession.ts';
+import { SessionController } from '../../src/worker/sessionController.ts';
+import { FakeSession } from '../support/fakeSession.ts';
+import { MemoryLog } from '../support/memoryLog.ts';
+import { TestClock } from '../support/testClock.ts';
+
+function parsed(raw: unknown) {
+  const r = parseWebviewMessage(raw);
+  assert.ok(r.ok, r.ok ? '' : r.reason);
+  return r.msg;
+}
+
+describe('commands table', () => {
+  it('passes Edit and resend from the webview to the worker untouched, as the table names it', () => {
+    const msg = parsed({ type: 'editResend', fromEnd: 1, text: 'First question', extra: 'dropped' });
+    assert.ok(isCommandMessage(msg));
+    assert.deepEqual(commandOf(msg), { name: 'editResend', params: { fromEnd: 1, text: 'First question' } });
+  });
+
+  it('passes a command without a payload as one without params', () => {
+    const msg = parsed({ type: 'undoRestore', extra: 1 });
+    assert.deepEqual(msg, { type: 'undoRestore' });
+    assert.ok(isCommandMessage(msg));
+    assert.deepEqual(commandOf(msg), { name: 'undoRestore', params: null });
+  });
+
+  it("rejects a command whose payload fails the table's check, naming the field", () => {
+    const r = parseWebviewMessage({ type: 'editResend', fromEnd: -1, text: 'x' });
+    assert.deepEqual(r, { ok: false, reason: 'editResend.fromEnd is not a count' });
+  });
+
+  it('leaves the messages the host answers itself out of the table', () => {
+    assert.equal(isCommandMessage(parsed({ type: 'showTree' })), false);
+    assert.equal(isCommandMessage(parsed({ type: 'ready' })), false);
+  });
+
+  it("sends each command to the worker by its table entry's rule", () => {
+    for (const [name, spec] of Object.entries(COMMANDS)) {
+      const rule = REQUEST_RULES[name as keyof typeof REQUEST_RULES];
+      assert.deepEqual(
+        { when: rule.when, timeout: rule.timeout, failure: rule.failure },
+        { when: spec.when, timeout: spec.timeout, failure: spec.failure },
+        name,
+      );
+    }
+  });
+
+  it("registers a worker handler for every command from the session's parts", () => {
+    const fake = new FakeSession();
+    const controller = new SessionController(
+      async () => ({ session: fake.asSession(), cwd: '/work' }) satisfies CreatedSession,
+      new MemoryLog(),
+      new TestClock(),
+      { settleTimeoutMs: 5000, noResponseMs: 60_000 },
+    );
+    assert.deepEqual(Object.keys(controller.commands).sort(), Object.keys(COMMANDS).sort());
+    controller.dispose();
+  });
+});
