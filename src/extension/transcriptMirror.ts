@@ -1,6 +1,6 @@
 /**
- * The main thread's copy of the worker's transcript, reduced from the same events: what a re-created view
- * starts from. It keeps a window of the newest rows; older ones stay in the worker (a replayed history
+ * The main thread's copy of the worker's transcript, reduced from the same events (each row's id named by the
+ * worker, or for this thread's own rows by it, from ids of their own): what a re-created view starts from. It keeps a window of the newest rows; older ones stay in the worker (a replayed history
  * arrives as a snapshot of its newest rows, a long session lets its oldest go) and are fetched from it a page
  * per request when the view pages back.
  */
@@ -10,7 +10,7 @@ import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { NoticeCode, NoticeLevel, WireEvent } from '../shared/wire/events.ts';
 import { pageBefore, recentPart, type EarlierPage } from '../shared/transcript/paging.ts';
 import { firstRowId, rowAt, rowCount } from '../shared/transcript/rowStore.ts';
-import { initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
+import { hostRowId, initialTranscript, reduceOne, withRowId, withRowIdMoved } from '../shared/transcript/reduce.ts';
 import { type MessageView, type TranscriptState } from '../shared/transcript/rows.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText } from './workerRequests.ts';
@@ -121,7 +121,10 @@ export class TranscriptMirror extends Disposable {
     return { messages: [...older.messages, ...here.messages], tools: { ...older.tools, ...here.tools }, earlier: older.earlier };
   }
 
-  /** Applies the events of `from` (the worker that sent them; none for this thread's own). */
+  /**
+   * Applies the events of `from` (the worker that sent them; none for this thread's own, whose rows take ids
+   * of this thread's own, see `hostRowId`). The view is sent them with the ids their rows took.
+   */
   apply(events: readonly WireEvent[], from?: EarlierRows): void {
     // The first worker starts from nothing, as we did; a later one resumed quietly and numbers from 1.
     if (from && from !== this._source) {
@@ -129,19 +132,28 @@ export class TranscriptMirror extends Disposable {
       else this._follow(from);
     }
     let s = this._state;
-    for (const ev of events) s = reduceOne(s, ev);
+    let out = events;
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i]!;
+      const sent = from ? withRowIdMoved(ev, this._base) : withRowId(ev, hostRowId(s));
+      if (sent !== ev) {
+        if (out === events) out = events.slice();
+        (out as WireEvent[])[i] = sent;
+      }
+      s = reduceOne(s, sent);
+    }
     this._state = s;
     if (from) {
       if (events.some((ev) => ev.type === 'reset')) this._restart(from);
       this._pristine = false;
       this._trim();
     }
-    this._onDidEmit.fire(events);
+    this._onDidEmit.fire(out);
   }
 
   notice(level: NoticeLevel, text: string, code: NoticeCode = 'workerStopped'): void {
-    // The worker never sees this row: it must not take an id the worker gives its next row.
-    this.apply([{ type: 'noticeMessage', level, text, code, local: true }]);
+    // The worker never sees this row: it takes an id of this thread's own (see `apply`).
+    this.apply([{ type: 'noticeMessage', level, text, code }]);
   }
 
   /** Shows or ends "starting" (prompts wait for the session to open). */
@@ -199,7 +211,8 @@ export class TranscriptMirror extends Disposable {
 
   /**
    * A worker that resumed quietly (after a fault or a Restart) sends its first events: it numbers its rows
-   * from 1, ours go on from `nextId`, and the rows of the worker before it are only what the window holds.
+   * from 1, ours go on from `nextId` (its ids moved on by `_base`), and the rows of the worker before it are
+   * only what the window holds.
    */
   private _follow(from: EarlierRows): void {
     this._loseEarlier();

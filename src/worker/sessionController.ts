@@ -14,7 +14,7 @@ import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.t
 import type { CommandHandlers } from '../shared/wire/commands.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
-import { initialTranscript, reduceOne, withReplace } from '../shared/transcript/reduce.ts';
+import { asSent, initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
 import type { FileBefore, Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike, type ControllerOptions, type NavigateTreeOptions, type SessionFactory } from './agentSession.ts';
@@ -568,10 +568,11 @@ export class SessionController extends Disposable {
     let out = events;
     for (let i = 0; i < events.length; i++) {
       let ev = events[i]!;
-      // The main thread and the view may no longer hold the row an update of Changes replaces: it says which it is.
-      if (ev.type === 'changes' && ev.replace === undefined) {
+      // The worker gives each row its id (and says which row an update of Changes replaces): nobody counts.
+      const sent = asSent(this._state, ev);
+      if (sent !== ev) {
         if (out === events) out = events.slice();
-        ev = (out as WireEvent[])[i] = withReplace(this._state, ev);
+        ev = (out as WireEvent[])[i] = sent;
       }
       this._state = reduceOne(this._state, ev);
     }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { HOST_WINDOW_ROWS, TranscriptMirror, type EarlierRows } from '../../src/extension/transcriptMirror.ts';
 import { pageBefore, recentPart, type EarlierPage } from '../../src/shared/transcript/paging.ts';
-import { initialTranscript, reduceOne, withReplace } from '../../src/shared/transcript/reduce.ts';
+import { asSent, hostRowId, initialTranscript, reduceOne, withRowId } from '../../src/shared/transcript/reduce.ts';
 import { firstRowId, rowCount } from '../../src/shared/transcript/rowStore.ts';
 import type { MessageView, TranscriptState } from '../../src/shared/transcript/rows.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
@@ -19,7 +19,7 @@ class FakeWorker implements EarlierRows {
   /** What the worker sends for `events` (a Changes update says whether it replaces a row). */
   emit(events: readonly WireEvent[]): WireEvent[] {
     return events.map((raw) => {
-      const ev = raw.type === 'changes' ? withReplace(this.state, raw) : raw;
+      const ev = asSent(this.state, raw);
       this.state = reduceOne(this.state, ev);
       return ev;
     });
@@ -116,7 +116,7 @@ describe('the main thread keeps a window of the transcript and pages the rest fr
       apply(worker.emit(turn(n)), worker);
       if (n % 7 === 3) {
         mirror.notice('warning', `hang ${n}`);
-        whole = reduceOne(whole, { type: 'noticeMessage', level: 'warning', text: `hang ${n}`, code: 'workerStopped', local: true });
+        whole = reduceOne(whole, withRowId({ type: 'noticeMessage', level: 'warning', text: `hang ${n}`, code: 'workerStopped' }, hostRowId(whole)));
       }
       // An Undo of an old run updates its Changes row, which only the worker still holds.
       if (n === 50) apply(worker.emit([{ type: 'changes', runId: 'run_0', files: [] }]), worker);

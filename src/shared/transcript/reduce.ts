@@ -1,9 +1,9 @@
 /**
  * The transcript reducer: wire events in, the state both sides render from out. It runs in the host (to
- * answer a re-created view with a snapshot) and in the webview, so both hold the same state.
+ * answer a re-created view with a snapshot) and in the webview; a row takes the id its event names.
  */
 
-import type { BlockFinal, StopReason, WireEvent } from '../wire/events.ts';
+import type { BlockFinal, RowId, StopReason, WireEvent } from '../wire/events.ts';
 import { reduceExtensionUi, reduceShell } from './dialogsAndWidgets.ts';
 import { unknownCase } from '../exhaustive.ts';
 import { t } from '../l10n.ts';
@@ -31,7 +31,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
   switch (ev.type) {
     case 'userMessage':
       return append(s, {
-        id: s.nextId,
+        id: idOf(s, ev),
         role: 'user',
         blocks: [textBlock(ev.text)],
         final: true,
@@ -40,7 +40,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
       });
     case 'noticeMessage': {
       const row: MessageView = {
-        id: ev.local ? localId(s) : s.nextId,
+        id: idOf(s, ev),
         role: 'notice',
         blocks: [textBlock(ev.text)],
         final: true,
@@ -49,15 +49,16 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         ...(ev.label ? { label: ev.label } : {}),
         ...(ev.markdown ? { markdown: true } : {}),
       };
-      return ev.local ? append(s, row, false) : append(s, row);
+      return append(s, row);
     }
     case 'assistantStart': {
       // A duplicated start or a lost end must not leave the previous row streaming forever.
       const closed = closeOpen(s, 'error', ev.at);
       const r = rows(closed);
+      const id = idOf(closed, ev);
       return make(
-        { ...fieldsOf(closed), nextId: closed.nextId + 1 },
-        { ...r, open: { id: closed.nextId, role: 'assistant', blocks: [], final: false, startedAt: ev.at } },
+        { ...fieldsOf(closed), nextId: nextAfter(closed, id) },
+        { ...r, open: { id, role: 'assistant', blocks: [], final: false, startedAt: ev.at } },
       );
     }
     case 'blockStart':
@@ -133,7 +134,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'toolResult':
       if (!isId(ev.toolCallId)) return s;
       return append(s, {
-        id: s.nextId,
+        id: idOf(s, ev),
         role: 'toolResult',
         blocks: ev.text === undefined ? [] : [textBlock(ev.text)],
         final: true,
@@ -172,7 +173,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'changes': {
       const all = s.messages;
       const i = changesRowIndex(s, ev.runId);
-      const row: MessageView = { id: s.nextId, role: 'changes', blocks: [], final: true, runId: ev.runId, files: ev.files };
+      const row: MessageView = { id: idOf(s, ev), role: 'changes', blocks: [], final: true, runId: ev.runId, files: ev.files };
       if (!(ev.replace ?? i >= 0)) return append(s, row);
       if (i < 0) return s;
       // An Undo updates its row (rare): rebuilding the rows from a copy keeps the shared store append-only.
@@ -183,7 +184,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'bashEnd': {
       const ended = ev.id !== undefined ? withFields(s, { ui: reduceShell(s.ui, ev) }) : s;
       return append(ended, {
-        id: ended.nextId,
+        id: idOf(ended, ev),
         role: 'bash',
         blocks: [textBlock(ev.output)],
         final: true,
@@ -243,26 +244,77 @@ function changesRowIndex(s: TranscriptState, runId: string): number {
   return s.openIndex >= 0 ? -1 : s.messages.findLastIndex((m) => m.role === 'changes' && m.runId === runId);
 }
 
-/** `ev` with `replace` said: whether, applied to `s` (which holds every row: the worker's), it updates a row. */
-export function withReplace(s: TranscriptState, ev: Extract<WireEvent, { type: 'changes' }>): WireEvent {
-  return ev.replace === undefined ? { ...ev, replace: changesRowIndex(s, ev.runId) >= 0 } : ev;
+/** The events that add a row, and so name its id. */
+type RowEvent = Extract<WireEvent, { readonly type: 'userMessage' | 'noticeMessage' | 'assistantStart' | 'toolResult' | 'changes' | 'bashEnd' }>;
+
+const ROW_EVENT_TYPES: ReadonlySet<WireEvent['type']> = new Set<RowEvent['type']>([
+  'userMessage',
+  'noticeMessage',
+  'assistantStart',
+  'toolResult',
+  'changes',
+  'bashEnd',
+]);
+
+/** Whether `ev` may add a row (and so names its id). */
+function isRowEvent(ev: WireEvent): ev is RowEvent {
+  return ROW_EVENT_TYPES.has(ev.type);
+}
+
+/** The id `ev`'s row takes: the one it names, else (a producer that names none: a test's, a replay's) the next. */
+function idOf(s: TranscriptState, ev: RowEvent): RowId {
+  return typeof ev.rowId === 'number' && Number.isFinite(ev.rowId) ? ev.rowId : s.nextId;
+}
+
+/** `s.nextId` once a row took `id`: past it for a worker's row; a host row's (between two) leaves it. */
+function nextAfter(s: TranscriptState, id: RowId): number {
+  return Number.isInteger(id) ? Math.max(s.nextId, id + 1) : s.nextId;
 }
 
 /**
- * The id of a row only the main thread shows (a `local` notice): halfway between the newest row's and the
- * next one, so ids still ascend and the worker's rows keep the ids the worker gives them (the main thread
- * pages its older rows back from the worker by id).
+ * `ev` as the worker sends it, `s` being its transcript before it (which holds every row): a row's event names
+ * the id the row takes, the next of the worker's, and an update of Changes says whether it replaces a row
+ * (the main thread and the view may no longer hold the row it replaces).
  */
-function localId(s: TranscriptState): number {
-  const r = rows(s);
-  const last = (r.after.at(-1) ?? r.open ?? (r.length ? r.store[r.length - 1] : undefined))?.id ?? s.nextId - 1;
-  return (last + s.nextId) / 2;
+export function asSent(s: TranscriptState, ev: WireEvent): WireEvent {
+  if (ev.type === 'changes') {
+    const replace = ev.replace ?? changesRowIndex(s, ev.runId) >= 0;
+    return { ...ev, replace, ...(replace ? {} : { rowId: ev.rowId ?? s.nextId }) };
+  }
+  return withRowId(ev, s.nextId);
 }
 
-/** `s` with `m` after its rows; `next`: `m` took the next id. */
-function append(s: TranscriptState, m: MessageView, next = true): TranscriptState {
+/** `ev` naming `id` for its row, when it adds one and names none. */
+export function withRowId(ev: WireEvent, id: RowId): WireEvent {
+  return isRowEvent(ev) && ev.rowId === undefined ? { ...ev, rowId: id } : ev;
+}
+
+/** `ev` with the id it names moved on by `by` (the main thread numbers a quietly resumed worker's rows after the last one's). */
+export function withRowIdMoved(ev: WireEvent, by: number): WireEvent {
+  return by && isRowEvent(ev) && typeof ev.rowId === 'number' ? { ...ev, rowId: ev.rowId + by } : ev;
+}
+
+/** How many rows of its own the main thread can put after one of the worker's (see `hostRowId`). */
+const HOST_ROW_SLOTS = 2 ** 20;
+
+/**
+ * The id of the next row only the main thread shows (a notice of its own, which the worker never sees): the
+ * next slot after the newest row, `n + k / HOST_ROW_SLOTS` for the worker's row `n` and the host's `k`th row
+ * after it. Whole ids are the worker's, so the two never meet, and a counted slot (not a halving) stays exact
+ * for any `n` below 2^32. Past the last slot (a million rows of its own in a row) the last is reused.
+ */
+export function hostRowId(s: TranscriptState): RowId {
   const r = rows(s);
-  const fields = next ? { ...fieldsOf(s), nextId: s.nextId + 1 } : fieldsOf(s);
+  const last = (r.after.at(-1) ?? r.open ?? (r.length ? r.store[r.length - 1] : undefined))?.id ?? s.nextId - 1;
+  const n = Math.floor(last);
+  const k = Math.min(Math.round((last - n) * HOST_ROW_SLOTS) + 1, HOST_ROW_SLOTS - 1);
+  return n + k / HOST_ROW_SLOTS;
+}
+
+/** `s` with `m` after its rows. */
+function append(s: TranscriptState, m: MessageView): TranscriptState {
+  const r = rows(s);
+  const fields = { ...fieldsOf(s), nextId: nextAfter(s, m.id) };
   // While a row streams, new rows queue after it (a notice, a result); they join the store when it ends.
   if (r.open) return make(fields, { ...r, after: [...r.after, m] });
   return make(fields, { ...r, ...pushed(r, m) });

@@ -41,7 +41,7 @@ export type WireEvent =
   | { readonly type: 'runStart' }
   | { readonly type: 'turnStart' }
   /** `images` counts the message's image blocks; `media` shows them (absent when there are none). */
-  | { readonly type: 'userMessage'; readonly text: string; readonly images: number; readonly media?: readonly ImageView[] }
+  | { readonly type: 'userMessage'; readonly text: string; readonly images: number; readonly media?: readonly ImageView[]; readonly rowId?: RowId }
   /** `markdown`: the text is Markdown (an extension's `sendMessage`); `label`: its `customType`, shown as `[label]`. */
   | {
       readonly type: 'noticeMessage';
@@ -50,13 +50,9 @@ export type WireEvent =
       readonly code?: NoticeCode;
       readonly label?: string;
       readonly markdown?: boolean;
-      /**
-       * Shown by the main thread only (the worker never sees it): its row takes an id between the worker's
-       * rows instead of the next one, so both sides go on numbering the worker's rows alike.
-       */
-      readonly local?: boolean;
+      readonly rowId?: RowId;
     }
-  | { readonly type: 'assistantStart'; readonly at: number }
+  | { readonly type: 'assistantStart'; readonly at: number; readonly rowId?: RowId }
   | {
       readonly type: 'blockStart';
       readonly index: number;
@@ -86,6 +82,7 @@ export type WireEvent =
       readonly isError: boolean;
       readonly text?: string;
       readonly media?: readonly ImageView[];
+      readonly rowId?: RowId;
     }
   /**
    * `args` is left out when it equals the arguments the model's call streamed (the reducer takes them from that
@@ -164,7 +161,7 @@ export type WireEvent =
    * `replace`: the worker updated the run's row it holds rather than adding one; a side that no longer holds
    * it (its window moved on) leaves it, so both keep numbering rows alike. Absent: whatever the side holds.
    */
-  | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[]; readonly replace?: boolean }
+  | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[]; readonly replace?: boolean; readonly rowId?: RowId }
   /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */
   | ExtensionUiEvent
   /** `!command` / `!!command` from the composer (`excluded`: kept out of the model's context). */
@@ -179,7 +176,16 @@ export type WireEvent =
       readonly exitCode?: number;
       readonly cancelled: boolean;
       readonly excluded: boolean;
+      readonly rowId?: RowId;
     };
+
+/**
+ * A row's id, given once by whoever made the row and carried by the event that adds it (`rowId` on a row's
+ * event), so no side works it out by counting: the worker numbers its rows 1, 2, 3…; a row only the main
+ * thread shows (a notice of its own) takes the next of the slots after the row before it, `n + k / HOST_ROW_SLOTS`,
+ * a range no worker row uses (see `hostRowId`). Ids ascend in row order; paging speaks them.
+ */
+export type RowId = number;
 
 /** One file a run changed, as the Changes row shows it. */
 export interface FileChangeView {
