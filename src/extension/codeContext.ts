@@ -54,7 +54,7 @@ export async function fileChip(uri: vscode.Uri): Promise<CodeChip | undefined> {
 }
 
 /** The active file's diagnostics, one per line: `line:col severity: message (source)`. */
-export function problemsChip(): CodeChip | undefined {
+function problemsChip(): CodeChip | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Pi: open a file to add its problems.'));

@@ -1,7 +1,7 @@
 /**
  * A test-only probe of the extension host's main thread, started when `PI_PANEL_HEARTBEAT_FILE` is set: a
  * 10 ms interval notes how late each tick came (the thread was busy meanwhile) and appends them to that file
- * a few times a second, with named marks from the panel's own milestones. With `PI_PANEL_HEARTBEAT_PROFILE`
+ * a few times a second, after a 'heartbeat started' mark to line the ticks up with. With `PI_PANEL_HEARTBEAT_PROFILE`
  * set too, the thread is CPU-profiled until `<file>.stop` appears, then the profile is written to
  * `<file>.cpuprofile`. The workbench bench (`bench/firstReplyBench.ts`) reads both; nothing reads them in use.
  */
@@ -17,14 +17,7 @@ const FLUSH_MS = 250;
 /** One line of the file: a tick (`gap`: ms since the one before) or a mark; `t` is wall-clock ms. */
 export type HeartbeatLine = { readonly t: number; readonly gap: number } | { readonly t: number; readonly mark: string };
 
-let pending: HeartbeatLine[] | undefined;
-
 const now = (): number => performance.timeOrigin + performance.now();
-
-/** Notes a milestone (first post to a view, worker started…) in the heartbeat file; nothing when no probe runs. */
-export function heartbeatMark(name: string): void {
-  pending?.push({ t: now(), mark: name });
-}
 
 /** Starts the probe if the environment asks for it. */
 export function startHeartbeatFromEnv(env: NodeJS.ProcessEnv = process.env): IDisposable | undefined {
@@ -33,7 +26,7 @@ export function startHeartbeatFromEnv(env: NodeJS.ProcessEnv = process.env): IDi
 }
 
 function startHeartbeat(file: string, profile: boolean): IDisposable {
-  const lines: HeartbeatLine[] = (pending = [{ t: now(), mark: 'heartbeat started' }]);
+  const lines: HeartbeatLine[] = [{ t: now(), mark: 'heartbeat started' }];
   let last = performance.now();
   const tick = setInterval(() => {
     const at = performance.now();
@@ -72,7 +65,6 @@ function startHeartbeat(file: string, profile: boolean): IDisposable {
       clearInterval(tick);
       clearInterval(flush);
       stopProfile();
-      pending = undefined;
     },
   };
 }

@@ -11,7 +11,7 @@ const ASKS: Readonly<Record<ApprovalLevel, readonly string[]>> = {
 };
 
 /** One setting value: unknown text asks about everything rather than nothing (a typo must not switch approvals off). */
-export function approvalLevelOf(v: unknown): ApprovalLevel {
+function approvalLevelOf(v: unknown): ApprovalLevel {
   if (v === undefined || v === 'off') return 'off';
   return v === 'writes' || v === 'commands' || v === 'all' ? v : 'all';
 }

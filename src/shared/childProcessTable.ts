@@ -13,7 +13,7 @@ export interface ChildProcessRef {
 }
 
 /** Children running at once that the table can hold; a worker with more says so, and the rest are not tracked. */
-export const CHILD_PROCESS_SLOTS = 1024;
+const CHILD_PROCESS_SLOTS = 1024;
 
 /** How long closing waits for a spawn under way (it takes milliseconds; a bound only against the unforeseen). */
 const CLOSE_WAIT_MS = 5000;

@@ -2,9 +2,9 @@
 import { t } from './l10n.ts';
 
 /** Widest or tallest image the panel takes, in pixels. */
-export const MAX_IMAGE_SIDE = 8192;
+const MAX_IMAGE_SIDE = 8192;
 /** Most pixels the panel takes in one image (40 megapixels): a decoder needs about 4 bytes for each. */
-export const MAX_IMAGE_PIXELS = 40_000_000;
+const MAX_IMAGE_PIXELS = 40_000_000;
 
 /** Bytes read one at a time by offset (a byte array, or base64 text decoded only where asked). */
 export interface ByteSource {

@@ -43,12 +43,12 @@ export function isImageMimeType(v: unknown): v is ImageMimeType {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Whether `s` is padded base64 (what `FileReader`, Node's `Buffer` and Pi produce). */
-export function isBase64(s: string): boolean {
+function isBase64(s: string): boolean {
   return s.length % 4 === 0 && BASE64.test(s);
 }
 
 /** The decoded size of base64 text (assumed valid). */
-export function base64Bytes(s: string): number {
+function base64Bytes(s: string): number {
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   return (s.length / 4) * 3 - pad;
 }

@@ -14,11 +14,6 @@ export function setL10nBundle(contents: Readonly<Record<string, string>> | undef
   language = displayLanguage || 'en';
 }
 
-/** The bundle in use, to hand on to another layer (the worker, the webview). */
-export function l10nBundle(): Readonly<Record<string, string>> {
-  return bundle;
-}
-
 /** The display language (`vscode.env.language`, e.g. `zh-cn`), for `Intl` formatting. */
 export function displayLanguage(): string {
   return language;

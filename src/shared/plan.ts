@@ -20,8 +20,8 @@ export interface PlanView {
 export const noPlan: PlanView = { on: false, items: [] };
 
 /** Items kept of one plan and characters of one item: a reply must not be able to flood the view. */
-export const MAX_PLAN_ITEMS = 50;
-export const MAX_PLAN_ITEM_CHARS = 300;
+const MAX_PLAN_ITEMS = 50;
+const MAX_PLAN_ITEM_CHARS = 300;
 
 /**
  * The items of a plan: its numbered list items (`1.` or `1)`), else its `Step 1:` lines, else its task-list

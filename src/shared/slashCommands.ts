@@ -15,7 +15,7 @@ export interface SlashCommand {
 }
 
 /** The panel's own commands, mapped to its actions; anything else after `/` goes to Pi, which expands or runs it. */
-export const BUILTIN_COMMANDS = [
+const BUILTIN_COMMANDS = [
   { name: 'new', source: 'builtin' },
   { name: 'resume', source: 'builtin' },
   { name: 'compact', source: 'builtin', args: '[instructions]' },
@@ -30,7 +30,7 @@ export const BUILTIN_COMMANDS = [
 export type BuiltinName = (typeof BUILTIN_COMMANDS)[number]['name'];
 
 /** What a built-in command does, in the display language (read when the menu is built, after the bundle is set). */
-export function builtinDescription(name: BuiltinName): string {
+function builtinDescription(name: BuiltinName): string {
   switch (name) {
     case 'new':
       return t('Start a new session');

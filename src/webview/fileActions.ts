@@ -10,7 +10,7 @@ import { t } from './l10n.ts';
 const FILE_TOOLS = new Set(['edit', 'write']);
 
 /** The path a file tool names, workspace-relative when it is inside `cwd`. */
-export function filePathOf(toolName: string, args: Record<string, unknown> | undefined, cwd: string | undefined): string | undefined {
+function filePathOf(toolName: string, args: Record<string, unknown> | undefined, cwd: string | undefined): string | undefined {
   if (!FILE_TOOLS.has(toolName) || !args) return undefined;
   const p = args.path ?? args.file_path ?? args.filePath;
   if (typeof p !== 'string' || !p) return undefined;
@@ -18,7 +18,7 @@ export function filePathOf(toolName: string, args: Record<string, unknown> | und
 }
 
 /** `p` relative to `cwd` when it lies inside it ('/'-separated); otherwise as given. */
-export function relativeTo(p: string, cwd: string | undefined): string {
+function relativeTo(p: string, cwd: string | undefined): string {
   const norm = p.replaceAll('\\', '/');
   if (!cwd) return norm;
   const root = cwd.replaceAll('\\', '/').replace(/\/+$/, '');

@@ -5,7 +5,7 @@
 
 import { setL10nBundle } from '../shared/l10n.ts';
 
-export { displayLanguage, formatAgo, formatNumber, formatTime, setL10nBundle, t } from '../shared/l10n.ts';
+export { displayLanguage, formatAgo, formatNumber, t } from '../shared/l10n.ts';
 
 /**
  * Reads what the host embedded in the page (`<script type="application/json" id="pi-l10n">`): the display

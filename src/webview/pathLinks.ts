@@ -6,7 +6,7 @@ import { t } from './l10n.ts';
 const PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))([\w.@+-]+(?:\/[\w.@+-]+)*\.[\w]+)(?::(\d+)(?::\d+)?)?$/;
 
 /** The link target (`path#Lline`) for inline code that names a workspace file, else undefined. */
-export function pathHref(text: string): string | undefined {
+function pathHref(text: string): string | undefined {
   const m = PATH.exec(text.trim());
   if (!m) return undefined;
   return m[2] ? `${m[1]}#L${m[2]}` : m[1];

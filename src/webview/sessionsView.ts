@@ -259,7 +259,7 @@ export class SessionsView {
 }
 
 /** "5 minutes ago", "yesterday", or a date, in the display language. */
-export function relativeTime(when: Date, now = Date.now()): string {
+function relativeTime(when: Date, now = Date.now()): string {
   const s = Math.round((now - when.getTime()) / 1000);
   if (s < 60) return t('just now');
   if (s < 7 * 86_400) return formatAgo(when.getTime(), now);

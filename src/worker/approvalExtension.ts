@@ -14,7 +14,6 @@ import { isWithin, realPath, resolveToolPath } from './toolPath.ts';
 export { commandPrefix } from './commandPrefix.ts';
 
 export type ApprovalMode = 'off' | 'writes' | 'commands' | 'all';
-export const APPROVAL_MODES: readonly ApprovalMode[] = ['off', 'writes', 'commands', 'all'];
 
 /** The choices of the approval card, as SPEC §7 names them. */
 export const ALLOW = 'Allow';

@@ -110,7 +110,7 @@ function promisified(call: (...a: unknown[]) => unknown): (...a: unknown[]) => P
  * against `dir` when relative; the caller's options object is copied, never changed. Arguments Node would
  * refuse are left for Node to refuse.
  */
-export function inWorkspace(name: ChildProcessCall, args: readonly unknown[], dir: string | undefined): unknown[] {
+function inWorkspace(name: ChildProcessCall, args: readonly unknown[], dir: string | undefined): unknown[] {
   const out = [...args];
   if (!dir) return out;
   // `exec(command, options?, callback?)`; the others take an argument list first, which may be left out or null.

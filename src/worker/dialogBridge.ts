@@ -396,7 +396,7 @@ function clip(text: string | undefined): string {
 }
 
 /** `foo.ts` of `/home/me/.pi/agent/extensions/foo.ts`; `foo` of `…/extensions/foo/index.ts`. */
-export function extensionName(extensionPath: string): string {
+function extensionName(extensionPath: string): string {
   const parts = String(extensionPath).split(/[/\\]/).filter(Boolean);
   const last = parts[parts.length - 1] ?? extensionPath;
   return /^index\.[cm]?[jt]s$/.test(last) && parts.length > 1 ? parts[parts.length - 2]! : last;

@@ -46,7 +46,7 @@ interface Stored {
 /** Tools whose arguments name a file they change. */
 const FILE_TOOLS = new Set(['edit', 'write']);
 
-export function toolPath(toolName: string, args: unknown): string | undefined {
+function toolPath(toolName: string, args: unknown): string | undefined {
   if (!FILE_TOOLS.has(toolName) || typeof args !== 'object' || args === null) return undefined;
   const a = args as Record<string, unknown>;
   const p = a.path ?? a.file_path ?? a.filePath;
@@ -235,7 +235,7 @@ function statSig(file: string): string {
 }
 
 /** A file's content now, as a `Before`: absent, text, or refused (binary, too large, unreadable). */
-export function readBefore(file: string): Before {
+function readBefore(file: string): Before {
   let buf: Buffer;
   try {
     const st = fs.statSync(file);

@@ -9,7 +9,7 @@ const MIN_NODE: readonly [number, number] = [22, 15];
 
 let loaded: PiModule | undefined;
 
-export function nodeVersionProblem(version = process.versions.node): string | undefined {
+function nodeVersionProblem(version = process.versions.node): string | undefined {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   if (major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1])) return undefined;
   return `Pi needs Node ${MIN_NODE.join('.')} or newer in the extension host, but this VS Code runs Node ${version}. Update VS Code to 1.101 or newer.`;

@@ -100,7 +100,7 @@ function isInside(file: string, dir: string): boolean {
  * `"-builtin:mcp"` in the `extensions` setting turns one off, and an installed extension that registers the
  * same tool or `/mcp` replaces it. (The CLI's `llama.cpp` built-in is not part of Pi's SDK surface.)
  */
-export function piBuiltInExtensions(pi: PiModule): InlineExtension[] {
+function piBuiltInExtensions(pi: PiModule): InlineExtension[] {
   return [
     { name: 'codemode', factory: pi.createCodemodeExtension(), replaceable: true, builtin: true },
     { name: 'tool-search', factory: pi.createToolSearchExtension(), replaceable: true, builtin: true },
@@ -145,7 +145,7 @@ type ResourceLoaderLike = Awaited<ReturnType<PiModule['createAgentSessionService
  * What failed or warned while Pi loaded extensions, skills, prompt templates and themes, worded as the CLI
  * prints it (its `main` collects the same lists; the SDK's runtime leaves them to the caller).
  */
-export function loadDiagnostics(loader: ResourceLoaderLike): LoadDiagnostic[] {
+function loadDiagnostics(loader: ResourceLoaderLike): LoadDiagnostic[] {
   const extensions = loader.getExtensions();
   return [
     ...extensions.errors.map(({ path, error }) => ({ type: 'error' as const, path, message: `Failed to load extension "${path}": ${error}` })),

@@ -10,13 +10,13 @@ import type { ExtensionAPI, ExtensionFactory, ToolDefinition } from '@earendil-w
 import { checklistOf, noPlan, planProgress, type PlanItem, type PlanView } from '../shared/plan.ts';
 
 /** Pi's own tools that only read (as Pi registers them, never an extension's tool of the same name). */
-export const READ_ONLY_BUILTINS: readonly string[] = ['read', 'grep', 'find', 'ls'];
+const READ_ONLY_BUILTINS: readonly string[] = ['read', 'grep', 'find', 'ls'];
 
 /** The custom session entry holding plan mode's state. */
-export const PLAN_ENTRY = 'pi-panel-plan';
+const PLAN_ENTRY = 'pi-panel-plan';
 
 /** The panel's checklist tool. */
-export const TODO_TOOL = 'plan_todo';
+const TODO_TOOL = 'plan_todo';
 
 /** What the read-only decision needs of a tool (Pi's `ToolInfo`). */
 export interface ToolFacts {
@@ -40,7 +40,7 @@ export function readOnlyToolNames(tools: readonly ToolFacts[]): Set<string> {
 }
 
 /** The reason a call outside the read-only set gets, which the model and the tool card show. */
-export function blockedReason(toolName: string): string {
+function blockedReason(toolName: string): string {
   return `Plan mode is on: only read-only tools may run, so "${toolName}" was not run and nothing was changed. Describe the change in your plan instead; the user acts on the plan when it is ready.`;
 }
 
@@ -56,7 +56,7 @@ const PLAN_CONTEXT = [
 const PLAN_CONTEXT_TYPE = 'pi-panel-plan-mode';
 
 /** What the message that acts on a plan says before the plan. */
-export const ACT_PREFIX = `Act on this plan now. After you finish each item, call the \`${TODO_TOOL}\` tool with the numbers of the items done so far.`;
+const ACT_PREFIX = `Act on this plan now. After you finish each item, call the \`${TODO_TOOL}\` tool with the numbers of the items done so far.`;
 
 /** What a session's plan mode keeps in its custom entry. */
 interface Saved extends PlanView {

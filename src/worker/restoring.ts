@@ -15,7 +15,7 @@ import type { RunChangesView, SessionCheckpoints } from './checkpoints/sessionCh
 import { userEntryId } from './sessionRuntime.ts';
 
 /** The restore card's choices (SPEC §7, `data-choice`). */
-export const RESTORE_CHOICES = ['Code and conversation', 'Conversation only', 'Code only'] as const;
+const RESTORE_CHOICES = ['Code and conversation', 'Conversation only', 'Code only'] as const;
 export type RestoreChoice = (typeof RESTORE_CHOICES)[number];
 
 /** A question the panel itself asks in a dialog card. */

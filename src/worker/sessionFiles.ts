@@ -38,7 +38,7 @@ const USAGE_FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens
  * markup there; these entries (Pi's own, in memory, read by the export) get numbers instead. Returns how
  * many fields were changed.
  */
-export function coerceExportNumbers(entries: readonly unknown[]): number {
+function coerceExportNumbers(entries: readonly unknown[]): number {
   let fixed = 0;
   const set = (o: Record<string, unknown>, key: string, fallback: number | null | undefined) => {
     if (!(key in o) || o[key] === undefined || o[key] === fallback) return;

@@ -16,7 +16,7 @@ const CARRY = 8;
 export const NEEDS_TERMINAL_EXIT = 126;
 
 /** What the row says after the output of a command the panel stopped. */
-export function needsTerminalText(command: string): string {
+function needsTerminalText(command: string): string {
   const program = command.trim().split(/\s+/)[0] || command;
   return `\n[${program} needs a terminal, and ! commands in the panel have none: it was stopped. Run it in VS Code's terminal.]\n`;
 }

@@ -15,7 +15,7 @@ export interface ChangesInput {
 }
 
 /** Each file a `git diff` text touches, with a one-letter status (A added, D deleted, R renamed, M modified). */
-export function diffFiles(diff: string): { status: string; path: string }[] {
+function diffFiles(diff: string): { status: string; path: string }[] {
   const files: { status: string; path: string }[] = [];
   for (const section of diff.split(/^(?=diff --git )/m)) {
     const head = /^diff --git a\/(.+?) b\/(.+)$/m.exec(section);

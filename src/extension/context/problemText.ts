@@ -13,7 +13,7 @@ export interface ProblemLine {
 export const PROBLEM_CONTEXT_LINES = 3;
 
 /** `line:col severity: message (source)`, the form `@problems` uses. */
-export function problemLine(p: ProblemLine): string {
+function problemLine(p: ProblemLine): string {
   return `${p.line}:${p.column} ${p.severity}: ${p.message}${p.source ? ` (${p.source})` : ''}`;
 }
 

@@ -31,7 +31,7 @@ export interface ShellView {
 }
 
 /** Output of a running `!` command kept for the live row; Pi keeps the whole of it. */
-export const MAX_SHELL_OUTPUT = 100_000;
+const MAX_SHELL_OUTPUT = 100_000;
 
 type ShellEvent =
   | { readonly type: 'bashStart'; readonly id: string; readonly command: string; readonly excluded: boolean; readonly at: number }
@@ -55,11 +55,11 @@ export function reduceShell(s: ExtensionUiState | undefined, ev: ShellEvent): Ex
 }
 
 /** Nothing open, no widgets. */
-export const initialExtensionUi: ExtensionUiState = { dialogs: [], widgets: [] };
+const initialExtensionUi: ExtensionUiState = { dialogs: [], widgets: [] };
 
 /** Lines and characters kept of one widget: an extension must not be able to flood the view. */
 export const MAX_WIDGET_LINES = 20;
-export const MAX_WIDGET_LINE_CHARS = 500;
+const MAX_WIDGET_LINE_CHARS = 500;
 
 /** Applies one of Pi's extension UI events. */
 export function reduceExtensionUi(s: ExtensionUiState | undefined, ev: ExtensionUiEvent): ExtensionUiState {

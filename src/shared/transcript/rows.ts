@@ -90,9 +90,6 @@ export interface ShellRow extends RowBase {
 /** One row of the transcript, told apart by `role`. */
 export type MessageView = UserRow | AssistantRow | ToolResultRow | NoticeRow | ChangesRow | ShellRow;
 
-/** What kind of row a row is (its `data-role` in the view). */
-export type MessageRole = MessageView['role'];
-
 /** Where a tool call is: streamed but not started, running, or ended. */
 export type ToolStatus = 'pending' | 'running' | 'done' | 'error';
 

@@ -14,8 +14,6 @@ import { GitError, type GitOptions } from './git.ts';
 import { applyRestore, type FileWrite } from './restoreFiles.ts';
 import { displayPath, ShadowRepo, workspacePath, type SkippedFile } from './shadowRepo.ts';
 
-export type { SkippedFile } from './shadowRepo.ts';
-
 /** Whether checkpoints can work here; when not, `message` says why (the caller falls back to per-tool capture). */
 export type Availability = { readonly available: true; readonly gitVersion: string } | { readonly available: false; readonly message: string };
 

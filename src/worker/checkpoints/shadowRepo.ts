@@ -21,7 +21,7 @@ export function displayPath(raw: string): string {
 }
 
 /** A path as shown (or as Node gives it) in the raw form git's output has. */
-export function rawPath(display: string): string {
+function rawPath(display: string): string {
   return Buffer.from(display, 'utf8').toString('latin1');
 }
 
@@ -73,10 +73,10 @@ export interface RefRecord {
  * What the shadow repository leaves out besides the workspace's `.gitignore` rules: dependency and cache
  * folders a workspace without a `.gitignore` would otherwise copy in full on every first checkpoint.
  */
-export const DEFAULT_EXCLUDES: readonly string[] = ['.git', 'node_modules/', '.venv/', '__pycache__/', '.DS_Store', 'Thumbs.db'];
+const DEFAULT_EXCLUDES: readonly string[] = ['.git', 'node_modules/', '.venv/', '__pycache__/', '.DS_Store', 'Thumbs.db'];
 
 /** Files larger than this are not stored in a checkpoint (reported as skipped). */
-export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 /** A user's `.git/info/exclude` larger than this is not read (rules, not data: a few KB at most). */
 const MAX_EXCLUDE_BYTES = 1024 * 1024;
