@@ -143,4 +143,24 @@ describe('row ids: the worker numbers its rows, the host numbers its own apart',
     assert.deepEqual(all.map(shown), expected);
     mirror.dispose();
   });
+
+  it('a history replayed after a reset (a tree move, a restore) takes ids no row before it had, in the host and the view', () => {
+    const mirror = new TranscriptMirror(quiet, new TestClock());
+    const view = new FakeView(mirror);
+    const worker = new FakeWorker();
+    for (let n = 0; n < 5; n++) mirror.apply(worker.emit(turn(n)), worker);
+    mirror.notice('info', 'a notice of the host');
+    const before = new Map(view.state.messages.map((m) => [m.id, shown(m)]));
+    // The session moves to another point of its tree: the worker starts its transcript again and replays that branch.
+    mirror.apply(worker.emit([{ type: 'reset' }]), worker);
+    for (let n = 0; n < 3; n++) worker.emit(turn(100 + n));
+    const part = recentPart(worker.state);
+    mirror.adopt(part.state, part.earlier, false, worker);
+    mirror.apply(worker.emit(turn(200)), worker);
+    mirror.notice('info', 'another notice');
+    for (const m of view.state.messages) assert.ok(!before.has(m.id), `row ${m.id} (${shown(m)}) took the id of ${before.get(m.id)}`);
+    for (const m of mirror.state.messages) assert.ok(!before.has(m.id), `the host's row ${m.id} (${shown(m)}) took the id of ${before.get(m.id)}`);
+    assertAscending(view.state.messages, 'the view');
+    mirror.dispose();
+  });
 });

@@ -156,8 +156,9 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'plan':
       return withFields(s, { plan: ev.plan });
     case 'reset':
+      // Numbering goes on: a history replayed after it (a tree move, a restore) names no row as one before did.
       return make(
-        { run: initialTranscript.run, queue: initialTranscript.queue, nextId: 1, thinkingLevel: s.thinkingLevel },
+        { run: initialTranscript.run, queue: initialTranscript.queue, nextId: s.nextId, thinkingLevel: s.thinkingLevel },
         { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },
       );
     case 'retryStart': {

@@ -124,7 +124,7 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
     return { ok: true, msg: { type: 'composerImages', images: images.images } };
   },
   loadEarlier: (raw) => {
-    // A row only the main thread shows has an id between two whole ones (see `localId` in reduce.ts).
+    // A row only the main thread shows has an id between two whole ones (see `hostRowId` in reduce.ts).
     if (typeof raw.before !== 'number' || !Number.isFinite(raw.before) || raw.before <= 0)
       return { ok: false, reason: 'loadEarlier.before is not a message id' };
     if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)
