@@ -116,8 +116,7 @@ export class SessionActions {
   }
 }
 
-/** Palette commands on the open session: name it, import and export JSONL, copy the last answer. */
-/** `target`: the chat a command acts on (the focused one). */
+/** Palette commands on the open session: name it, import and export JSONL, copy the last answer; `target` is the chat a command acts on (the focused one). */
 export function registerSessionFileCommands(target: () => PiClient, showSessions: () => void): vscode.Disposable[] {
   const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Pi: {0}: {1}', what, errorText(err)));
   return [

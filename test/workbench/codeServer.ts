@@ -142,7 +142,6 @@ async function waitHealthy(url: string, child: ChildProcess, logFile: string, ti
   throw new Error(`code-server did not answer /healthz within ${timeoutMs} ms; log:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
 }
 
-/** Installs code-server if needed, then starts it isolated on a free loopback port. */
 /**
  * The server reads the installed language packs from `<user-data>/languagepacks.json`, which the desktop app
  * writes as packs are installed but `--install-extension` does not: write it for the stub pack.
@@ -161,6 +160,7 @@ function writeLanguagePacks(userDataDir: string, extensionsDir: string, locale: 
   fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
 }
 
+/** Installs code-server if needed, then starts it isolated on a free loopback port. */
 export async function startCodeServer(options: CodeServerOptions = {}): Promise<CodeServer> {
   const install = ensureCodeServer();
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pi-panel-code-server-'));

@@ -114,10 +114,6 @@ export function isInstalled(): boolean {
   }
 }
 
-/**
- * Returns the cached code-server, installing it first if the cache lacks a success marker.
- * The marker is written last, so an interrupted install is redone from scratch next time.
- */
 /** While a background install runs (`prefetch.ts`): its pid. Beside the cache folder, which an install empties first. */
 export function installLockFile(): string {
   return `${cacheDir()}.installing`;
@@ -150,6 +146,10 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/**
+ * Returns the cached code-server, installing it first if the cache lacks a success marker.
+ * The marker is written last, so an interrupted install is redone from scratch next time.
+ */
 export function ensureCodeServer(): CodeServerInstall {
   const dir = cacheDir();
   const install = describe(dir);

@@ -83,7 +83,6 @@ export interface Logger {
 
 export type LogLevel = keyof Logger;
 
-/** Requests the main thread sends; each gets exactly one reply (or an error reply). */
 /** How a worker's first session opens (see `ensureSession`). */
 export interface SessionStart {
   readonly resume?: string;
@@ -91,12 +90,11 @@ export interface SessionStart {
   readonly fresh?: boolean;
 }
 
-/** The commands of `COMMANDS` are requests too, declared there. */
+/** Requests the main thread sends; each gets exactly one reply (or an error reply). The commands of `COMMANDS` are requests too, declared there. */
 export interface WorkerRequests extends CommandRequests {
   /** Sets or replaces the configuration; the next session opened uses it. */
   readonly configure: { readonly params: WorkerConfig; readonly result: null };
-  /** Opens the session (loading Pi) unless it is open; `resume` opens that session file quietly instead. */
-  /** `resume` reopens a file quietly (after a fault); `open` shows a saved session; `fresh` starts empty; none continues the most recent. */
+  /** Opens the session (loading Pi) unless it is open: `resume` reopens a file quietly (after a fault); `open` shows a saved session; `fresh` starts empty; none continues the most recent. */
   readonly ensureSession: { readonly params: SessionStart; readonly result: { readonly ok: boolean } };
   /** Resolves when Pi has taken the text (a prompt runs on; its progress arrives as events). */
   readonly send: { readonly params: { readonly text: string; readonly mode: SendMode; readonly images?: readonly ImageAttachment[] }; readonly result: null };
