@@ -226,7 +226,7 @@ async function chatWithSession(): Promise<BenchChat> {
   const chat = await benchChat({ name: 'bench-chats-idle', steps: [{ chunks: [{ text: 'unused' }], finish: 'stop' }] } as Scenario, { first: { fresh: true } });
   await chat.client.ensureSession();
   const file = writeSession(chat.cwd, chat.agentDir, SESSION_MESSAGES);
-  await chat.client.resumeSession(file);
+  await chat.client.call('resumeSession', { file: file });
   await chat.until(() => chat.client.pendingEarlier === 0 && chat.client.state.messages.length >= SESSION_MESSAGES, 'every row in the host store');
   return chat;
 }

@@ -126,7 +126,7 @@ async function resumeLarge(): Promise<void> {
     );
     feed.open();
     const r = await stalls(async () => {
-      void s.client.resumeSession(file);
+      void s.client.call('resumeSession', { file: file });
       await s.until(() => viewAt > 0, 'the first page posted to the view');
       // Then the view pages the older rows in from the worker, 100 at a time, as a reader going to the top does.
       let first = s.client.state.messages[0]!.id;

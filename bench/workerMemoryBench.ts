@@ -174,7 +174,7 @@ async function measureAt(turns: number): Promise<Figures> {
     const empty = [await workerHeap(), mainHeap()] as const;
     const file = writeTurns(cwd, agentDir, turns);
     let t0 = performance.now();
-    await client.resumeSession(file);
+    await client.call('resumeSession', { file: file });
     // The main thread holds the last page of rows; the earlier ones stay in the worker until the view asks.
     await until(client, () => client.pendingEarlier + client.state.messages.length >= 4 * turns, `all ${4 * turns} rows known on the main thread`, 300_000);
     const resumeSeconds = (performance.now() - t0) / 1000;

@@ -13,7 +13,7 @@ import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
-import { builtinCommands, type BuiltinName } from '../shared/slashCommands.ts';
+import { builtinCommands, type BuiltinName, type SlashCommand } from '../shared/slashCommands.ts';
 import { commandFromChat } from './chatRouting.ts';
 import type { ComposerImageDraft } from './composerImageDraft.ts';
 import type { FileReview } from './diffs.ts';
@@ -141,36 +141,43 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     await vscode.commands.executeCommand(...commandFromChat(this.chatId, command, ...args));
   }
 
+  /** Pi's slash commands (extension commands, prompt templates, skills); none when there is no session. */
+  private async _piCommands(): Promise<readonly SlashCommand[]> {
+    return (await this._client.call('listCommands', null))?.commands ?? [];
+  }
+
   /** The panel's built-in slash commands: each is one of its actions. */
   private async _slash(name: BuiltinName, args: string): Promise<void> {
     const c = this._client;
     switch (name) {
       case 'new':
-        return c.newSession();
+        return c.request({ name: 'newSession', params: null });
       case 'resume':
         return this.showSessions();
       case 'compact':
-        return args ? c.compactWith(args) : c.compact();
+        await (args ? c.call('compactWith', { instructions: args }) : c.call('compact', null));
+        return;
       case 'model':
         return this._run('selectModel');
       case 'thinking':
         if (args)
           return c
-            .setThinkingLevel(args)
+            .ask('setThinkingLevel', { level: args })
+            .then(() => undefined)
             .catch((err: unknown) => void vscode.window.showErrorMessage(plainNotificationText(vscode.l10n.t('Pi: {0}', String(err)))));
         return this._run('setThinkingLevel');
       case 'name': {
         const title = args || (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Name this Pi session'), value: c.state.sessionName ?? '' }));
-        if (title?.trim()) await c.setSessionName(title.trim());
+        if (title?.trim()) await c.call('setSessionName', { name: title.trim() });
         return;
       }
       case 'export':
         return this._run('exportTranscript');
       case 'plan': {
         // A Pi extension's own `/plan` (Pi's plan-mode example) wins: the panel's toggle stays on its button and command.
-        if ((await c.listCommands()).some((x) => x.name === 'plan')) return c.send(args ? `/plan ${args}` : '/plan', 'prompt');
+        if ((await this._piCommands()).some((x) => x.name === 'plan')) return c.send(args ? `/plan ${args}` : '/plan', 'prompt');
         if (!args) return this._run('togglePlanMode');
-        await c.setPlanMode(true);
+        await c.call('setPlanMode', { on: true });
         return c.send(args, 'prompt');
       }
       case 'copy': {
@@ -331,8 +338,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._client.send(msg.text, msg.mode, msg.images);
       case 'cancel':
         return this._client.cancel();
-      case 'newSession':
-        return this._client.newSession();
       case 'forceIdle':
         return this._client.forceIdle();
       case 'openLink':
@@ -343,8 +348,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'focused':
         this._onDidFocus.fire();
         return;
-      case 'retryLast':
-        return this._client.retryLast();
       case 'continueInterrupted':
         return this._client.continueInterrupted();
       case 'runCommand':
@@ -362,15 +365,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'dropUris':
         return this._run('addDropped', msg.uris);
       case 'answerDialog':
-        await this._client.answerDialog(msg.id, msg.value, msg.reason);
+        await this._client.call(
+          'answerDialog',
+          msg.value === undefined ? { id: msg.id } : { id: msg.id, value: msg.value, ...(msg.reason ? { reason: msg.reason } : {}) },
+        );
         return;
-      case 'composerText':
-        return this._client.composerText(msg.text);
       case 'composerImages':
         this._composerImages = msg.images;
         return this._imageDraft.save(msg.images);
       case 'listCommands': {
-        const own = await this._client.listCommands();
+        const own = await this._piCommands();
         // Pi's `/plan` of an extension replaces the panel's in the menu, as it does when sent.
         const builtins = own.some((x) => x.name === 'plan') ? builtinCommands().filter((x) => x.name !== 'plan') : builtinCommands();
         const commands = [...builtins, ...own];
@@ -379,8 +383,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       }
       case 'slash':
         return this._slash(msg.name, msg.args);
-      case 'bash':
-        return this._client.bash(msg.command, msg.excluded);
       case 'listSessions':
         return this._sessions.list(msg.query, msg.offset);
       case 'openSession':
@@ -394,7 +396,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'showTree':
         return this._sessions.showTree();
       case 'navigateTree':
-        await this._client.navigateTree(msg.entryId);
+        await this._client.call('navigateTree', { entryId: msg.entryId });
         return this._sessions.showTree();
       case 'loadEarlier':
         return this._feed.loadEarlier(msg.before, msg.count);

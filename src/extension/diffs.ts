@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { firstChangedLine } from '../shared/lineDiff.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
-import type { Logger } from '../shared/wire/workerProtocol.ts';
+import type { FileBefore, Logger } from '../shared/wire/workerProtocol.ts';
 import { linkTarget } from './linkTarget.ts';
 import type { PiClient } from './piClient.ts';
 
@@ -37,8 +37,13 @@ export class FileReview {
 
   /** A file's text before this chat's run changed it ('' when none is known); `runId` names the run (its checkpoint). */
   async before(file: string, runId?: string): Promise<string> {
-    const before = await this._client.fileBefore(file, runId);
+    const before = await this._fileBefore(file, runId);
     return before?.kind === 'text' ? before.text : '';
+  }
+
+  /** The content of `file` before the current or last run (or run `runId`) changed it; undefined when no run touched it. */
+  private async _fileBefore(file: string, runId?: string): Promise<FileBefore | undefined> {
+    return (await this._client.call('fileBefore', { path: file, ...(runId ? { runId } : {}) }))?.before;
   }
 
   /** Opens a workspace file at `line`, or (`firstChange`) at the first line the run changed. */
@@ -47,7 +52,7 @@ export class FileReview {
     if (!file) return;
     let at = line;
     if (at === undefined && firstChange) {
-      const before = await this._client.fileBefore(file);
+      const before = await this._fileBefore(file);
       if (before?.kind === 'text') at = firstChangedLine(before.text, await this._read(file));
     }
     const zero = at !== undefined ? Math.max(0, at - 1) : undefined;
@@ -64,7 +69,7 @@ export class FileReview {
   async openDiff(rel: string, runId?: string): Promise<void> {
     const file = this._resolve(rel);
     if (!file) return;
-    const before = await this._client.fileBefore(file, runId);
+    const before = await this._fileBefore(file, runId);
     if (!before) {
       void vscode.window.showInformationMessage(plainNotificationText(vscode.l10n.t('Pi: no earlier version of {0} is known to this session.', rel)));
       return;
@@ -88,7 +93,9 @@ export class FileReview {
   /** Undoes the last run's change to `rel` (or all of it) and says what happened. */
   async undo(rel: string | undefined, runId?: string): Promise<void> {
     if (rel !== undefined && !this._resolve(rel)) return;
-    const result = await this._client.undo(rel === undefined ? undefined : this._resolve(rel), runId);
+    const p = rel === undefined ? undefined : this._resolve(rel);
+    const params = { ...(p !== undefined ? { path: p } : {}), ...(runId !== undefined ? { runId } : {}) };
+    const result = (await this._client.call('undo', params)) ?? { ok: false, message: vscode.l10n.t('the session could not start (see Pi: Show Log)') };
     const show = result.ok ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
     void show(plainNotificationText(vscode.l10n.t('Pi: {0}', result.message)));
   }

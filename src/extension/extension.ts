@@ -121,7 +121,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
         return;
       }
       // One session, one worker: the sidebar lets go of it before the tab opens it.
-      await sidebar.client.newSession();
+      await sidebar.client.request({ name: 'newSession', params: null });
       await chats.open(file);
     }),
     vscode.commands.registerCommand('piPanel.addSelection', async () => {
@@ -143,10 +143,10 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     ...registerContextCommands(addChips, terminals, selectionChip),
     vscode.commands.registerCommand('piPanel.cancel', async () => (await cancelTarget())?.client.cancel()),
     vscode.commands.registerCommand('piPanel.cancelAll', () => Promise.all(chats.running.map((c) => c.client.cancel()))),
-    vscode.commands.registerCommand('piPanel.newSession', (...args: unknown[]) => target(args)?.client.newSession()),
+    vscode.commands.registerCommand('piPanel.newSession', (...args: unknown[]) => target(args)?.client.request({ name: 'newSession', params: null })),
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
-    vscode.commands.registerCommand('piPanel.compact', (...args: unknown[]) => target(args)?.client.compact()),
+    vscode.commands.registerCommand('piPanel.compact', (...args: unknown[]) => target(args)?.client.call('compact', null)),
     vscode.commands.registerCommand('piPanel.clearCheckpoints', async () => {
       const clear = vscode.l10n.t('Clear Checkpoints');
       const sure = await vscode.window.showWarningMessage(
@@ -156,7 +156,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       );
       if (sure !== clear) return;
       // Each chat keeps its checkpoints in its own storage: clear them all.
-      const messages = await Promise.all(chats.all.map((c) => c.client.clearCheckpoints()));
+      const messages = await Promise.all(chats.all.map(async (c) => (await c.client.call('clearCheckpoints', null))?.message));
       for (const message of messages) if (message) void vscode.window.showInformationMessage(plainNotificationText(vscode.l10n.t('Pi: {0}', message)));
     }),
     ...new PlanDocuments(target, (context.storageUri ?? context.globalStorageUri).fsPath, log).register(),

@@ -9,29 +9,24 @@ import type { Worker } from 'node:worker_threads';
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
-import type { PlanView } from '../shared/plan.ts';
-import { COMMANDS, type Command, type CommandSpec } from '../shared/wire/commands.ts';
+import type { Command, RequestRule } from '../shared/wire/commands.ts';
 import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
-import type { SessionPage, TreeNodeView } from '../shared/sessions.ts';
-import type { SlashCommand } from '../shared/slashCommands.ts';
 import type { EarlierPage } from '../shared/transcript/paging.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 import type {
   ExtensionUiNotice,
-  FileBefore,
   Logger,
-  ModelChoice,
   RestoredInput,
-  SessionChoice,
   SessionStart,
   UserNotification,
   WorkerConfig,
   WorkerData,
+  WorkerRequests,
 } from '../shared/wire/workerProtocol.ts';
 import { streamingTurn, TurnJournal, turnIsSaved, type JournaledTurn, type TurnJournalStore } from '../shared/run/turnJournal.ts';
 import { TranscriptMirror, type EarlierRows } from './transcriptMirror.ts';
-import { errorText } from './workerRequests.ts';
-import { WorkerRpc } from './workerRpc.ts';
+import { errorText, REQUEST_RULES } from './workerRequests.ts';
+import { WorkerRpc, type AskMethod, type CallMethod } from './workerRpc.ts';
 import { WorkerSupervisor, type RunningWorker, type WorkerSupervisorOptions } from './workerSupervisor.ts';
 import { t } from '../shared/l10n.ts';
 
@@ -283,85 +278,23 @@ export class PiClient extends Disposable {
     await this._rpc.call('cancel', null);
   }
 
-  /** The user's answer to an extension dialog; no `value` dismisses it; `reason` goes with an approval's Deny. False when it was no longer open. */
-  async answerDialog(id: string, value: string | undefined, reason?: string): Promise<boolean> {
-    const r = await this._rpc.call('answerDialog', value === undefined ? { id } : { id, value, ...(reason ? { reason } : {}) });
-    return r?.answered ?? false;
+  /**
+   * Sends request `method` as its rule in `REQUEST_RULES` says; one that moves the session forgets the file a
+   * worker started after a fault would reopen. Undefined when it was not sent or failed and was reported.
+   */
+  call<M extends CallMethod>(method: M, params: WorkerRequests[M]['params']): Promise<WorkerRequests[M]['result'] | undefined> {
+    if ((REQUEST_RULES[method] as RequestRule).movesSession) this._resumeFile = undefined;
+    return this._rpc.call(method, params);
   }
 
-  /** Pi's slash commands (extension commands, prompt templates, skills); empty when there is no session. */
-  async listCommands(): Promise<readonly SlashCommand[]> {
-    return (await this._rpc.call('listCommands', null))?.commands ?? [];
+  /** Sends `method` at once (starting a worker if none runs): its answer, or a rejection the caller shows. */
+  ask<M extends AskMethod>(method: M, params: WorkerRequests[M]['params']): Promise<WorkerRequests[M]['result']> {
+    return this._rpc.ask(method, params);
   }
 
-  /** `!command` (`excluded`: `!!command`, kept out of the model's context). */
-  async bash(command: string, excluded: boolean): Promise<void> {
-    await this._rpc.call('bash', { command, excluded });
-  }
-
-  /** `/compact instructions`. */
-  async compactWith(instructions: string): Promise<void> {
-    await this._rpc.call('compactWith', { instructions });
-  }
-
-  /** `/name title`. */
-  async setSessionName(name: string): Promise<void> {
-    await this._rpc.call('setSessionName', { name });
-  }
-
-  /** Tells the worker what the composer holds, for an extension's `getEditorText()`. */
-  composerText(text: string): void {
-    void this._rpc.call('composerText', { text });
-  }
-
-  async retryLast(): Promise<void> {
-    await this._rpc.call('retryLast', null);
-  }
-
-  /** Turns plan mode on or off (toggles it without `on`); the plan state after, none when it did not reach the session. */
-  async setPlanMode(on?: boolean): Promise<PlanView | undefined> {
-    return (await this._rpc.call('setPlanMode', on === undefined ? {} : { on }))?.plan;
-  }
-
-  /** Leaves plan mode and sends the plan `text` as the next prompt, with full tools; its checklist is tracked. */
-  async actOnPlan(text: string): Promise<void> {
-    await this._rpc.call('actOnPlan', { text });
-  }
-
-  async compact(): Promise<void> {
-    await this._rpc.call('compact', null);
-  }
-
-  async newSession(): Promise<void> {
-    this._resumeFile = undefined;
-    await this._rpc.call('newSession', null);
-  }
-
-  async resumeSession(file: string): Promise<void> {
-    this._resumeFile = undefined;
-    await this._rpc.call('resumeSession', { file });
-  }
-
-  async importSession(file: string): Promise<void> {
-    this._resumeFile = undefined;
-    await this._rpc.call('importSession', { file });
-  }
-
-  /** Sends a command of the table (`COMMANDS`) to the worker, as its entry says. */
+  /** Sends a command of the table (`COMMANDS`), as the view asked for it. */
   async request(command: Command): Promise<void> {
-    const spec: CommandSpec<unknown> = COMMANDS[command.name];
-    if (spec.movesSession) this._resumeFile = undefined;
-    await this._rpc.call(command.name, command.params as never);
-  }
-
-  /** Deletes the workspace's checkpoints; what it freed, or undefined when the worker could not. */
-  async clearCheckpoints(): Promise<string | undefined> {
-    return (await this._rpc.call('clearCheckpoints', null))?.message;
-  }
-
-  async navigateTree(entryId: string): Promise<void> {
-    this._resumeFile = undefined;
-    await this._rpc.call('navigateTree', { entryId });
+    await this.call(command.name, command.params as never);
   }
 
   /** Applies changed settings or workspace trust: at once when idle, else when the run settles. */
@@ -430,65 +363,6 @@ export class PiClient extends Disposable {
     this._continueIn();
     await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
     return true;
-  }
-
-  async listModels(): Promise<{ models: readonly ModelChoice[]; current?: string } | undefined> {
-    return this._rpc.call('listModels', null);
-  }
-
-  async setModel(model: ModelChoice): Promise<void> {
-    await this._rpc.ask('setModel', { provider: model.provider, id: model.id });
-  }
-
-  async thinkingLevels(): Promise<{ levels: readonly string[]; current?: string } | undefined> {
-    return this._rpc.call('thinkingLevels', null);
-  }
-
-  async setThinkingLevel(level: string): Promise<void> {
-    await this._rpc.ask('setThinkingLevel', { level });
-  }
-
-  async listSessions(): Promise<readonly SessionChoice[]> {
-    return (await this._rpc.ask('listSessions', null)).sessions;
-  }
-
-  /** A file's content before the current or last run changed it; undefined when no run touched it. */
-  async fileBefore(path: string, runId?: string): Promise<FileBefore | undefined> {
-    return (await this._rpc.call('fileBefore', { path, ...(runId ? { runId } : {}) }))?.before;
-  }
-
-  /** Undoes the last run's change to `path`, or to all its files. */
-  async undo(path: string | undefined, runId?: string): Promise<{ ok: boolean; message: string }> {
-    const params = { ...(path !== undefined ? { path } : {}), ...(runId !== undefined ? { runId } : {}) };
-    return (await this._rpc.call('undo', params)) ?? { ok: false, message: t('the session could not start (see Pi: Show Log)') };
-  }
-
-  /** A page of the workspace's saved sessions matching `query`. */
-  async sessionPage(query: string, offset: number, limit?: number): Promise<SessionPage> {
-    return this._rpc.ask('sessionPage', { query, offset, ...(limit ? { limit } : {}) });
-  }
-
-  async sessionTree(): Promise<readonly TreeNodeView[]> {
-    return (await this._rpc.ask('sessionTree', null)).nodes;
-  }
-
-  /** Names a saved session, or the open one (no `file`). */
-  async renameSession(name: string, file?: string): Promise<void> {
-    await this._rpc.ask('renameSession', { name, ...(file ? { file } : {}) });
-  }
-
-  async exportJsonl(file: string): Promise<string> {
-    return (await this._rpc.ask('exportJsonl', { file })).file;
-  }
-
-  /** Writes the session as HTML to `file` (an absolute path the user chose). */
-  async exportHtml(file: string): Promise<string> {
-    // Writing a long transcript can take a while; the worker's liveness is watched separately.
-    return (await this._rpc.ask('exportHtml', { file })).file;
-  }
-
-  async lastAnswer(): Promise<string | undefined> {
-    return (await this._rpc.ask('lastAnswer', null)).text;
   }
 
   override dispose(): void {

@@ -55,7 +55,7 @@ export class PlanDocuments {
   }
 
   async toggle(chat: PlanChat): Promise<void> {
-    const plan = await chat.client.setPlanMode();
+    const plan = (await chat.client.call('setPlanMode', {}))?.plan;
     if (plan) vscode.window.setStatusBarMessage(plan.on ? vscode.l10n.t('Pi: plan mode on (read-only tools)') : vscode.l10n.t('Pi: plan mode off'), 3000);
   }
 
@@ -106,6 +106,6 @@ export class PlanDocuments {
       return;
     }
     this._files.acted(chat);
-    await chat.client.actOnPlan(text);
+    await chat.client.call('actOnPlan', { text });
   }
 }

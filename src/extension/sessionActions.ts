@@ -35,7 +35,7 @@ export class SessionActions {
   async list(query: string, offset: number): Promise<void> {
     this._query = query;
     if (offset === 0) this._listed.clear();
-    const page = await this._client.sessionPage(query, offset);
+    const page = await this._client.ask('sessionPage', { query, offset });
     for (const s of page.sessions) this._listed.set(s.path, sessionTitle(s));
     const marks = this._openIn([...this._listed.keys()]);
     this._marks = JSON.stringify(marks);
@@ -67,12 +67,12 @@ export class SessionActions {
     if (!this._known(file)) return;
     this._post({ type: 'showMode', mode: 'chat' });
     if (file !== this._client.sessionFile && (await this.focusOpen(file))) return;
-    await this._client.resumeSession(file);
+    await this._client.call('resumeSession', { file });
   }
 
   async rename(file: string, name: string): Promise<void> {
     if (!this._known(file)) return;
-    await this._client.renameSession(name.trim(), file);
+    await this._client.ask('renameSession', { name: name.trim(), file });
   }
 
   /** Asks first; the file goes to the OS trash (VS Code's), so a mistake can be undone there. */
@@ -106,7 +106,7 @@ export class SessionActions {
   }
 
   async showTree(): Promise<void> {
-    this._post({ type: 'sessionTree', nodes: await this._client.sessionTree() });
+    this._post({ type: 'sessionTree', nodes: (await this._client.ask('sessionTree', null)).nodes });
   }
 
   private _known(file: string): boolean {
@@ -129,7 +129,7 @@ export function registerSessionFileCommands(target: () => PiClient, showSessions
           value: client.sessionInfo.name ?? '',
           prompt: vscode.l10n.t('A name for this session'),
         });
-        if (name?.trim()) await client.renameSession(name.trim());
+        if (name?.trim()) await client.ask('renameSession', { name: name.trim() });
       } catch (err) {
         fail(vscode.l10n.t('could not name the session'), err);
       }
@@ -141,7 +141,7 @@ export function registerSessionFileCommands(target: () => PiClient, showSessions
         filters: { 'Pi session': ['jsonl'] },
         canSelectMany: false,
       });
-      if (picked?.[0]) await client.importSession(picked[0].fsPath);
+      if (picked?.[0]) await client.call('importSession', { file: picked[0].fsPath });
     }),
     vscode.commands.registerCommand('piPanel.exportJsonl', async () => {
       const client = target();
@@ -154,7 +154,7 @@ export function registerSessionFileCommands(target: () => PiClient, showSessions
           defaultUri: defaultUri(`${name}.jsonl`),
         });
         if (!target) return;
-        const file = await client.exportJsonl(target.fsPath);
+        const file = (await client.ask('exportJsonl', { file: target.fsPath })).file;
         void vscode.window.showInformationMessage(vscode.l10n.t('Pi: session exported to {0}', file));
       } catch (err) {
         fail(vscode.l10n.t('could not export the session'), err);
@@ -163,7 +163,7 @@ export function registerSessionFileCommands(target: () => PiClient, showSessions
     vscode.commands.registerCommand('piPanel.copyLastAnswer', async () => {
       const client = target();
       try {
-        const text = await client.lastAnswer();
+        const text = (await client.ask('lastAnswer', null)).text;
         if (!text) {
           void vscode.window.showInformationMessage(vscode.l10n.t('Pi: there is no answer to copy yet.'));
           return;

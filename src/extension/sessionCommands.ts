@@ -23,7 +23,7 @@ export function registerSessionCommands(
       const client = target(args);
       if (!client) return;
       try {
-        const list = await client.listModels();
+        const list = await client.call('listModels', null);
         if (!list) return noSession();
         if (!list.models.length) {
           void vscode.window.showWarningMessage(
@@ -41,7 +41,7 @@ export function registerSessionCommands(
           },
         );
         if (!pick) return;
-        await client.setModel(pick.model);
+        await client.ask('setModel', { provider: pick.model.provider, id: pick.model.id });
       } catch (err) {
         fail(vscode.l10n.t('could not change the model'), err);
       }
@@ -50,14 +50,14 @@ export function registerSessionCommands(
       const client = target(args);
       if (!client) return;
       try {
-        const list = await client.thinkingLevels();
+        const list = await client.call('thinkingLevels', null);
         if (!list) return noSession();
         const pick = await vscode.window.showQuickPick(
           list.levels.map((l) => ({ label: l, description: l === list.current ? 'current' : undefined })),
           { title: vscode.l10n.t('Pi: Set Thinking Level') },
         );
         if (!pick) return;
-        await client.setThinkingLevel(pick.label);
+        await client.ask('setThinkingLevel', { level: pick.label });
       } catch (err) {
         fail(vscode.l10n.t('could not change the thinking level'), err);
       }
@@ -66,7 +66,7 @@ export function registerSessionCommands(
       const client = target(args);
       if (!client) return;
       try {
-        const sessions = await client.listSessions();
+        const sessions = (await client.ask('listSessions', null)).sessions;
         if (!sessions.length) {
           void vscode.window.showInformationMessage(vscode.l10n.t('Pi: there are no saved sessions for this folder yet.'));
           return;
@@ -81,7 +81,7 @@ export function registerSessionCommands(
           { title: vscode.l10n.t('Pi: Resume Session'), matchOnDetail: true },
         );
         // A session open in another chat is shown there, not opened twice.
-        if (pick && !(await focusOpen(pick.path, client))) await client.resumeSession(pick.path);
+        if (pick && !(await focusOpen(pick.path, client))) await client.call('resumeSession', { file: pick.path });
       } catch (err) {
         fail(vscode.l10n.t('could not list sessions'), err);
       }
@@ -99,7 +99,7 @@ export function registerSessionCommands(
           ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'pi-transcript.html') } : {}),
         });
         if (!target) return;
-        const file = await client.exportHtml(target.fsPath);
+        const file = (await client.ask('exportHtml', { file: target.fsPath })).file;
         const openLabel = vscode.l10n.t('Open');
         const choice = await vscode.window.showInformationMessage(plainNotificationText(vscode.l10n.t('Pi: transcript exported to {0}', file)), openLabel);
         if (choice === openLabel) await vscode.env.openExternal(vscode.Uri.file(file));

@@ -22,15 +22,12 @@ export const REQUEST_RULES = {
   cancel: { when: 'running', timeout: 'short', failure: 'report' },
   forceIdle: { when: 'running', timeout: 'short', failure: 'throw' },
   answerDialog: { when: 'running', timeout: 'short', failure: 'report' },
-  composerText: { when: 'running', timeout: 'short', failure: 'report' },
   reload: { when: 'running', timeout: 'none', failure: 'report' },
   // Bounded by the supervisor's own stop deadline, not the request timeout; a worker that fails it is ended anyway.
   shutdown: { when: 'running', timeout: 'none', failure: 'throw' },
   // Need the open session. A run (retry, compaction, a `!` command) takes as long as Pi does.
-  retryLast: { when: 'ready', timeout: 'none', failure: 'report' },
   compact: { when: 'ready', timeout: 'none', failure: 'report' },
   compactWith: { when: 'ready', timeout: 'none', failure: 'report' },
-  bash: { when: 'ready', timeout: 'none', failure: 'report' },
   listCommands: { when: 'ready', timeout: 'short', failure: 'report' },
   setSessionName: { when: 'ready', timeout: 'short', failure: 'report' },
   setPlanMode: { when: 'ready', timeout: 'short', failure: 'report' },
@@ -41,10 +38,9 @@ export const REQUEST_RULES = {
   // Undo may ask in the chat's card first (files changed after the run): it waits for the user's answer.
   undo: { when: 'ready', timeout: 'none', failure: 'throw' },
   // Replace the session: sent once the session attempt is over, whatever its outcome.
-  newSession: { when: 'opened', timeout: 'none', failure: 'report' },
-  resumeSession: { when: 'opened', timeout: 'none', failure: 'report' },
-  importSession: { when: 'opened', timeout: 'none', failure: 'report' },
-  navigateTree: { when: 'opened', timeout: 'none', failure: 'report' },
+  resumeSession: { when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
+  importSession: { when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
+  navigateTree: { when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
   clearCheckpoints: { when: 'opened', timeout: 'none', failure: 'report' },
   // At once: a prompt (the client holds it until the session opens), and what a picker or a command asks,
   // the worker waiting for its session where it needs one. Exports and the tree take what they take.

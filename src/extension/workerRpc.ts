@@ -10,6 +10,9 @@ type Rules = typeof REQUEST_RULES;
 /** Requests that always go out (a worker is started for them) and whose failure the caller handles: they answer or throw. */
 export type AskMethod = { [M in WorkerRequestMethod]: Rules[M] extends { when: 'now'; failure: 'throw' } ? M : never }[WorkerRequestMethod];
 
+/** Requests sent when their rule says, whose failure may be reported for the caller: the rest. */
+export type CallMethod = Exclude<WorkerRequestMethod, AskMethod>;
+
 /** What the client needs of a worker: its session's readiness and a request with its rule's timeout. */
 export type WorkerLink = Pick<RunningWorker, 'ready' | 'stopping' | 'request'>;
 
@@ -39,10 +42,7 @@ export class WorkerRpc {
    * Undefined when it was not sent (no worker, no session) or failed and was reported; a failure of rule
    * `failure: 'throw'` rejects.
    */
-  async call<M extends Exclude<WorkerRequestMethod, AskMethod>>(
-    method: M,
-    params: WorkerRequests[M]['params'],
-  ): Promise<WorkerRequests[M]['result'] | undefined> {
+  async call<M extends CallMethod>(method: M, params: WorkerRequests[M]['params']): Promise<WorkerRequests[M]['result'] | undefined> {
     const rule = REQUEST_RULES[method];
     const worker = rule.when === 'running' ? this._supervisor.current : this._supervisor.start();
     if (!worker) return undefined;

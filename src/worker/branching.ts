@@ -54,7 +54,8 @@ export class Branching {
   private readonly _moves = new Set<Promise<void>>();
 
   /** The commands of the table (`COMMANDS`) this part answers. */
-  readonly commands: CommandHandlers<'editResend' | 'forkHere'> = {
+  readonly commands: CommandHandlers<'editResend' | 'forkHere' | 'newSession'> = {
+    newSession: () => this.newSession(),
     editResend: ({ fromEnd, text }) => this.editResend(fromEnd, text),
     forkHere: ({ fromEnd, text }) => this.forkHere(fromEnd, text),
   };

@@ -12,7 +12,7 @@ import { createMessageConnection, PortMessageReader, PortMessageWriter, Response
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { pageBefore, recentPart } from '../shared/transcript/paging.ts';
-import { COMMANDS, type CommandName } from '../shared/wire/commands.ts';
+import { COMMANDS, type CommandHandlers, type CommandName } from '../shared/wire/commands.ts';
 import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
 import type { PiModule } from '../pi/piEntry.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
@@ -240,11 +240,6 @@ const handlers: RequestHandlers = {
     return controller.send(text, mode, images);
   }),
   cancel: acknowledge(() => controller.cancel()),
-  retryLast: acknowledge(() => {
-    if (!controller.isActive) extensionUi.runStarting();
-    return controller.retryLast();
-  }),
-  newSession: acknowledge(() => controller.newSession()),
   resumeSession: acknowledge(({ file }) => controller.resumeSession(file)),
   reload: async (c) => {
     const trustGained = config !== undefined && !config.trusted && c.trusted;
@@ -294,12 +289,6 @@ const handlers: RequestHandlers = {
   },
   undo: async ({ path, runId }) => controller.undo(path, runId),
   answerDialog: async ({ id, value, reason }) => ({ answered: extensionUi.answer(id, value, reason) }),
-  composerText: acknowledge(({ text }) => extensionUi.setEditorText(text)),
-  bash: acknowledge(async ({ command, excluded }) => {
-    // Restricted Mode: Pi has no tools, and a `!` from a compromised view would look the same as the user's.
-    if (!currentConfig().trusted) return controller.emitExternal([{ type: 'noticeMessage', level: 'warning', text: RESTRICTED_SHELL }]);
-    return shell.run(await session(), command, excluded);
-  }),
   listCommands: async () => ({ commands: listPiCommands(await session()) }),
   setSessionName: acknowledge(async ({ name }) => setSessionName(await session(), name)),
   importSession: acknowledge(({ file }) => controller.importSession(file)),
@@ -355,9 +344,22 @@ function serve<M extends Exclude<WorkerRequestMethod, CommandName>>(method: M): 
 }
 
 for (const method of Object.keys(handlers)) if (isRequestMethod(method)) serve(method);
-// The commands, by their table's names, from the parts that do them.
+/** Every command of the table, from the session's parts and, for the extension UI and the shell, from here: one left out is a compile error. */
+const commands: CommandHandlers = {
+  ...controller.commands,
+  retryLast: async () => {
+    if (!controller.isActive) extensionUi.runStarting();
+    await controller.retryLast();
+  },
+  composerText: async ({ text }) => extensionUi.setEditorText(text),
+  bash: async ({ command, excluded }) => {
+    // Restricted Mode: Pi has no tools, and a `!` from a compromised view would look the same as the user's.
+    if (!currentConfig().trusted) return controller.emitExternal([{ type: 'noticeMessage', level: 'warning', text: RESTRICTED_SHELL }]);
+    return shell.run(await session(), command, excluded);
+  },
+};
 for (const name of Object.keys(COMMANDS) as CommandName[]) {
-  const run = controller.commands[name] as (params: WorkerRequests[CommandName]['params']) => Promise<void>;
+  const run = commands[name] as (params: WorkerRequests[CommandName]['params']) => Promise<void>;
   handle(name, acknowledge(run));
 }
 

@@ -11,7 +11,7 @@ import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import { project } from './projection.ts';
 import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
-import type { CommandHandlers } from '../shared/wire/commands.ts';
+import type { CommandHandlers, CommandName } from '../shared/wire/commands.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
 import { asSent, initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
@@ -56,8 +56,8 @@ export class SessionController extends Disposable {
   private readonly _checkpoints: SessionCheckpoints;
   private readonly _restoring: Restoring;
   private _ask: ((question: PanelQuestion) => Promise<string | undefined>) | undefined;
-  /** Every command of the table (`COMMANDS`), each answered by the part that does it: one left out is a compile error. */
-  readonly commands: CommandHandlers;
+  /** The commands of the table (`COMMANDS`) the session's parts answer (`main.ts` adds those of the extension UI and the shell). */
+  readonly commands: CommandHandlers<Exclude<CommandName, 'retryLast' | 'bash' | 'composerText'>>;
 
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
   /** Wire events, in order, right after the host store applied them. */

@@ -18,7 +18,7 @@ async function answerNext(h: ClientHarness, seen: Set<string>, choice: string | 
   await h.until(() => openDialog(h) !== undefined && !seen.has(openDialog(h)!.id), 'an approval card');
   const d = openDialog(h)!;
   seen.add(d.id);
-  assert.equal(await h.client.answerDialog(d.id, choice, reason), true);
+  assert.equal((await h.client.call('answerDialog', { id: d.id, value: choice, ...(reason ? { reason } : {}) }))?.answered, true);
   return d;
 }
 
@@ -67,7 +67,7 @@ describe('approvals on the real worker', function () {
       void h.client.send('Echo.', 'prompt');
       await answerNext(h, seen, 'Allow for session');
     }, 'the first run to settle');
-    await h.client.newSession();
+    await h.client.request({ name: 'newSession', params: null });
     await h.settledAfter(async () => {
       void h.client.send('Echo again.', 'prompt');
       await answerNext(h, seen, 'Allow');

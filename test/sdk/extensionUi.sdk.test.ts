@@ -36,7 +36,7 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
         assert.match(d.title, /Allow Pi to write out\.txt\?/);
         assert.deepEqual(d.options, ['Allow', 'Block']);
         assert.equal(runPhase(h.client.state.run), 'waiting', 'the run waits for the user');
-        assert.equal(await h.client.answerDialog(d.id, choice), true);
+        assert.equal((await h.client.call('answerDialog', { id: d.id, value: choice }))?.answered, true);
       }, 'the run to settle');
       const card = toolOf(h.client.state.tools, 'call_w');
       const file = join(h.cwd, 'out.txt');
@@ -118,7 +118,7 @@ describe("Pi's extensions with the panel's UI (real worker, real Pi)", function 
   it('setEditorText reaches the composer and getEditorText reads what the user typed', async () => {
     const h = await harnesses.start(answers(1), ['uiShowcase.js']);
     assert.equal(await h.client.ensureSession(), true);
-    h.client.composerText('typed so far');
+    void h.client.request({ name: 'composerText', params: { text: 'typed so far' } });
     await h.settledAfter(() => h.client.send('EDITOR', 'prompt'), 'the run to settle');
     assert.ok(h.surfaces.some((s) => s.kind === 'editorText' && s.text === 'draft from the extension (was "typed so far")' && !s.paste));
   });
@@ -130,7 +130,7 @@ describe('slash commands on the real worker', function () {
 
   it("lists an extension's command as Pi lists it for RPC clients", async () => {
     const h = await harnesses.start(answers(1), ['hello.js']);
-    const commands = await h.client.listCommands();
+    const commands = (await h.client.call('listCommands', null))?.commands ?? [];
     assert.deepEqual(
       commands.filter((c) => c.source === 'extension'),
       [
@@ -174,8 +174,8 @@ describe('! shell commands on the real worker', function () {
   it("runs !command in Pi's shell, streams its output into a shell row, and !! keeps it out of the context", async () => {
     const h = await harnesses.start(answers(1), []);
     assert.equal(await h.client.ensureSession(), true);
-    await h.client.bash('echo first; echo second', false);
-    await h.client.bash('echo private', true);
+    await h.client.request({ name: 'bash', params: { command: 'echo first; echo second', excluded: false } });
+    await h.client.request({ name: 'bash', params: { command: 'echo private', excluded: true } });
     const rows = h.client.state.messages.filter((m) => m.role === 'bash');
     assert.deepEqual(
       rows.map((m) => [m.command, m.blocks[0]?.text.trim(), m.exitCode, m.excluded]),
@@ -199,7 +199,7 @@ describe('! shell commands on the real worker', function () {
     const h = await harnesses.start(answers(1), []);
     assert.equal(await h.client.ensureSession(), true);
     // What vim does with no terminal: switch to the alternate screen, then wait for keys forever.
-    await h.client.bash("printf 'start\\033[?1049h'; sleep 600", false);
+    await h.client.request({ name: 'bash', params: { command: "printf 'start\\033[?1049h'; sleep 600", excluded: false } });
     const row = h.client.state.messages.find((m) => m.role === 'bash');
     assert.equal(row?.role === 'bash' && row.exitCode, 126);
     assert.match(row?.blocks[0]?.text ?? '', /printf needs a terminal, and ! commands in the panel have none: it was stopped\. Run it in VS Code's terminal\./);
@@ -209,7 +209,7 @@ describe('! shell commands on the real worker', function () {
   it('Cancel stops a running ! command and its row says it was cancelled', async () => {
     const h = await harnesses.start(answers(1), []);
     assert.equal(await h.client.ensureSession(), true);
-    const running = h.client.bash('echo started; sleep 30', false);
+    const running = h.client.request({ name: 'bash', params: { command: 'echo started; sleep 30', excluded: false } });
     await h.until(() => h.client.state.ui?.shell?.output.includes('started') === true, 'the command to start');
     assert.equal(runPhase(h.client.state.run), 'running');
     await h.client.cancel();

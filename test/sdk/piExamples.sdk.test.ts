@@ -100,15 +100,15 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
     await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');
     await h.until(() => h.surfaces.some((s) => s.kind === 'title'), 'a title');
     const seen = h.surfaces.length;
-    await h.client.newSession();
+    await h.client.request({ name: 'newSession', params: null });
     await h.until(() => h.surfaces.slice(seen).some((s) => s.kind === 'reset'), 'the surfaces reset');
   });
 
   it('! goes through user_bash: an extension that answers it (interactive-shell has no TTY here) ends the row', async () => {
     const h = await harnesses.start(answers(1), [], loading('interactive-shell.ts'));
     assert.equal(await h.client.ensureSession(), true);
-    await h.client.bash('echo plain', false);
-    await h.client.bash('vim notes.txt', false);
+    await h.client.request({ name: 'bash', params: { command: 'echo plain', excluded: false } });
+    await h.client.request({ name: 'bash', params: { command: 'vim notes.txt', excluded: false } });
     const rows = h.client.state.messages.filter((m) => m.role === 'bash');
     assert.deepEqual(
       rows.map((m) => [m.command, m.blocks[0]?.text.trim(), m.exitCode]),
@@ -127,7 +127,7 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
     assert.equal(d.kind, 'select');
     assert.match(d.title, /Dangerous command:[\s\S]*rm -rf build[\s\S]*Allow\?/);
     assert.deepEqual(d.options, ['Yes', 'No']);
-    assert.equal(await h.client.answerDialog(d.id, 'No'), true);
+    assert.equal((await h.client.call('answerDialog', { id: d.id, value: 'No' }))?.answered, true);
     await run;
     assert.equal(toolOf(h.client.state.tools, 'call_rm')?.status, 'error');
     assert.ok(toolResultsSent(h, 1).includes('Blocked by user'), toolResultsSent(h, 1));
@@ -137,13 +137,13 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
     const h = await harnesses.start(answers(1), [], loading('confirm-destructive.ts'));
     await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');
     const before = h.client.sessionFile;
-    const asked = h.client.newSession();
+    const asked = h.client.request({ name: 'newSession', params: null });
     await h.until(() => openDialog(h) !== undefined, 'the question');
     const d = openDialog(h)!;
     assert.equal(d.kind, 'confirm');
     assert.equal(d.title, 'Clear session?');
     assert.equal(d.message, 'This will delete all messages in the current session.');
-    await h.client.answerDialog(d.id, 'No');
+    await h.client.call('answerDialog', { id: d.id, value: 'No' });
     await asked;
     await h.until(() => h.notifications.some((n) => n.message === 'Clear cancelled'), 'the notification');
     assert.equal(h.client.sessionFile, before, 'the same session');
@@ -166,7 +166,7 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
     await h.until(() => openDialog(h) !== undefined, 'the choice');
     const d = openDialog(h)!;
     assert.equal(d.title, 'Plan mode - what next?');
-    assert.equal(await h.client.answerDialog(d.id, 'Execute the plan (track progress)'), true);
+    assert.equal((await h.client.call('answerDialog', { id: d.id, value: 'Execute the plan (track progress)' }))?.answered, true);
     await run;
     // Pi delivers the two follow-ups the choice queued (the steps, then the order to execute) as two turns.
     await h.until(() => h.model.requests.length === 3 && runPhase(h.client.state.run) === 'idle', 'the execution turn');
@@ -240,7 +240,7 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
     await h.until(() => h.notifications.some((n) => n.message === 'Provider event capture enabled'), 'the notification');
     const at = h.surfaces.findIndex((s) => s.kind === 'status' && s.key === 'debug-provider' && s.text === 'provider debug');
     assert.ok(at >= 0, JSON.stringify(h.surfaces));
-    await h.client.newSession();
+    await h.client.request({ name: 'newSession', params: null });
     await h.until(() => h.surfaces.slice(at).some((s) => s.kind === 'reset'), 'the surfaces reset');
   });
 
@@ -301,7 +301,7 @@ describe("Pi's example extensions in the panel (real worker, real Pi)", function
     await h.settledAfter(() => h.client.send('Hello', 'prompt'), 'the answer');
     assert.equal(notices(h).filter(skill).length, 1, JSON.stringify(notices(h)));
     assert.equal(notices(h).filter(theme).length, 1, JSON.stringify(notices(h)));
-    await h.client.newSession();
+    await h.client.request({ name: 'newSession', params: null });
     assert.equal(notices(h).filter(skill).length, 0, 'a new session starts a clean view; Pi reported them already');
     assert.equal(await h.client.reload(), true);
     await h.until(() => notices(h).filter(skill).length === 1 && notices(h).filter(theme).length === 1, 'the problems again');

@@ -345,7 +345,7 @@ describe('Crafted session files through the worker', function () {
       ],
     );
     const before = sessionFilesOf(h);
-    await h.client.importSession(file);
+    await h.client.call('importSession', { file: file });
     await h.until(() => texts(h, 'assistant').includes('After the bad result'), 'the imported history');
     assert.deepEqual(texts(h, 'user')[0], 'Before the bad result');
     assert.ok(
@@ -353,7 +353,7 @@ describe('Crafted session files through the worker', function () {
       'the skipped messages are said',
     );
     assert.equal(sessionFilesOf(h).length, before.length + 1, 'the imported copy');
-    const tree = await h.client.sessionTree();
+    const tree = (await h.client.ask('sessionTree', null)).nodes;
     assert.ok(tree.some((n) => n.text === 'Before the bad result'));
     assert.ok(tree.every((n) => typeof n.id === 'string' && (n.label === undefined || typeof n.label === 'string')));
     // A reload opens the imported copy (the most recent session) again.

@@ -89,7 +89,7 @@ describe("the worker's own environment: `!` commands and the processes Pi's exte
   it("!env sees none of the editor-private variables and keeps the user's own", async () => {
     const h = await harnesses.start({ name: 'env', steps: [] } as unknown as Scenario, []);
     assert.equal(await h.client.ensureSession(), true);
-    await h.client.bash('env -0 | base64 -w0', true);
+    await h.client.request({ name: 'bash', params: { command: 'env -0 | base64 -w0', excluded: true } });
     const row = h.client.state.messages.find((m) => m.role === 'bash');
     const seen = new Set(
       Buffer.from(row?.blocks[0]?.text.trim() ?? '', 'base64')
@@ -108,7 +108,7 @@ describe("the worker's own environment: `!` commands and the processes Pi's exte
   it('Restricted Mode refuses a `!` command with a clear message, and it does not run', async () => {
     const h = await harnesses.start({ name: 'untrusted', steps: [] } as unknown as Scenario, [], { trusted: false });
     assert.equal(await h.client.ensureSession(), true);
-    await h.client.bash('touch ran.txt', false);
+    await h.client.request({ name: 'bash', params: { command: 'touch ran.txt', excluded: false } });
     assert.equal(existsSync(join(h.cwd, 'ran.txt')), false);
     const notices = h.client.state.messages.filter((m) => m.role === 'notice').map((m) => m.blocks[0]?.text ?? '');
     assert.ok(

@@ -120,7 +120,7 @@ const LONG_SESSION = 3000;
 /** Opens the worker's session, then resumes a saved session of `LONG_SESSION` messages and waits for its snapshot. */
 async function resumeLongSession(h: WorkerHarness): Promise<void> {
   await h.client.ensureSession();
-  await h.client.resumeSession(writeSession(h.cwd, h.agentDir, LONG_SESSION));
+  await h.client.call('resumeSession', { file: writeSession(h.cwd, h.agentDir, LONG_SESSION) });
   await h.until(() => h.client.pendingEarlier === LONG_SESSION - SNAPSHOT_ROWS, 'the snapshot');
 }
 
@@ -241,7 +241,7 @@ describe('Pi in its worker thread', function () {
     const sub = client.onDidReplace(() => {
       atSnapshot = { rows: client.state.messages.length, pending: client.pendingEarlier, first: client.state.messages[0]!.id };
     });
-    await client.resumeSession(file);
+    await client.call('resumeSession', { file });
     await h.until(() => atSnapshot !== undefined, 'the snapshot');
     sub.dispose();
     assert.deepEqual(atSnapshot && { rows: atSnapshot.rows, pending: atSnapshot.pending }, { rows: SNAPSHOT_ROWS, pending: count - SNAPSHOT_ROWS });
@@ -335,7 +335,7 @@ describe('Pi in its worker thread', function () {
     it('on Restart: a `!` command started in the background by the shell is killed with its process group', async () => {
       h = await startWorkerHarness(answers(1));
       assert.equal(await h.client.ensureSession(), true);
-      void h.client.bash(SLEEPER, false);
+      void h.client.request({ name: 'bash', params: { command: SLEEPER, excluded: false } });
       const pid = await sleeperPid(h);
       pids.push(pid);
       h.client.restart();
@@ -345,7 +345,7 @@ describe('Pi in its worker thread', function () {
     it('when a Pi extension ends the worker with process.exit(1) while a `!` command runs', async () => {
       h = await startWorkerHarness(answers(1), ['exits.js']);
       assert.equal(await h.client.ensureSession(), true);
-      void h.client.bash(SLEEPER, false);
+      void h.client.request({ name: 'bash', params: { command: SLEEPER, excluded: false } });
       const pid = await sleeperPid(h);
       pids.push(pid);
       await h.run('EXIT-NOW please');
@@ -374,7 +374,7 @@ describe('Pi in its worker thread', function () {
     const cwd = h.cwd;
     void h.client.send('SPIN now', 'prompt');
     await h.until(() => existsSync(join(cwd, 'spin-started')), 'the extension to start spinning');
-    await assert.rejects(h.client.listModels(), /did not answer "listModels" within 1 s/);
+    await assert.rejects(h.client.call('listModels', null), /did not answer "listModels" within 1 s/);
     await h.until(() => h!.client.state.messages.some((m) => anyRow(m).code === 'workerStopped'), 'the silent worker to be reported');
     // Restart (the notice's button) stops the busy worker at once; the conversation continues in a new one.
     await h.client.forceIdle();

@@ -35,6 +35,16 @@ describe('commands table', () => {
     assert.deepEqual(r, { ok: false, reason: 'editResend.fromEnd is not a count' });
   });
 
+  it('passes a shell command with its flag, and refuses an empty one', () => {
+    const msg = parsed({ type: 'bash', command: 'ls', excluded: true });
+    assert.ok(isCommandMessage(msg));
+    assert.deepEqual(commandOf(msg), { name: 'bash', params: { command: 'ls', excluded: true } });
+    assert.deepEqual(parseWebviewMessage({ type: 'bash', command: '  ', excluded: false }), {
+      ok: false,
+      reason: 'bash.command is not a non-empty string of sensible length',
+    });
+  });
+
   it('leaves the messages the host answers itself out of the table', () => {
     assert.equal(isCommandMessage(parsed({ type: 'showTree' })), false);
     assert.equal(isCommandMessage(parsed({ type: 'ready' })), false);
@@ -51,7 +61,7 @@ describe('commands table', () => {
     }
   });
 
-  it("registers a worker handler for every command from the session's parts", () => {
+  it("registers the worker's handlers of the session's commands from the parts that do them", () => {
     const fake = new FakeSession();
     const controller = new SessionController(
       async () => ({ session: fake.asSession(), cwd: '/work' }) satisfies CreatedSession,
@@ -59,7 +69,8 @@ describe('commands table', () => {
       new TestClock(),
       { settleTimeoutMs: 5000, noResponseMs: 60_000 },
     );
-    assert.deepEqual(Object.keys(controller.commands).sort(), Object.keys(COMMANDS).sort());
+    // The rest (the shell, the composer's text, Retry) `main.ts` registers beside these, the type checking that none is left out.
+    assert.deepEqual(Object.keys(controller.commands).sort(), ['editResend', 'forkHere', 'newSession', 'restore', 'undoRestore']);
     controller.dispose();
   });
 });

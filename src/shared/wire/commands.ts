@@ -27,14 +27,14 @@ export interface RequestRule {
   readonly timeout: 'short' | 'none';
   /** `report`: a failure becomes a notice in the transcript and the caller gets nothing. `throw`: the caller handles it. */
   readonly failure: 'report' | 'throw';
+  /** It may move off or replace the open session: a worker started after a fault does not reopen the file it was in. */
+  readonly movesSession?: boolean;
 }
 
 /** One command: how its payload is checked (`null`: it has none) and how it is sent; the worker answers it with `null`. */
 export interface CommandSpec<P> extends RequestRule {
   /** `name` is the command's, for the reason a payload was refused. */
   readonly check: (raw: Readonly<Record<string, unknown>>, name: string) => Parsed<P>;
-  /** It may move off or replace the open session: a worker started after a fault does not reopen the file it was in. */
-  readonly movesSession?: boolean;
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e7;
@@ -53,6 +53,18 @@ const userRow = (raw: Readonly<Record<string, unknown>>, name: string): Parsed<U
 
 const none = (): Parsed<null> => ({ ok: true, msg: null });
 
+const isText = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_PROMPT_CHARS;
+
+const shellCommand = (raw: Readonly<Record<string, unknown>>, name: string): Parsed<{ readonly command: string; readonly excluded: boolean }> => {
+  if (!isText(raw.command) || !raw.command.trim()) return { ok: false, reason: `${name}.command is not a non-empty string of sensible length` };
+  return { ok: true, msg: { command: raw.command, excluded: raw.excluded === true } };
+};
+
+const text = (raw: Readonly<Record<string, unknown>>, name: string): Parsed<{ readonly text: string }> => {
+  if (!isText(raw.text)) return { ok: false, reason: `${name}.text is not a string of sensible length` };
+  return { ok: true, msg: { text: raw.text } };
+};
+
 /** Every command the webview passes through the host to the worker. */
 export const COMMANDS = {
   /** "Edit and resend": the session moves back to before that user row and its text goes to the composer. */
@@ -63,6 +75,14 @@ export const COMMANDS = {
   restore: { check: userRow, when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
   /** Undoes the last restore (its files and the conversation's place). */
   undoRestore: { check: none, when: 'opened', timeout: 'none', failure: 'report' },
+  /** Starts an empty session (the old one stays on disk). */
+  newSession: { check: none, when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
+  /** Sends the last prompt again (after a provider error or a stalled run); a run takes as long as Pi does. */
+  retryLast: { check: none, when: 'ready', timeout: 'none', failure: 'report' },
+  /** `!command` (`excluded`: `!!command`, kept out of the model's context), run in Pi's shell; output streams as events. */
+  bash: { check: shellCommand, when: 'ready', timeout: 'none', failure: 'report' },
+  /** The composer's text, which an extension's `getEditorText()` returns; only a running worker needs it. */
+  composerText: { check: text, when: 'running', timeout: 'short', failure: 'report' },
 } as const satisfies { readonly [name: string]: CommandSpec<unknown> };
 
 /** A command's name. */

@@ -46,11 +46,9 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
   ready: bare('ready'),
   listCommands: bare('listCommands'),
   cancel: bare('cancel'),
-  newSession: bare('newSession'),
   forceIdle: bare('forceIdle'),
   showLog: bare('showLog'),
   focused: bare('focused'),
-  retryLast: bare('retryLast'),
   continueInterrupted: bare('continueInterrupted'),
   pickFile: bare('pickFile'),
   showTree: bare('showTree'),
@@ -100,11 +98,6 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
       },
     };
   },
-  bash: (raw) => {
-    if (typeof raw.command !== 'string' || !raw.command.trim() || raw.command.length > MAX_PROMPT_CHARS)
-      return { ok: false, reason: 'bash.command is not a non-empty string of sensible length' };
-    return { ok: true, msg: { type: 'bash', command: raw.command, excluded: raw.excluded === true } };
-  },
   slash: (raw) => {
     if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
     if (typeof raw.args !== 'string' || raw.args.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'slash.args is not a string of sensible length' };
@@ -112,11 +105,6 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
     if (raw.name === 'name' && raw.args.trim().length > MAX_SESSION_NAME)
       return { ok: false, reason: `slash /name takes a title of at most ${MAX_SESSION_NAME} characters` };
     return { ok: true, msg: { type: 'slash', name: raw.name, args: raw.args } };
-  },
-  composerText: (raw) => {
-    if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS)
-      return { ok: false, reason: 'composerText.text is not a string of sensible length' };
-    return { ok: true, msg: { type: 'composerText', text: raw.text } };
   },
   composerImages: (raw) => {
     const images = parseImageAttachments(raw.images);

@@ -91,7 +91,6 @@ export type WebviewToHost =
   /** `images` go with the text (Pi's `ImageContent`); with images the text may be empty. */
   | { readonly type: 'send'; readonly text: string; readonly mode: SendMode; readonly images?: readonly ImageAttachment[] }
   | { readonly type: 'cancel' }
-  | { readonly type: 'newSession' }
   | { readonly type: 'forceIdle' }
   | { readonly type: 'openLink'; readonly href: string }
   /** A code block's text, to insert at the cursor of the active editor. */
@@ -99,8 +98,6 @@ export type WebviewToHost =
   | { readonly type: 'showLog' }
   /** The view got focus: commands act on this chat until another or a text editor gets it. */
   | { readonly type: 'focused' }
-  /** Sends the last prompt again (after a provider error or a stalled run). */
-  | { readonly type: 'retryLast' }
   /** Continue on a reply shown as interrupted: Pi goes on from the text it never saved. */
   | { readonly type: 'continueInterrupted' }
   /** Runs one of the allow-listed palette commands (the header's model and thinking pickers). */
@@ -118,14 +115,10 @@ export type WebviewToHost =
   /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
   /** `reason`: what the user typed into an approval card before Deny. */
   | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string; readonly reason?: string }
-  /** The composer's text, so an extension's `getEditorText()` reads what the user has typed. */
-  | { readonly type: 'composerText'; readonly text: string }
   /** The images attached in the composer, whenever they change: the host keeps them for a re-created view. */
   | { readonly type: 'composerImages'; readonly images: readonly ImageAttachment[] }
   /** The slash menu opened: the host answers with `commands`. */
   | { readonly type: 'listCommands' }
-  /** `!command` (or `!!command`, `excluded` from the model's context) run by Pi's shell. */
-  | { readonly type: 'bash'; readonly command: string; readonly excluded: boolean }
   /** One of the panel's built-in slash commands, with what followed its name. */
   | { readonly type: 'slash'; readonly name: BuiltinName; readonly args: string }
   /** A page of the Sessions list (`offset` 0 starts over, for a new search). */

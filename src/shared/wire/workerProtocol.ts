@@ -99,8 +99,6 @@ export interface WorkerRequests extends CommandRequests {
   /** Resolves when Pi has taken the text (a prompt runs on; its progress arrives as events). */
   readonly send: { readonly params: { readonly text: string; readonly mode: SendMode; readonly images?: readonly ImageAttachment[] }; readonly result: null };
   readonly cancel: { readonly params: null; readonly result: null };
-  readonly retryLast: { readonly params: null; readonly result: null };
-  readonly newSession: { readonly params: null; readonly result: null };
   readonly resumeSession: { readonly params: { readonly file: string }; readonly result: null };
   /** Reopens the session with `config` when idle; false when a run is active (try again later). */
   readonly reload: { readonly params: WorkerConfig; readonly result: { readonly reloaded: boolean } };
@@ -121,14 +119,10 @@ export interface WorkerRequests extends CommandRequests {
     readonly params: { readonly id: string; readonly value?: string; readonly reason?: string };
     readonly result: { readonly answered: boolean };
   };
-  /** The composer's current text, which an extension's `getEditorText()` returns. */
-  readonly composerText: { readonly params: { readonly text: string }; readonly result: null };
   /** Pi's commands for the slash menu: extension commands, prompt templates, skills (as Pi lists them for RPC clients). */
   readonly listCommands: { readonly params: null; readonly result: { readonly commands: readonly SlashCommand[] } };
   /** `/compact [instructions]`: manual compaction with the user's instructions. */
   readonly compactWith: { readonly params: { readonly instructions: string }; readonly result: null };
-  /** `!command` / `!!command`: runs in Pi's shell; output streams as events; resolves when it ends. */
-  readonly bash: { readonly params: { readonly command: string; readonly excluded: boolean }; readonly result: null };
   /** `/name <title>`: names the session. */
   readonly setSessionName: { readonly params: { readonly name: string }; readonly result: null };
   /** A page of the workspace's saved sessions matching `query`. */
