@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: a real VS Code (code-server) in your browser with the packaged panel installed and a
- * sample workspace. Without a Pi configuration it uses the scripted demo model (SPEC §6) playing
+ * sample workspace. Without a Pi configuration it uses the scripted model (test/scriptedModel, an OpenAI-compatible server) playing
  * test/fixtures/scenarios/demo.json; with one (PI_CODING_AGENT_DIR, or ~/.pi/agent with a key or
  * models.json) it uses yours. Prints the URL and stops everything on Ctrl+C.
  *

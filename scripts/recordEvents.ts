@@ -34,7 +34,7 @@ interface RecordCase {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Cancels the way the panel does (SPEC §4): clear the queue first, then abort. */
+/** Cancels the way the panel does: clear the queue first, then abort (the other way round, queued work would start while abort waits). */
 async function cancel(session: Session, notes: string[]): Promise<void> {
   const cleared = session.clearQueue();
   notes.push(`clearQueue() returned ${JSON.stringify(cleared)}`);

@@ -69,7 +69,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._sessions.openElsewhere = f;
   }
 
-  /** `sidebar` or `editor-N` (SPEC §7 `data-chat-id`). */
+  /** `sidebar` or `editor-N`: the page body's `data-chat-id`, by which e2e runs find the chat. */
   readonly chatId: string;
   /** An editor tab's lasting key (a UUID), kept by its page across reloads; none for the sidebar. */
   readonly chatKey: string | undefined;

@@ -32,7 +32,7 @@ const SIDEBAR_SESSION = 'piPanel.sidebarSession';
 
 /** One chat: its client of a Pi worker, its view, the review of its runs' changes and its extensions' surfaces. */
 export class Chat extends Disposable {
-  /** `sidebar` or `editor-N` (SPEC §7). */
+  /** `sidebar` or `editor-N`: the page body's `data-chat-id`, by which e2e runs find the chat. */
   readonly id: string;
   /** N of `editor-N`; 0 for the sidebar. */
   readonly number: number;

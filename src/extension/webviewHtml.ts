@@ -23,7 +23,7 @@ export function inertJson(value: unknown): string {
 }
 
 /**
- * `locale`: the display language and its bundle; `chatId`: `sidebar` or `editor-N`, on the body for tests (SPEC §7);
+ * `locale`: the display language and its bundle; `chatId`: `sidebar` or `editor-N`, the body's `data-chat-id` (e2e runs find a chat by it);
  * `chatKey`: an editor tab's lasting key, which the page keeps in its state so the tab finds its chat again after
  * a window reload.
  */

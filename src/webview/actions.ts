@@ -12,17 +12,17 @@ export const ConversationAction = {
   ShowLog: 'show-log',
   RetryLast: 'retry-last',
   ContinueInterrupted: 'continue-interrupted',
-  // SPEC §7: user rows.
+  // Stable test hooks (e2e cases click them): user rows.
   EditResend: 'edit-resend',
   ForkHere: 'fork-here',
-  // SPEC §7: checkpoints.
+  // Stable test hooks: checkpoints.
   Restore: 'restore',
   UndoRestore: 'undo-restore',
   ToggleBlock: 'toggle-block',
   ToolShowAll: 'tool-show-all',
   ToolArgsShowAll: 'tool-args-show-all',
   ResultShowAll: 'result-show-all',
-  // SPEC §7: file tool cards and the changes row.
+  // Stable test hooks: file tool cards and the changes row.
   OpenFile: 'open-file',
   OpenDiff: 'open-diff',
   UndoFile: 'undo-file',

@@ -191,7 +191,7 @@ function restoreFiles(r: NonNullable<DialogView['restore']>): HTMLElement {
 
 /**
  * A choice's label: the approval card's three choices (and a confirm's Yes / No, which the worker words)
- * in the display language; `data-choice` keeps the English the worker answers with (SPEC §7).
+ * in the display language; `data-choice` keeps the English the worker answers with, which e2e cases click by.
  */
 function choiceLabel(approval: boolean | undefined, choice: string): string {
   if (approval && choice === 'Allow') return t('Allow');
@@ -202,7 +202,7 @@ function choiceLabel(approval: boolean | undefined, choice: string): string {
   return showInvisibles(choice);
 }
 
-/** The approval card's Deny (SPEC §7's `data-choice`). */
+/** The approval card's Deny, as its `data-choice` (the English the worker answers with). */
 // l10n-ignore: not text the user reads
 const DENY = 'Deny';
 

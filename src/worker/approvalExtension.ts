@@ -15,7 +15,7 @@ export { commandPrefix } from './commandPrefix.ts';
 
 export type ApprovalMode = 'off' | 'writes' | 'commands' | 'all';
 
-/** The choices of the approval card, as SPEC §7 names them. */
+/** The choices of the approval card: its buttons' `data-choice`, the English the worker answers with and e2e cases click by. */
 export const ALLOW = 'Allow';
 export const ALLOW_SESSION = 'Allow for session';
 export const DENY = 'Deny';

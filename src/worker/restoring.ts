@@ -14,7 +14,7 @@ import { errorText, type AgentSessionLike } from './agentSession.ts';
 import type { RunChangesView, SessionCheckpoints } from './checkpoints/sessionCheckpoints.ts';
 import { userEntryId } from './sessionRuntime.ts';
 
-/** The restore card's choices (SPEC §7, `data-choice`). */
+/** The restore card's choices: its buttons' `data-choice`, which e2e cases click by (a stable test hook). */
 const RESTORE_CHOICES = ['Code and conversation', 'Conversation only', 'Code only'] as const;
 export type RestoreChoice = (typeof RESTORE_CHOICES)[number];
 

@@ -1,6 +1,6 @@
 /**
  * The project's own checker of one end-to-end run against a case file, used only when the shared
- * checker (../shared/tools/check-e2e-output.mjs) is not beside the repo. Same case format (SPEC §7):
+ * checker (../shared/tools/check-e2e-output.mjs) is not beside the repo. Same case format:
  * expect.{stopReasons, stopReasonsLast, toolCards, panelContains, panelLacks, panelContainsOnce,
  * statusMatches, thinking, hostileFree, maxElapsedMs, files, notificationsMatch, notificationsLack,
  * editorsMatch, requestsMatch, requestsLack, noAssistantOk, chatContains, chatLacks}; always result.ok, idle, and Pi's

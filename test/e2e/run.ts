@@ -1,5 +1,5 @@
 /**
- * End-to-end runner (SPEC §7): one scenario in a real workbench. Starts the scripted model, installs the
+ * End-to-end runner: one scenario in a real workbench. Starts the scripted model, installs the
  * packaged extension into code-server, opens the Pi view in chromium, sends the prompt, plays the actions,
  * waits for idle, and writes panel.html, panel.txt, status.jsonl, session.jsonl, requests.jsonl,
  * notifications.jsonl, files.json, editors.json, screenshot.png and result.json into the output folder.
@@ -7,7 +7,7 @@
  *   node test/e2e/run.ts --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE]
  *                        [--files DIR] [--settings FILE] [--untrusted] [--git] [--locale LANG]
  *
- * Beyond SPEC §7: `--git` makes the workspace a Git repository with its files committed before the workbench opens
+ * Beyond the base format the shared checker reads (../shared/tools/check-e2e-output.mjs): `--git` makes the workspace a Git repository with its files committed before the workbench opens
  * (the case file's `"git": true`; Git must be on for the run: `"git.enabled": true` in its settings). Actions that act
  * on the workbench outside the chat (test/e2e/workbenchActions.ts):
  *   { "do": "terminal", "text": "…" }     type a line and Enter into the active terminal (opening one when none is)
@@ -36,17 +36,17 @@ import type { CodeServer } from '../workbench/codeServer.ts';
 import { REPO_ROOT } from '../workbench/install.ts';
 import { chooseQuickFix, commitWorkspace, openFileAt, typeInTerminal, waitForTerminalText } from './workbenchActions.ts';
 
-/** One step of a run, played in order after the prompt is sent (SPEC §7). */
+/** One step of a run, played in order after the prompt is sent. */
 export type Action =
   | { readonly waitFor: string }
   | { readonly waitForText: string }
   | { readonly sleepMs: number }
-  // Beyond SPEC §7: wait for a VS Code notification, or an open editor tab, whose JSON record matches ("(?i)" prefix: any case).
+  // Beyond the base actions: wait for a VS Code notification, or an open editor tab, whose JSON record matches ("(?i)" prefix: any case).
   | { readonly waitForNotification: string }
   | { readonly waitForEditor: string }
-  // Beyond SPEC §7: wait until the Pi icon in the activity bar shows this badge (several chats: news out of sight).
+  // Beyond the base actions: wait until the Pi icon in the activity bar shows this badge (several chats: news out of sight).
   | { readonly waitForBadge: string }
-  // Beyond SPEC §7: the terminal, a file at a position and its quick fixes (see the header).
+  // Beyond the base actions: the terminal, a file at a position and its quick fixes (see the header).
   | { readonly waitForTerminal: string }
   | { readonly do: 'terminal'; readonly text: string }
   | { readonly do: 'openFile'; readonly path: string; readonly line?: number; readonly column?: number }
@@ -55,16 +55,16 @@ export type Action =
   | { readonly do: 'steer' | 'followUp' | 'send' | 'type'; readonly text: string }
   | { readonly do: 'command'; readonly id: string }
   | { readonly do: 'screenshot'; readonly name: string }
-  /** Clicks the button of that choice in the open extension dialog card (SPEC §7 `data-choice`). */
+  /** Clicks the button of that choice in the open extension dialog card (its button's `data-choice`). */
   | { readonly do: 'answer'; readonly choice: string }
-  /** Clicks an element inside the webview (SPEC §7). */
+  /** Clicks an element inside the webview. */
   | { readonly do: 'click'; readonly selector: string }
-  // Beyond SPEC §7: open the scripted model's gate (a `{ "hold": name }` chunk) so the held stream goes on.
+  // Beyond the base actions: open the scripted model's gate (a `{ "hold": name }` chunk) so the held stream goes on.
   | { readonly do: 'release'; readonly gate: string }
-  // Beyond SPEC §7: attach an image file (path relative to the repository root, or absolute) to the composer
+  // Beyond the base actions: attach an image file (path relative to the repository root, or absolute) to the composer
   // through its file picker, and wait for its chip.
   | { readonly do: 'attachImage'; readonly path: string }
-  // Several chats (SPEC §7): open one in an editor tab (it becomes the target), choose the target, pick from a quick pick.
+  // Several chats: open one in an editor tab (it becomes the target), choose the target, pick from a quick pick.
   | { readonly do: 'newChat' }
   | { readonly do: 'target'; readonly chat: 'sidebar' | number }
   | { readonly do: 'pick'; readonly text: string };
@@ -108,7 +108,7 @@ export interface RunResult {
   readonly runState: string | null;
   readonly elapsedMs: number;
   readonly errors: string[];
-  /** With editor-tab chats (SPEC §7): every chat's state and the session file it shows. */
+  /** With editor-tab chats: every chat's state and the session file it shows. */
   readonly chats?: readonly { readonly id: string; readonly runState: string | null; readonly sessionFile: string | null }[];
 }
 
@@ -222,7 +222,7 @@ function sessionOfChat(files: readonly string[], out: string, id: string): strin
 
 let runCounter = 0;
 
-/** Runs one scenario in the shared workbench and writes every SPEC §7 file into `options.out`. */
+/** Runs one scenario in the shared workbench and writes every output file (see the header) into `options.out`. */
 export async function runScenario(harness: Harness, options: RunOptions): Promise<RunResult> {
   const out = path.resolve(options.out);
   fs.mkdirSync(out, { recursive: true });
@@ -778,7 +778,7 @@ async function collect(wb: Workbench, out: string): Promise<void> {
   }
   fs.writeFileSync(path.join(out, 'panel.html'), await transcript.evaluate((el) => el.outerHTML, undefined, { timeout: 10_000 }));
   fs.writeFileSync(path.join(out, 'panel.txt'), await transcript.innerText({ timeout: 10_000 }));
-  // Extra to SPEC §7: what the composer holds (cancel puts queued texts back there).
+  // Beyond the base output files: what the composer holds (cancel puts queued texts back there).
   const composer = wb.webview().locator('[data-testid="composer"]');
   fs.writeFileSync(path.join(out, 'composer.txt'), await composer.inputValue({ timeout: 5_000 }).catch(() => ''));
 }

@@ -16,7 +16,7 @@ import type { Action, Harness } from './run.ts';
 
 const CASES_DIR = path.join(REPO_ROOT, 'test', 'e2e', 'cases');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results', 'e2e');
-/** The shared checker beside the repo (SPEC §7); the project's own implementation of its format otherwise. */
+/** The shared checker beside the repo, which the cases are written for; the project's own implementation of its format otherwise. */
 const SHARED_CHECKER = path.resolve(REPO_ROOT, '..', 'shared', 'tools', 'check-e2e-output.mjs');
 const OWN_CHECKER = path.join(REPO_ROOT, 'test', 'e2e', 'check.ts');
 

@@ -1,5 +1,5 @@
 /**
- * The runner's actions that act on the workbench outside the chat (beyond SPEC §7): type a command into a real
+ * The runner's actions that act on the workbench outside the chat (beyond the base actions the shared checker knows): type a command into a real
  * terminal and wait for its output, open a file at a position, choose a quick fix, and make the workspace a Git
  * repository before the workbench opens it.
  */

@@ -1,7 +1,8 @@
 /**
- * Scenario format for the scripted model (SPEC §6): types, validation and loading.
+ * Scenario format for the scripted model (an OpenAI chat-completions streaming server; each request plays the
+ * next step): types, validation and loading.
  *
- * Beyond SPEC §6, a stream step may hold: `{ "hold": "name" }` among its chunks pauses the stream there,
+ * Besides text, thinking and tool-call chunks, a stream step may hold: `{ "hold": "name" }` among its chunks pauses the stream there,
  * after everything before it was sent, until the test releases gate `name` (`model.release(name)` in
  * process, or `POST /control/release/name`), or the client goes away (a cancel). `model.held(name)`
  * (`GET /control/held/name`) says when the stream has reached it, which only the current request can make

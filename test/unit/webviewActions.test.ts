@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { Action, ComposerAction, ConversationAction, HeaderAction, isActionOf, SessionsAction, TreeAction } from '../../src/webview/actions.ts';
 
 describe('webview data-action map', () => {
-  it('keeps the SPEC §7 values the conversation router handles', () => {
+  it('keeps the data-action values e2e cases click, in the conversation router', () => {
     for (const value of ['open-file', 'open-diff', 'undo-file', 'undo-all', 'edit-resend', 'fork-here']) {
       assert.ok(isActionOf(ConversationAction, value), `${value} is not a conversation action`);
     }

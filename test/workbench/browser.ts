@@ -160,7 +160,7 @@ export class Workbench {
   }
 
   /**
-   * The content frame of the chat whose body says `data-chat-id` = `id` (SPEC §7: `sidebar`, `editor-N`), waiting
+   * The content frame of the chat whose body says `data-chat-id` = `id` (`sidebar`, `editor-N`), waiting
    * until it is there. Several chats can show at once, so "the visible Pi webview" would be ambiguous.
    */
   async chatFrame(id: string, timeoutMs = 45_000): Promise<Frame> {
