@@ -7,7 +7,7 @@ import { Disposable, toDisposable } from '../shared/disposable.ts';
 import type { SessionInfoView, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { runCondition } from '../shared/run/runCondition.ts';
 import { appendRows, headPart, MAX_PAGE_ROWS, prependRows, recentPart } from '../shared/transcript/paging.ts';
-import { initialTranscript } from '../shared/transcript/reduce.ts';
+import { initialTranscript, withRowUpdates } from '../shared/transcript/reduce.ts';
 import { firstRowId, rowAt, rowCount, rows, toolCard, withTool } from '../shared/transcript/rowStore.ts';
 import { type MessageView, type TranscriptState } from '../shared/transcript/rows.ts';
 import { Announcer, markFocus, restoreFocus } from './a11y.ts';
@@ -227,7 +227,11 @@ export class ChatApp extends Disposable {
           this._leaveReading();
           this._paging.reset(0);
         }
-        if (Array.isArray(msg.events)) this.state = applyEvents(this.state, msg.events);
+        if (Array.isArray(msg.events)) {
+          this.state = applyEvents(this.state, msg.events);
+          // An update of a row read back (Undo on its Changes row) names it: that part shows it too.
+          if (this._reading) this._reading = withRowUpdates(this._reading, msg.events);
+        }
         if (reset) this._modes.transcriptReplaced();
         this._schedule();
       },

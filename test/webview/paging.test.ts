@@ -188,6 +188,44 @@ describe('chat webview paging from the host (headless Chromium)', function () {
     assert.equal(await card.getAttribute('data-status'), 'done');
   });
 
+  it('shows an Undo on a Changes row read back on that row while many rows arrived below it (the update names the row)', async function () {
+    this.timeout(300_000);
+    const host = longTranscript(300);
+    const part = recentPart(host);
+    await deliver(page, { type: 'snapshot', state: part.state, session, earlier: part.earlier });
+    const rowId = part.state.nextId;
+    const file = { path: 'src/undo-me.ts', added: 3, removed: 1, created: false };
+    await batch(page, [{ type: 'changes', runId: 'run_read', files: [file], replace: false, rowId }]);
+    const changed = page.locator(`[data-msg-id="${rowId}"] .change-file[data-path="src/undo-me.ts"]`);
+    await changed.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.locator('main.scroller').evaluate((el) => {
+      el.scrollTop -= 40;
+    });
+    // Many rows below it: the rows read are held apart from the newest.
+    let next = rowId + 1;
+    for (let i = 0; i < 8; i++)
+      await batch(
+        page,
+        Array.from({ length: 100 }, (_, k): WireEvent[] => [
+          { type: 'userMessage', text: `prompt ${i}-${k}`, images: 0, rowId: next++ },
+          { type: 'noticeMessage', level: 'info', text: `note ${i}-${k}`, rowId: next++ },
+        ]).flat(),
+      );
+    const held = await page.evaluate(() => (globalThis as unknown as { __piPanelHeld(): { rows: number; cards: number } }).__piPanelHeld());
+    assert.ok(held.rows < 1300, `the rows between went back to the host (${held.rows} held)`);
+    assert.equal(await changed.getAttribute('data-undone'), null);
+    // The user clicked Undo on it: the worker updates that row.
+    await batch(page, [{ type: 'changes', runId: 'run_read', files: [{ ...file, undone: true }], replace: true, rowId }]);
+    await page.waitForFunction(
+      (id) =>
+        (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(a: string): string | null } | null } }).document
+          .querySelector(`[data-msg-id="${id}"] .change-file[data-path="src/undo-me.ts"]`)
+          ?.getAttribute('data-undone') === 'true',
+      rowId,
+      { timeout: 5000 },
+    );
+  });
+
   it('holds a bounded number of rows and cards while the user reads back and 3,000 more arrive, and fills in the rows between as they scroll down', async function () {
     // Thousands of rows through a headless page, on a machine the other tests share: no speed is asserted.
     this.timeout(300_000);

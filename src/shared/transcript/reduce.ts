@@ -173,9 +173,10 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     }
     case 'changes': {
       const all = s.messages;
-      const i = changesRowIndex(s, ev.runId);
       const row: MessageView = { id: idOf(s, ev), role: 'changes', blocks: [], final: true, runId: ev.runId, files: ev.files };
-      if (!(ev.replace ?? i >= 0)) return append(s, row);
+      if (!(ev.replace ?? changesRowIndex(s, ev.runId) >= 0)) return append(s, row);
+      // An update names the row it replaces; one from a producer that does not is the run's last.
+      const i = ev.rowId === undefined ? changesRowIndex(s, ev.runId) : changesRowOf(s, ev.rowId);
       if (i < 0) return s;
       // An Undo updates its row (rare): rebuilding the rows from a copy keeps the shared store append-only.
       const messages = all.slice();
@@ -245,6 +246,32 @@ function changesRowIndex(s: TranscriptState, runId: string): number {
   return s.openIndex >= 0 ? -1 : s.messages.findLastIndex((m) => m.role === 'changes' && m.runId === runId);
 }
 
+/** Index of the Changes row with id `id`, or -1 (not held, not a Changes row, or a reply streams). */
+function changesRowOf(s: TranscriptState, id: RowId): number {
+  if (s.openIndex >= 0) return -1;
+  const all = s.messages;
+  let lo = 0;
+  let hi = all.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = all[mid]!.id;
+    if (at === id) return all[mid]!.role === 'changes' ? mid : -1;
+    if (at < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * `s` with the rows it holds that `events` update by id (an Undo's Changes row): for a part of the transcript
+ * that takes no other events, the rows a user reads back while the newest are held apart.
+ */
+export function withRowUpdates(s: TranscriptState, events: readonly WireEvent[]): TranscriptState {
+  let out = s;
+  for (const ev of events) if (ev?.type === 'changes' && ev.replace === true && typeof ev.rowId === 'number') out = reduceOne(out, ev);
+  return out;
+}
+
 /** The events that add a row, and so name its id. */
 type RowEvent = Extract<WireEvent, { readonly type: 'userMessage' | 'noticeMessage' | 'assistantStart' | 'toolResult' | 'changes' | 'bashEnd' }>;
 
@@ -279,8 +306,11 @@ function nextAfter(s: TranscriptState, id: RowId): number {
  */
 export function asSent(s: TranscriptState, ev: WireEvent): WireEvent {
   if (ev.type === 'changes') {
-    const replace = ev.replace ?? changesRowIndex(s, ev.runId) >= 0;
-    return { ...ev, replace, ...(replace ? {} : { rowId: ev.rowId ?? s.nextId }) };
+    const i = changesRowIndex(s, ev.runId);
+    const replace = ev.replace ?? i >= 0;
+    // An update names the row it replaces, so a side holding it anywhere (a part read back) finds it.
+    const rowId = ev.rowId ?? (!replace ? s.nextId : i >= 0 ? s.messages[i]!.id : undefined);
+    return { ...ev, replace, ...(rowId === undefined ? {} : { rowId }) };
   }
   return withRowId(ev, s.nextId);
 }
