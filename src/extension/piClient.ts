@@ -23,7 +23,9 @@ import type {
   WorkerData,
   WorkerRequests,
 } from '../shared/wire/workerProtocol.ts';
-import { streamingTurn, TurnJournal, turnIsSaved, type JournaledTurn, type TurnJournalStore } from '../shared/run/turnJournal.ts';
+import type { TurnJournalStore } from '../shared/run/turnJournal.ts';
+import { InterruptedReplies } from './interruptedReplies.ts';
+import { WaitingPrompts } from './waitingPrompts.ts';
 import { TranscriptMirror, type EarlierRows } from './transcriptMirror.ts';
 import { errorText, REQUEST_RULES } from './workerRequests.ts';
 import { WorkerRpc, type AskMethod, type CallMethod } from './workerRpc.ts';
@@ -42,13 +44,6 @@ const SHUTDOWN = { settleMs: 2000, extensionsMs: 1500, deadlineMs: 4000 } as con
 /** Timings of the worker's supervision and of requests with a short timeout. */
 export type PiClientOptions = WorkerSupervisorOptions;
 
-/** A prompt sent before the session existed. */
-interface WaitingPrompt {
-  readonly text: string;
-  readonly mode: SendMode;
-  readonly images?: readonly ImageAttachment[];
-}
-
 /** One chat's client of its Pi worker; `activate` makes one, the parallel chats will make one each. */
 export class PiClient extends Disposable {
   private _info: SessionInfoView = { ready: false };
@@ -56,7 +51,7 @@ export class PiClient extends Disposable {
   private _resumeFile: string | undefined;
   private _sessionFile: string | undefined;
   /** Prompts sent before the session existed; Cancel drops them and gives the text back. */
-  private _waiting: WaitingPrompt[] = [];
+  private readonly _waiting: WaitingPrompts;
   private readonly _log: Logger;
   private readonly _clock: Scheduler;
   private readonly _config: () => WorkerConfig;
@@ -64,14 +59,7 @@ export class PiClient extends Disposable {
   private readonly _rowSources = new WeakMap<RunningWorker, EarlierRows>();
   private readonly _supervisor: WorkerSupervisor;
   private readonly _rpc: WorkerRpc;
-  private readonly _journalStore: TurnJournalStore | undefined;
-  /** A journal an earlier extension host left (it ended mid-turn): checked against Pi's session once it opens. */
-  private _leftJournal: JournaledTurn | undefined;
-  private _journal: TurnJournal | undefined;
-  /** Set by a stop that found a question waiting: what it journaled stays for the next extension host. */
-  private _keepJournal = false;
-  /** The reply last shown as interrupted, which Continue hands back to Pi. */
-  private _interrupted: JournaledTurn | undefined;
+  private readonly _interrupted: InterruptedReplies;
 
   private readonly _onDidRestoreInput = this._register(new Emitter<RestoredInput>());
   /** Texts and images that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
@@ -89,8 +77,6 @@ export class PiClient extends Disposable {
 
   /** How the first worker opens its session (a chat in a new tab starts empty or on a saved file); later ones resume. */
   private _first: SessionStart;
-  /** The next worker replays the session after a stop (see `_continueIn`): an interrupted reply is shown again after it. */
-  private _replaying = false;
 
   /**
    * `journal`: where the streaming turn is kept against a crash (the extension's storage); none keeps nothing.
@@ -112,6 +98,8 @@ export class PiClient extends Disposable {
     this._config = config;
     const mirror = this._register(new TranscriptMirror(log, clock));
     this._mirror = mirror;
+    this._interrupted = this._register(new InterruptedReplies(mirror, clock, () => this._sessionFile, journal));
+    this._waiting = new WaitingPrompts(mirror, (input) => this._onDidRestoreInput.fire(input));
     this._supervisor = new WorkerSupervisor(
       spawn,
       config,
@@ -119,8 +107,8 @@ export class PiClient extends Disposable {
       {
         events: (p, worker) => mirror.apply(p.events, this._rowsOf(worker)),
         snapshot: (p, worker) => {
-          mirror.adopt(p.state, p.earlier, this._waiting.length > 0, this._rowsOf(worker));
-          this._afterReplay();
+          mirror.adopt(p.state, p.earlier, this._waiting.any, this._rowsOf(worker));
+          this._interrupted.replayed();
         },
         session: (p) => {
           this._info = p.info;
@@ -128,7 +116,7 @@ export class PiClient extends Disposable {
           // Once a session is open, a later worker continues it (or, without a file, the most recent one).
           if (p.info.ready) this._first = p.sessionFile ? { open: p.sessionFile } : {};
           this._onDidChangeSession.fire(p.info);
-          if (p.info.ready) this._showLeftJournal();
+          if (p.info.ready) this._interrupted.sessionOpened();
         },
         restoreInput: (p) => this._onDidRestoreInput.fire(p),
         setInput: (p) => this._onDidSetInput.fire(p.text),
@@ -140,23 +128,6 @@ export class PiClient extends Disposable {
       clock,
       options,
     );
-    if (journal) {
-      this._leftJournal = journal.load();
-      const kept = new TurnJournal(journal, clock);
-      this._journal = kept;
-      this._journalStore = journal;
-      this._register(
-        mirror.onDidEmit((events) => {
-          // A stop that dismissed a waiting question keeps the journal: the next extension host says so.
-          if (this._keepJournal) return;
-          if (events.some((e) => e.type === 'settled' || e.type === 'reset')) kept.clear();
-          else if (mirror.isActive) {
-            const turn = streamingTurn(mirror.state, this._sessionFile);
-            if (turn) kept.update(turn);
-          }
-        }),
-      );
-    }
     this._rpc = new WorkerRpc(this._supervisor, log, (text) => mirror.notice('error', text));
     this._register(this._supervisor.onDidFault((f) => this._afterWorkerGone(t("Pi's worker stopped ({0}).", f.reason), true, f.sending)));
     this._register(
@@ -238,34 +209,21 @@ export class PiClient extends Disposable {
   async send(text: string, mode: SendMode, images?: readonly ImageAttachment[]): Promise<void> {
     if (!text.trim() && !images?.length) return;
     const worker = this._supervisor.start();
-    if (!this._info.ready) {
-      // The session is still opening (Pi loads in the worker): hold the prompt until it exists.
-      const item: WaitingPrompt = { text, mode, ...(images?.length ? { images } : {}) };
-      this._waiting.push(item);
-      if (this._waiting.length === 1) this._mirror.starting(true);
-      const ok = await worker.ready;
-      const i = this._waiting.indexOf(item);
-      if (i < 0) return; // cancelled meanwhile; the text went back to the composer
-      this._waiting.splice(i, 1);
-      if (!ok || worker !== this._supervisor.current) {
-        this._endStarting();
-        this._onDidRestoreInput.fire(restoredInput([item]));
-        return;
-      }
-    }
+    // The session is still opening (Pi loads in the worker): hold the prompt until it exists.
+    if (!this._info.ready && !(await this._waiting.hold(text, mode, images, worker.ready, () => worker === this._supervisor.current))) return;
     worker.sending++;
     try {
       await this._rpc.call('send', { text, mode, ...(images?.length ? { images } : {}) });
     } finally {
       worker.sending--;
       // Normally the run's start ended "starting"; a prompt Pi refused ends it here.
-      this._endStarting();
+      this._waiting.endStarting();
     }
   }
 
   /** Cancels the run; prompts still waiting for the session are dropped and given back. Works in every phase. */
   async cancel(): Promise<void> {
-    const waiting = this._takeWaiting();
+    const waiting = this._waiting.take();
     if (waiting) {
       this._mirror.starting(false);
       this._onDidRestoreInput.fire(waiting);
@@ -343,12 +301,7 @@ export class PiClient extends Disposable {
    * its extensions hear `session_shutdown`, then the worker and its processes end. Bounded by `SHUTDOWN`.
    */
   async shutdown(): Promise<void> {
-    // A question waiting now is answered as dismissed by the stop (fail-closed); the next view says so.
-    const turn = this._mirror.state.ui?.dialogs.length ? streamingTurn(this._mirror.state, this._sessionFile) : undefined;
-    if (turn && this._journal) {
-      this._journal.writeNow(turn);
-      this._keepJournal = true;
-    }
+    this._interrupted.stopping();
     await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
     this.dispose();
   }
@@ -359,7 +312,7 @@ export class PiClient extends Disposable {
    */
   async stopIdle(): Promise<boolean> {
     const run = this.state.run;
-    if (!this._supervisor.current || this.isActive || this._waiting.length || run.dialogs || run.shell) return false;
+    if (!this._supervisor.current || this.isActive || this._waiting.any || run.dialogs || run.shell) return false;
     this._continueIn();
     await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
     return true;
@@ -377,91 +330,36 @@ export class PiClient extends Disposable {
 
   /** Continue on an interrupted reply: asks Pi to go on from the text it never saved. */
   async continueInterrupted(): Promise<void> {
-    const turn = this._interrupted;
-    if (!turn) return;
-    this._interrupted = undefined;
-    const prompt =
-      // l10n-ignore: sent to Pi, not shown
-      'Your previous reply was cut off (VS Code reloaded or Pi stopped) before it was saved. ' +
-      // l10n-ignore: sent to Pi, not shown
-      `My message was:\n\n${turn.prompt}\n\nWhat you had written so far:\n\n${turn.text}\n\nContinue from where it stopped.`;
-    await this.send(prompt, this.isActive ? 'followUp' : 'prompt');
-  }
-
-  /** After a reload: a turn the last extension host journaled but Pi never saved is shown as interrupted, once. */
-  private _showLeftJournal(): void {
-    const left = this._leftJournal;
-    if (!left) return;
-    this._leftJournal = undefined;
-    this._journalStore?.clear();
-    // A turn of another session stays there; one Pi saved (a stop that settled in time) is on screen already.
-    if (left.sessionFile && left.sessionFile !== this._sessionFile) return;
-    for (const title of left.dialogs ?? [])
-      this._mirror.notice(
-        'warning',
-        t('A question was waiting when VS Code reloaded or Pi stopped: "{0}". It was answered as dismissed; nothing it asked about was allowed.', title),
-      );
-    if (!left.text.trim() || turnIsSaved(this._mirror.state, left)) return;
-    this._showInterrupted(left);
-  }
-
-  private _showInterrupted(turn: JournaledTurn): void {
-    this._interrupted = turn;
-    this._mirror.notice('warning', t("**Interrupted — not saved in Pi's session.** The reply so far:\n\n{0}", turn.text), 'interrupted');
-  }
-
-  /** Leaves the starting state once no prompt waits for the session any more. */
-  private _endStarting(): void {
-    if (this.state.run.starting && !this._waiting.length) this._mirror.starting(false);
-  }
-
-  /** Empties the prompts waiting for the session; what goes back to the composer, if any. */
-  private _takeWaiting(): RestoredInput | undefined {
-    const waiting = this._waiting;
-    this._waiting = [];
-    return waiting.length ? restoredInput(waiting) : undefined;
+    const prompt = this._interrupted.takeContinuePrompt();
+    if (prompt) await this.send(prompt, this.isActive ? 'followUp' : 'prompt');
   }
 
   /**
    * Which way the next worker continues this chat's session. Quietly, the transcript on screen staying, while the
    * host holds every row; once rows before the host's window exist, only the old worker could page them back,
    * so the next one opens the session with its history instead (a snapshot, from which the view pages as for
-   * any resumed session), and an interrupted reply is shown again after it (`_afterReplay`).
+   * any resumed session), and an interrupted reply is shown again after it.
    */
   private _continueIn(): void {
     const file = this._sessionFile ?? this._resumeFile;
     if (file && this._mirror.pendingEarlier > 0) {
       this._resumeFile = undefined;
       this._first = { open: file };
-      this._replaying = true;
+      this._interrupted.replayNext();
     } else this._resumeFile = file;
-  }
-
-  /** A snapshot replaced the transcript: after a replay `_continueIn` chose, the reply a fault cut off is shown again. */
-  private _afterReplay(): void {
-    if (!this._replaying) return;
-    this._replaying = false;
-    const turn = this._interrupted;
-    if (turn && (!turn.sessionFile || turn.sessionFile === this._sessionFile) && !turnIsSaved(this._mirror.state, turn)) this._showInterrupted(turn);
   }
 
   /** The transcript stays; a run in progress is marked failed; the next worker resumes the same session file. */
   private _afterWorkerGone(message: string, fault: boolean, sending: number): void {
     this._continueIn();
     // A crash: the reply streamed so far died with Pi before it saved it.
-    const cut = fault && this.isActive ? streamingTurn(this.state, this._sessionFile) : undefined;
+    const cut = fault ? this._interrupted.streaming() : undefined;
     this._mirror.workerGone({ message, fault, sending });
-    if (cut) this._showInterrupted({ ...cut, at: this._clock.now() });
-    const waiting = this._takeWaiting();
+    if (cut) this._interrupted.cut(cut);
+    const waiting = this._waiting.take();
     if (waiting) this._onDidRestoreInput.fire(waiting);
     this._info = { ...this._info, ready: false };
     this._onDidChangeSession.fire(this._info);
     if (fault) this._onDidNotify.fire({ level: 'error', message: t('Pi: {0} The conversation is kept.', message), code: 'workerStopped' });
   }
-}
-
-/** Prompts (and their images) going back to the composer. */
-function restoredInput(prompts: readonly WaitingPrompt[]): RestoredInput {
-  const images = prompts.flatMap((p) => p.images ?? []);
-  return { texts: prompts.map((p) => p.text), ...(images.length ? { images } : {}) };
 }
