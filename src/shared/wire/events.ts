@@ -158,8 +158,8 @@ export type WireEvent =
   | { readonly type: 'reset' }
   /** The files a run changed (sent when it settles, again after an Undo, and after a reload for the last run). */
   /**
-   * `replace`: the worker updated the run's row it holds rather than adding one; a side that no longer holds
-   * it (its window moved on) leaves it, so both keep numbering rows alike. Absent: whatever the side holds.
+   * `replace`: the worker updated the run's row it holds (`rowId` names it) rather than adding one; a side
+   * that no longer holds it (its window moved on) leaves it. Absent: whatever the side holds.
    */
   | { readonly type: 'changes'; readonly runId: string; readonly files: readonly FileChangeView[]; readonly replace?: boolean; readonly rowId?: RowId }
   /** Pi's extensions: dialogs (the run waits for the user), widgets, the working message. */
