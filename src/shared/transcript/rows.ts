@@ -21,7 +21,7 @@ export interface BlockView {
 
 /** What every row has: its id, its blocks and whether it is finished. */
 interface RowBase {
-  /** Assigned in arrival order by the reducer, so host and webview agree without sending ids. */
+  /** Named by the event that adds the row (the worker gives its rows theirs, the main thread its own): see `RowId`. */
   readonly id: number;
   /** Sparse by `contentIndex` while streaming; a hole is a block that has not started yet. */
   readonly blocks: readonly (BlockView | undefined)[];
