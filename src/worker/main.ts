@@ -150,10 +150,10 @@ const controller: SessionController = new SessionController(
       extensions: {
         ui: extensionUi,
         actions: {
-          newSession: async (o) => afterCommand(() => controller.newSession(o)),
-          switchSession: async (file, o) => afterCommand(() => controller.resumeSession(file, o)),
-          fork: async (entryId, o) => afterCommand(() => controller.forkAt(entryId, o)),
-          navigateTree: async (targetId, o) => afterCommand(() => controller.navigateTree(targetId, o)),
+          newSession: async (o) => afterCommand(() => controller.branching.newSession(o)),
+          switchSession: async (file, o) => afterCommand(() => controller.branching.resumeSession(file, o)),
+          fork: async (entryId, o) => afterCommand(() => controller.branching.forkAt(entryId, o)),
+          navigateTree: async (targetId, o) => afterCommand(() => controller.branching.navigateTree(targetId, o)),
         },
         onShutdown: () => afterCommand(() => controller.endSession()),
       },
@@ -240,7 +240,7 @@ const handlers: RequestHandlers = {
     return controller.send(text, mode, images);
   }),
   cancel: acknowledge(() => controller.cancel()),
-  resumeSession: acknowledge(({ file }) => controller.resumeSession(file)),
+  resumeSession: acknowledge(({ file }) => controller.branching.resumeSession(file)),
   reload: async (c) => {
     const trustGained = config !== undefined && !config.trusted && c.trusted;
     configure(c);
@@ -248,8 +248,8 @@ const handlers: RequestHandlers = {
     return { reloaded: await controller.reload(note) };
   },
   forceIdle: acknowledge(() => controller.forceIdle()),
-  compact: acknowledge(() => controller.compact()),
-  compactWith: acknowledge(({ instructions }) => controller.compact(instructions)),
+  compact: acknowledge(() => controller.prompting.compact()),
+  compactWith: acknowledge(({ instructions }) => controller.prompting.compact(instructions)),
   listModels: async () => listModels(await session()),
   setModel: acknowledge(async ({ provider, id }) => {
     await setModel(await session(), provider, id);
@@ -284,26 +284,26 @@ const handlers: RequestHandlers = {
     return text ? { text } : {};
   },
   fileBefore: async ({ path, runId }) => {
-    const before = await controller.fileBefore(path, runId);
+    const before = await controller.review.fileBefore(path, runId);
     return before ? { before } : {};
   },
-  undo: async ({ path, runId }) => controller.undo(path, runId),
+  undo: async ({ path, runId }) => controller.review.undo(path, runId),
   answerDialog: async ({ id, value, reason }) => ({ answered: extensionUi.answer(id, value, reason) }),
   listCommands: async () => ({ commands: listPiCommands(await session()) }),
   setSessionName: acknowledge(async ({ name }) => setSessionName(await session(), name)),
-  importSession: acknowledge(({ file }) => controller.importSession(file)),
-  navigateTree: acknowledge(({ entryId }) => controller.navigateTree(entryId)),
+  importSession: acknowledge(({ file }) => controller.branching.importSession(file)),
+  navigateTree: acknowledge(({ entryId }) => controller.branching.navigateTree(entryId)),
   clearCheckpoints: async () => {
     await controller.ensureSession();
-    return { message: await controller.clearCheckpoints() };
+    return { message: await controller.review.clearCheckpoints() };
   },
   sessionTree: async () => {
     await controller.ensureSession();
-    return { nodes: controller.tree() };
+    return { nodes: controller.branching.tree() };
   },
   renameSession: async ({ file, name }) => {
     if (!file || file === controller.sessionFile) {
-      await controller.rename(name);
+      await controller.branching.rename(name);
       return null;
     }
     // Another saved session: append the name to its file, as Pi's /name would.
@@ -349,7 +349,7 @@ const commands: CommandHandlers = {
   ...controller.commands,
   retryLast: async () => {
     if (!controller.isActive) extensionUi.runStarting();
-    await controller.retryLast();
+    await controller.prompting.retryLast();
   },
   composerText: async ({ text }) => extensionUi.setEditorText(text),
   bash: async ({ command, excluded }) => {

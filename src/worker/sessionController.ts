@@ -13,11 +13,10 @@ import { project } from './projection.ts';
 import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
 import type { CommandHandlers, CommandName } from '../shared/wire/commands.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
-import type { TreeNodeView } from '../shared/sessions.ts';
 import { asSent, initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
-import type { FileBefore, Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
-import { errorText, type AgentSessionLike, type ControllerOptions, type NavigateTreeOptions, type SessionFactory } from './agentSession.ts';
+import type { Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
+import { errorText, type AgentSessionLike, type ControllerOptions, type SessionFactory } from './agentSession.ts';
 import { Branching } from './branching.ts';
 import { SessionCheckpoints } from './checkpoints/sessionCheckpoints.ts';
 import { Prompting } from './prompting.ts';
@@ -27,17 +26,19 @@ import { RunFiles } from './runFiles.ts';
 import { RunWatchdog } from './runWatchdog.ts';
 import { sessionInfoView } from './sessionInfo.ts';
 import { SessionNotices } from './sessionNotices.ts';
-import type { ForkOptions, NewSessionOptions, SessionRuntimeLike, SwitchSessionOptions } from './sessionRuntime.ts';
+import { RunReview } from './runReview.ts';
+import { SessionListener } from './sessionListener.ts';
+import { within } from './within.ts';
+import { sessionIdOf, userEntriesAfter } from './sessionEntries.ts';
+import type { SessionRuntimeLike } from './sessionRuntime.ts';
 
 /** One Pi session and its transcript in the worker; `main.ts` maps the main thread's requests onto it. */
 export class SessionController extends Disposable {
   private _state: TranscriptState = initialTranscript;
   private _session: AgentSessionLike | undefined;
-  private _unsubscribe: (() => void) | undefined;
   private _runtime: SessionRuntimeLike<AgentSessionLike> | undefined;
   private _bindExtensions: ((session: AgentSessionLike) => Promise<void>) | undefined;
-  /** Bumped whenever the listened-to session changes: a listener of an earlier one drops what it still hears. */
-  private _generation = 0;
+  private readonly _listener = new SessionListener((event) => this._onPiEvent(event));
   private _creating: Promise<AgentSessionLike | undefined> | undefined;
   private _cwd: string | undefined;
   private readonly _unknownTypes = new Set<string>();
@@ -51,8 +52,12 @@ export class SessionController extends Disposable {
   private readonly _notices: SessionNotices;
   private readonly _watchdog: RunWatchdog;
   private readonly _files: RunFiles;
-  private readonly _prompting: Prompting;
-  private readonly _branching: Branching;
+  /** Prompts, the queue, Cancel, Retry and compaction. */
+  readonly prompting: Prompting;
+  /** Session replacements and tree moves. */
+  readonly branching: Branching;
+  /** A run's file changes looked back at: Open Diff, Undo, Clear Checkpoints. */
+  readonly review: RunReview;
   private readonly _checkpoints: SessionCheckpoints;
   private readonly _restoring: Restoring;
   private _ask: ((question: PanelQuestion) => Promise<string | undefined>) | undefined;
@@ -91,8 +96,9 @@ export class SessionController extends Disposable {
     this._log = log;
     this._clock = clock;
     this._options = options;
-    // The transcript every part reads and writes.
+    // The transcript every part reads and writes, and the session context each takes what it needs of.
     const transcript = { state: () => this._state, apply: (events: readonly WireEvent[]) => this._apply(events) };
+    const context = { ...transcript, session: () => this._session, isActive: () => this.isActive, ensureSession: () => this.ensureSession() };
     this._notices = new SessionNotices(
       { ...transcript, notify: (n) => this._onDidNotify.fire(n), restore: (input) => this._onDidRestoreInput.fire(input) },
       log,
@@ -100,15 +106,13 @@ export class SessionController extends Disposable {
     this._watchdog = new RunWatchdog(transcript, clock, options);
     this._files = new RunFiles(transcript.apply, log, options);
     this._checkpoints = new SessionCheckpoints(log, (message) => this._notices.notice('warning', message), this._files.outside);
-    this._prompting = new Prompting(
+    this.prompting = new Prompting(
       {
-        ...transcript,
-        session: () => this._session,
-        isActive: () => this.isActive,
+        ...context,
         noModel: () => this._noModel,
         // After the tree moves under way: a prompt sent during "Edit and resend" goes on the rewound branch.
         ensureSession: async () => {
-          await this._branching.settled();
+          await this.branching.settled();
           return this.ensureSession();
         },
         reopenQuietly: () => {
@@ -126,16 +130,15 @@ export class SessionController extends Disposable {
       clock,
       options,
     );
-    this._branching = new Branching(
+    this.branching = new Branching(
       {
-        session: () => this._session,
+        ...context,
         runtime: () => this._runtime,
         sessionFile: () => this.sessionFile,
         cwd: () => this._cwd,
-        ensureSession: () => this.ensureSession(),
-        cancelAndWait: () => this._prompting.cancelAndWait(),
+        cancelAndWait: () => this.prompting.cancelAndWait(),
         bind: (session) => this._bind(session),
-        detach: () => this._detach(),
+        detach: () => this._listener.stop(),
         reopenFrom: async (file) => {
           this._disposeSession();
           await this._create(file ? { fresh: false, open: file } : { fresh: false });
@@ -149,16 +152,16 @@ export class SessionController extends Disposable {
     );
     this._restoring = new Restoring(
       {
-        ensureSession: () => this.ensureSession(),
-        isActive: () => this.isActive,
+        ...context,
         ask: (question) => (this._ask ? this._ask(question) : Promise.resolve(undefined)),
-        navigateTree: (entryId) => this._branching.navigateTree(entryId),
+        navigateTree: (entryId) => this.branching.navigateTree(entryId),
         notice: (level, text, code) => this._notices.notice(level, text, code),
         showChanges: (row) => this._apply([{ type: 'changes', ...row }]),
       },
       this._checkpoints,
     );
-    this.commands = { ...this._branching.commands, ...this._restoring.commands };
+    this.review = new RunReview(this._checkpoints, this._files, this._restoring, log, (row) => this._apply([{ type: 'changes', ...row }]));
+    this.commands = { ...this.branching.commands, ...this._restoring.commands };
   }
 
   /** How the panel's own questions (the restore card) are asked: the worker's dialog cards. */
@@ -204,27 +207,12 @@ export class SessionController extends Disposable {
 
   /** See `Prompting.send`. */
   send(text: string, mode: SendMode, images?: readonly ImageAttachment[]): Promise<void> {
-    return this._prompting.send(text, mode, images);
+    return this.prompting.send(text, mode, images);
   }
 
   /** See `Prompting.cancel`. */
   cancel(): Promise<void> {
-    return this._prompting.cancel();
-  }
-
-  /** See `Prompting.retryLast`. */
-  retryLast(): Promise<void> {
-    return this._prompting.retryLast();
-  }
-
-  /** See `Prompting.compact`. */
-  compact(customInstructions?: string): Promise<void> {
-    return this._prompting.compact(customInstructions);
-  }
-
-  /** See `Branching.newSession`. */
-  newSession(options?: NewSessionOptions): Promise<void> {
-    return this._branching.newSession(options);
+    return this.prompting.cancel();
   }
 
   /**
@@ -234,63 +222,8 @@ export class SessionController extends Disposable {
   async endSession(): Promise<void> {
     await this._session?.waitForIdle?.();
     if (this.isDisposed) return;
-    await this.newSession();
+    await this.branching.newSession();
     this._notices.notice('info', 'A Pi extension ended the session (ctx.shutdown()), where `pi` would exit. This is a new session.');
-  }
-
-  /** See `Branching.resumeSession`. */
-  resumeSession(file: string, options?: SwitchSessionOptions): Promise<void> {
-    return this._branching.resumeSession(file, options);
-  }
-
-  /** See `Branching.importSession`. */
-  importSession(file: string): Promise<void> {
-    return this._branching.importSession(file);
-  }
-
-  /** See `Branching.forkAt`. */
-  forkAt(entryId: string, options?: ForkOptions): Promise<void> {
-    return this._branching.forkAt(entryId, options);
-  }
-
-  /** See `Branching.navigateTree`. */
-  navigateTree(entryId: string, options?: NavigateTreeOptions): Promise<void> {
-    return this._branching.navigateTree(entryId, options);
-  }
-
-  /** See `Branching.tree`. */
-  tree(): TreeNodeView[] {
-    return this._branching.tree();
-  }
-
-  /** See `Branching.rename`. */
-  rename(name: string): Promise<void> {
-    return this._branching.rename(name);
-  }
-
-  /**
-   * A file's content before run `runId` (a Changes row's), or the current or last run, changed it (Open Diff's
-   * left side): from the run's checkpoint, else from what Pi's edit and write tools kept.
-   */
-  async fileBefore(p: string, runId?: string): Promise<FileBefore | undefined> {
-    try {
-      const known = await this._checkpoints.fileBefore(p, this._checkpoints.owns(runId) ? runId : undefined);
-      if (known) return known;
-    } catch (err) {
-      this._log.warn(`Reading ${p} from a checkpoint failed: ${errorText(err)}`);
-    }
-    return this._files.before(p);
-  }
-
-  /** Undoes run `runId`'s change to `p` (any run with a checkpoint: see `Restoring.undoRun`; else the last run), or to all its files; the Changes row shows the result. */
-  async undo(p: string | undefined, runId?: string): Promise<{ ok: boolean; message: string }> {
-    if (!this._checkpoints.owns(runId)) return this._files.undo(p, runId);
-    return this._restoring.undoRun(p, runId!);
-  }
-
-  /** Deletes the workspace's checkpoints; says what it freed. */
-  clearCheckpoints(): Promise<string> {
-    return this._checkpoints.clear();
   }
 
   /**
@@ -336,12 +269,12 @@ export class SessionController extends Disposable {
    */
   async shutdown(settleMs: number, extensionsMs: number): Promise<void> {
     if (this._creating) await within(this._clock, this._creating, settleMs);
-    if (this.isActive) await this._prompting.cancelAndWait(settleMs);
+    if (this.isActive) await this.prompting.cancelAndWait(settleMs);
     const runtime = this._runtime;
     const session = this._session;
     if (session) this._onWillDisposeSession.fire();
     this._watchdog.clear();
-    this._detach();
+    this._listener.stop();
     this._session = undefined;
     this._runtime = undefined;
     try {
@@ -401,7 +334,7 @@ export class SessionController extends Disposable {
       created.runtime?.setRebindSession(this._rebind);
       if (!quiet) {
         // The last run's Changes row, kept across a window reload, follows its history.
-        if (this._replay(created.session)) this._showLastChanges(created.session);
+        if (this._replay(created.session)) this.review.showLast(created.session, () => this._session);
         if (created.warning) this._notices.notice('warning', created.warning);
         if (this._noModel) this._notices.noModel(undefined);
       }
@@ -414,29 +347,17 @@ export class SessionController extends Disposable {
     }
   }
 
-  /** Listens to `session` and nothing else. */
+  /** Listens to `session` and nothing else; the listener never throws into Pi. */
   private _bind(session: AgentSessionLike): void {
-    this._detach();
-    const generation = this._generation;
     this._session = session;
-    // Subscribe before anything can prompt; the listener never throws into Pi.
-    this._unsubscribe = session.subscribe((event) => {
-      if (generation === this._generation) this._onPiEvent(event);
-    });
-  }
-
-  /** Stops listening to the current session; anything its listener still hears is dropped. */
-  private _detach(): void {
-    this._generation++;
-    this._unsubscribe?.();
-    this._unsubscribe = undefined;
+    this._listener.listen(session);
   }
 
   /** The runtime replaced the session: listen to the new one only, and show its branch from scratch. */
   private readonly _rebind = async (session: AgentSessionLike): Promise<void> => {
     this._bind(session);
     this._showSession(session);
-    this._showLastChanges(session);
+    this.review.showLast(session, () => this._session);
     // A replacement session (new, resumed, forked) gets the panel's extension UI too.
     await this._bindExtensionsTo(session);
   };
@@ -458,16 +379,6 @@ export class SessionController extends Disposable {
     this._apply([{ type: 'reset' }]);
     this._replay(session);
     this._onDidChangeSession.fire(this.sessionInfo);
-  }
-
-  /** The last run's Changes row of `session` (after a reload, a switch): from its checkpoints, else the per-tool record. */
-  private _showLastChanges(session: AgentSessionLike): void {
-    const file = session.sessionFile;
-    void this._checkpoints.last(sessionIdOf(session)).then((row) => {
-      if (session !== this._session) return;
-      if (row) this._apply([{ type: 'changes', ...row }]);
-      else this._files.showLast(file);
-    });
   }
 
   /** Adds `session`'s history (and name) to the transcript; false when it has neither. */
@@ -495,7 +406,7 @@ export class SessionController extends Disposable {
   private _disposeSession(): void {
     if (this._session) this._onWillDisposeSession.fire();
     this._watchdog.clear();
-    this._detach();
+    this._listener.stop();
     const s = this._session;
     const runtime = this._runtime;
     this._session = undefined;
@@ -525,7 +436,7 @@ export class SessionController extends Disposable {
         },
       });
       if (wire.length) this._apply(wire);
-      if (event.type === 'queue_update') this._prompting.pruneQueuedImages(event);
+      if (event.type === 'queue_update') this.prompting.pruneQueuedImages(event);
       if (event.type === 'agent_settled') this._settled(event.aborted);
       // The model, its thinking level or how full its context is may have changed. An extension that
       // switches the model (`pi.setModel`) leaves only a `model_change` entry behind.
@@ -578,30 +489,4 @@ export class SessionController extends Disposable {
     }
     this._onDidEmit.fire(out);
   }
-}
-
-/** The id Pi gives the session (its checkpoints are named by it); undefined for a test's plain session. */
-function sessionIdOf(session: AgentSessionLike | undefined): string | undefined {
-  try {
-    return session?.sessionManager?.getSessionId();
-  } catch {
-    return undefined;
-  }
-}
-
-/** The ids of the user messages on `session`'s branch after entry `leafId` (all of them without one). */
-function userEntriesAfter(session: AgentSessionLike | undefined, leafId: string | undefined): string[] {
-  const branch = session?.sessionManager?.getBranch() ?? [];
-  const start = leafId === undefined ? 0 : branch.findIndex((e) => e.id === leafId) + 1;
-  return branch
-    .slice(start)
-    .filter((e) => e.type === 'message' && (e.message as { role?: string }).role === 'user')
-    .map((e) => e.id);
-}
-
-/** Waits for `work`, but no longer than `ms` on `clock`; its failure is the caller's. */
-function within(clock: Scheduler, work: Promise<unknown>, ms: number): Promise<unknown> {
-  let cancel: (() => void) | undefined;
-  const timeout = new Promise((resolve) => (cancel = clock.setTimer(() => resolve(undefined), ms)));
-  return Promise.race([work, timeout]).finally(() => cancel?.());
 }

@@ -73,8 +73,8 @@ describe('checkpoints on the real Pi SDK', function () {
     assert.match(String(row?.runId), /^[0-9a-f]{40}$/);
     // The host gives each chat a storage folder of its own (chats.ts: storage/chats/KEY), so each chat's checkpoints are its own.
     assert.equal(readdirSync(join(suite.storage, 'checkpoints')).length, 1, "the checkpoints are in the chat's storage folder");
-    assert.deepEqual(await h.controller.fileBefore('a.txt', row?.runId), { kind: 'text', text: 'one\ntwo\n' });
-    assert.deepEqual(await h.controller.fileBefore('gen.txt', row?.runId), { kind: 'absent' });
+    assert.deepEqual(await h.controller.review.fileBefore('a.txt', row?.runId), { kind: 'text', text: 'one\ntwo\n' });
+    assert.deepEqual(await h.controller.review.fileBefore('gen.txt', row?.runId), { kind: 'absent' });
 
     await run('Second message.');
     assert.deepEqual(userTexts(), ['First: generate and edit.', 'Second message.']);
@@ -133,7 +133,7 @@ describe('checkpoints on the real Pi SDK', function () {
     const h = suite.h;
     const first = anyRow(h.controller.state.messages.at(-1))!;
     await run('Second message.');
-    const result = await h.controller.undo('gen.txt', first.runId);
+    const result = await h.controller.review.undo('gen.txt', first.runId);
     assert.equal(result.ok, true, result.message);
     assert.equal(existsSync(join(h.cwd, 'gen.txt')), false);
     assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n', 'only the file asked for');
@@ -148,13 +148,13 @@ describe('checkpoints on the real Pi SDK', function () {
     await run('Second message.');
     writeFileSync(a, 'mine\n');
     const asked = answerFrom(['No', 'Yes']);
-    const refused = await h.controller.undo('a.txt', first.runId);
+    const refused = await h.controller.review.undo('a.txt', first.runId);
     assert.equal(refused.ok, false);
     assert.equal(asked[0]?.kind, 'confirm');
     assert.match(String(asked[0]?.message), /a\.txt/);
     assert.equal(readFileSync(a, 'utf8'), 'mine\n', 'No leaves the file as it is');
 
-    const done = await h.controller.undo('a.txt', first.runId);
+    const done = await h.controller.review.undo('a.txt', first.runId);
     assert.equal(done.ok, true, done.message);
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
     const notice = h.controller.state.messages.at(-1);
@@ -189,7 +189,7 @@ describe('checkpoints on the real Pi SDK', function () {
   it('undoes a restore after a reload, and shows the undone files of a run again after a reload', async () => {
     const { a, gen } = await firstRun();
     const row = anyRow(suite.h.controller.state.messages.at(-1))!;
-    assert.equal((await suite.h.controller.undo('gen.txt', row.runId)).ok, true);
+    assert.equal((await suite.h.controller.review.undo('gen.txt', row.runId)).ok, true);
     answerFrom(['Code only']);
     await suite.h.controller.commands.restore({ fromEnd: 0, text: 'First: generate and edit.' });
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
@@ -238,8 +238,8 @@ describe('checkpoints on the real Pi SDK', function () {
       ],
       'the file outside the workspace is in the row',
     );
-    assert.deepEqual(await h.controller.fileBefore(outside, row.runId), { kind: 'text', text: 'mine\n' });
-    const result = await h.controller.undo(undefined, row.runId);
+    assert.deepEqual(await h.controller.review.fileBefore(outside, row.runId), { kind: 'text', text: 'mine\n' });
+    const result = await h.controller.review.undo(undefined, row.runId);
     assert.equal(result.ok, true, result.message);
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
     assert.equal(readFileSync(outside, 'utf8'), 'mine\n', 'Undo all put the file outside the workspace back');

@@ -216,7 +216,7 @@ describe('SessionController on the real Pi SDK', function () {
     h.emitted.length = 0;
     await h.controller.send('Second question?', 'prompt');
     await h.settled();
-    const compacting = h.controller.compact();
+    const compacting = h.controller.prompting.compact();
     await h.until(
       () => h!.controller.state.run.compaction !== undefined || h!.controller.state.messages.at(-1)?.role === 'notice',
       10_000,
@@ -233,7 +233,7 @@ describe('SessionController on the real Pi SDK', function () {
 
   it('says plainly when there is nothing to compact', async () => {
     h = await startHarness(pi, scenarioFile('plain-text'));
-    await h.controller.compact();
+    await h.controller.prompting.compact();
     const last = anyRow(h.controller.state.messages.at(-1)!);
     assert.equal(last.role, 'notice');
     assert.match(last.blocks[0]!.text, /^Compaction did not run: /);

@@ -26,18 +26,18 @@ describe('file changes on the real Pi SDK', function () {
     await h.controller.send('Edit a.txt twice and create made/b.txt.', 'prompt');
     await h.settled();
     assert.equal(readFileSync(join(h.cwd, 'a.txt'), 'utf8'), 'one\nTWO\nTHREE\n', 'the edits ran');
-    assert.deepEqual(await h.controller.fileBefore('a.txt'), { kind: 'text', text: 'one\ntwo\nthree\n' });
-    assert.deepEqual(await h.controller.fileBefore('made/b.txt'), { kind: 'absent' });
+    assert.deepEqual(await h.controller.review.fileBefore('a.txt'), { kind: 'text', text: 'one\ntwo\nthree\n' });
+    assert.deepEqual(await h.controller.review.fileBefore('made/b.txt'), { kind: 'absent' });
     const row = h.controller.state.messages.at(-1);
     assert.equal(row?.role, 'changes');
     assert.deepEqual(row?.files, [
       { path: 'a.txt', added: 2, removed: 2, created: false },
       { path: 'made/b.txt', added: 1, removed: 0, created: true },
     ]);
-    const older = await h.controller.undo(undefined, 'an-older-run');
+    const older = await h.controller.review.undo(undefined, 'an-older-run');
     assert.deepEqual(older, { ok: false, message: "Only the last run's changes can be undone." });
     assert.equal(readFileSync(join(h.cwd, 'a.txt'), 'utf8'), 'one\nTWO\nTHREE\n', "an older row's Undo changes nothing");
-    assert.equal((await h.controller.undo(undefined, row?.runId)).ok, true);
+    assert.equal((await h.controller.review.undo(undefined, row?.runId)).ok, true);
     assert.equal(readFileSync(join(h.cwd, 'a.txt'), 'utf8'), 'one\ntwo\nthree\n');
     assert.throws(() => readFileSync(join(h.cwd, 'made/b.txt')));
     assert.ok(anyRow(h.controller.state.messages.at(-1))?.files?.every((f) => f.undone));

@@ -75,9 +75,9 @@ describe('images on the real Pi SDK', function () {
     assert.doesNotMatch(card.output, /\[1 image\]/, 'the card draws the image instead of counting it');
     assert.equal(imageUrls(h.model.requests[1]).length, 1, "the tool's image went to the model");
     const file = h.controller.sessionFile!;
-    await h.controller.newSession();
+    await h.controller.branching.newSession();
     assert.equal(h.controller.state.messages.length, 0);
-    await h.controller.resumeSession(file);
+    await h.controller.branching.resumeSession(file);
     await h.until(() => h!.controller.state.tools['call_img'] !== undefined, 10_000, 'the resumed history');
     assert.deepEqual(h.controller.state.tools['call_img']!.media, card.media, 'the replayed card shows the image');
   });

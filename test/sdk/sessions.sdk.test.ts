@@ -96,13 +96,13 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     const first = h.controller.session!;
     const firstFile = first.sessionFile!;
     const firstSilent = probeOldSession();
-    await h.controller.newSession();
+    await h.controller.branching.newSession();
     assert.notEqual(h.controller.session, first);
     assert.deepEqual(shown(h.controller.state), []);
     firstSilent();
     await run('Second session question');
     const secondSilent = probeOldSession();
-    await h.controller.resumeSession(firstFile);
+    await h.controller.branching.resumeSession(firstFile);
     assert.equal(h.controller.sessionFile, firstFile);
     assert.deepEqual(shown(h.controller.state), ['user: First session question', 'assistant: Answer number 1.']);
     assert.deepEqual(shown(h.controller.state), piShows(h));
@@ -114,7 +114,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     const running = h.controller.send('Talk for a long time.', 'prompt');
     await h.until(() => (h!.controller.state.messages.at(-1)?.blocks[0]?.text.length ?? 0) > 40, 20_000, 'some streamed text');
     const oldSilent = probeOldSession();
-    await h.controller.newSession();
+    await h.controller.branching.newSession();
     await running;
     const reset = h.emitted.map((e) => e.type).lastIndexOf('reset');
     assert.ok(reset >= 0, 'the view was reset');
@@ -156,7 +156,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     assert.deepEqual(shown(h.controller.state), piShows(h));
     await run('Two, edited');
     assert.deepEqual(shown(h.controller.state), piShows(h));
-    const tree = h.controller.tree();
+    const tree = h.controller.branching.tree();
     const users = tree.filter((n) => n.kind === 'user').map((n) => n.text);
     assert.deepEqual(users.sort(), ['One', 'Two', 'Two, edited']);
     const oldAnswer = tree.find((n) => n.text === 'Answer number 2.')!;
@@ -168,16 +168,16 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
       'each branch is marked where it starts',
     );
     // Back to the old branch through the tree.
-    await h.controller.navigateTree(oldAnswer.id);
+    await h.controller.branching.navigateTree(oldAnswer.id);
     assert.deepEqual(shown(h.controller.state), ['user: One', 'assistant: Answer number 1.', 'user: Two', 'assistant: Answer number 2.']);
     assert.deepEqual(shown(h.controller.state), piShows(h));
-    assert.equal(h.controller.tree().find((n) => n.id === oldAnswer.id)!.isLeaf, true);
+    assert.equal(h.controller.branching.tree().find((n) => n.id === oldAnswer.id)!.isLeaf, true);
   });
 
   it('renames the session: the header and the saved list carry the name', async () => {
     h = await startHarness(pi, answers(1));
     await run('Name me');
-    await h.controller.rename('  Refactor the parser ');
+    await h.controller.branching.rename('  Refactor the parser ');
     assert.equal(h.controller.sessionInfo.name, 'Refactor the parser');
     assert.equal(h.controller.state.sessionName, 'Refactor the parser');
     const listed = await pi.SessionManager.list(h.cwd, join(h.controller.sessionFile!, '..'));
@@ -190,9 +190,9 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     const out = join(tempDir('pi-export-'), 'exported.jsonl');
     h.controller.session!.exportToJsonl!(out);
     assert.ok(existsSync(out));
-    await h.controller.newSession();
+    await h.controller.branching.newSession();
     const oldSilent = probeOldSession();
-    await h.controller.importSession(out);
+    await h.controller.branching.importSession(out);
     assert.deepEqual(shown(h.controller.state), ['user: Export me', 'assistant: Answer number 1.']);
     assert.deepEqual(shown(h.controller.state), piShows(h));
     assert.notEqual(h.controller.sessionFile, out, 'imported as a copy among the workspace sessions');
@@ -216,7 +216,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     const lines = readFileSync(exported, 'utf8').split('\n');
     lines[0] = JSON.stringify({ ...JSON.parse(lines[0]!), cwd: other });
     writeFileSync(exported, lines.join('\n'));
-    await h.controller.importSession(exported);
+    await h.controller.branching.importSession(exported);
     assert.deepEqual(shown(h.controller.state), ['user: Export me', 'assistant: Answer number 1.']);
     const session = h.controller.session as unknown as { sessionManager: { getCwd(): string } };
     assert.equal(session.sessionManager.getCwd(), h.cwd, 'the imported session runs in the workspace');
@@ -253,7 +253,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
       JSON.stringify({ type: 'compaction', id: 'c3', parentId: 'c2', timestamp: at, summary: 'sum', firstKeptEntryId: first.id, tokensBefore: xss }),
     );
     writeFileSync(exported, `${lines.join('\n')}\n`);
-    await h.controller.importSession(exported);
+    await h.controller.branching.importSession(exported);
     assert.notEqual(h.controller.sessionFile, undefined);
     assert.ok(!h.log.lines.some((l) => /Could not import/.test(l)), 'the import did not fail');
     const html = readFileSync(await exportSessionHtml(h.controller.session as unknown as ExportableSession, join(dirname(exported), 'out.html')), 'utf8');

@@ -239,7 +239,7 @@ describe('SessionController', () => {
     await tick();
     sessions[0]!.settle();
     assert.equal(controller.state.messages.length, 1);
-    await controller.newSession();
+    await controller.branching.newSession();
     assert.deepEqual(made, [{ fresh: false }, { fresh: true }]);
     assert.equal(controller.state.messages.length, 0);
     assert.equal(sessions[0]!.disposed, true);
@@ -289,7 +289,7 @@ describe('SessionController', () => {
     await tick();
     fake.settle();
     await tick();
-    void controller.retryLast();
+    void controller.prompting.retryLast();
     await tick();
     assert.deepEqual(
       fake.calls.filter((c) => c.startsWith('prompt')),
@@ -324,7 +324,7 @@ describe('SessionController', () => {
     await tick();
     clock.advance(60_000);
     assert.equal(controller.state.run.stalled, true);
-    void controller.retryLast();
+    void controller.prompting.retryLast();
     await tick();
     await tick();
     const order = fake.calls.filter((c) => c.startsWith('prompt') || c.startsWith('abort') || c === 'clearQueue');

@@ -1,0 +1,61 @@
+/** A run's file changes looked back at: its Changes row again, a file before the run (Open Diff's left side), Undo, clearing the checkpoints. */
+
+import type { FileBefore, Logger } from '../shared/wire/workerProtocol.ts';
+import { errorText, type AgentSessionLike } from './agentSession.ts';
+import type { RunChangesView, SessionCheckpoints } from './checkpoints/sessionCheckpoints.ts';
+import type { Restoring } from './restoring.ts';
+import type { RunFiles } from './runFiles.ts';
+import { sessionIdOf } from './sessionEntries.ts';
+
+/** Answers from the run's checkpoint where it has one, else from what Pi's edit and write tools kept. */
+export class RunReview {
+  private readonly _checkpoints: SessionCheckpoints;
+  private readonly _files: RunFiles;
+  private readonly _restoring: Restoring;
+  private readonly _log: Logger;
+  private readonly _show: (row: RunChangesView) => void;
+
+  /** `show` puts a Changes row in the transcript. */
+  constructor(checkpoints: SessionCheckpoints, files: RunFiles, restoring: Restoring, log: Logger, show: (row: RunChangesView) => void) {
+    this._checkpoints = checkpoints;
+    this._files = files;
+    this._restoring = restoring;
+    this._log = log;
+    this._show = show;
+  }
+
+  /** The last run's Changes row of `session` (after a reload, a switch) while it is still `current`: from its checkpoints, else the per-tool record. */
+  showLast(session: AgentSessionLike, current: () => AgentSessionLike | undefined): void {
+    const file = session.sessionFile;
+    void this._checkpoints.last(sessionIdOf(session)).then((row) => {
+      if (session !== current()) return;
+      if (row) this._show(row);
+      else this._files.showLast(file);
+    });
+  }
+
+  /**
+   * A file's content before run `runId` (a Changes row's), or the current or last run, changed it (Open Diff's
+   * left side): from the run's checkpoint, else from what Pi's edit and write tools kept.
+   */
+  async fileBefore(p: string, runId?: string): Promise<FileBefore | undefined> {
+    try {
+      const known = await this._checkpoints.fileBefore(p, this._checkpoints.owns(runId) ? runId : undefined);
+      if (known) return known;
+    } catch (err) {
+      this._log.warn(`Reading ${p} from a checkpoint failed: ${errorText(err)}`);
+    }
+    return this._files.before(p);
+  }
+
+  /** Undoes run `runId`'s change to `p` (any run with a checkpoint: see `Restoring.undoRun`; else the last run), or to all its files; the Changes row shows the result. */
+  async undo(p: string | undefined, runId?: string): Promise<{ ok: boolean; message: string }> {
+    if (!this._checkpoints.owns(runId)) return this._files.undo(p, runId);
+    return this._restoring.undoRun(p, runId!);
+  }
+
+  /** Deletes the workspace's checkpoints; says what it freed. */
+  clearCheckpoints(): Promise<string> {
+    return this._checkpoints.clear();
+  }
+}
