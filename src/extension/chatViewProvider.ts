@@ -339,7 +339,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'cancel':
         return this._client.cancel();
       case 'forceIdle':
-        return this._client.forceIdle();
+        return this._client.worker.forceIdle();
       case 'openLink':
         return openLink(msg.href, this._client.sessionInfo.cwd, this._log);
       case 'showLog':

@@ -90,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
         // The message may carry a provider's or tool's text: never let it become a link.
         const where = chat.number ? `${plainNotificationText(chat.label)}: ` : '';
         void show(where + plainNotificationText(n.message), ...actions).then((choice) => {
-          if (choice === restart) void chat.client.restart();
+          if (choice === restart) void chat.client.worker.restart();
           if (choice === openChat) void chats.reveal(chat);
           if (choice === showLog) log.show();
         });

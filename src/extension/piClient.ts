@@ -24,7 +24,9 @@ import type {
   WorkerRequests,
 } from '../shared/wire/workerProtocol.ts';
 import type { TurnJournalStore } from '../shared/run/turnJournal.ts';
+import { ChatWorker } from './chatWorker.ts';
 import { InterruptedReplies } from './interruptedReplies.ts';
+import { SessionContinuity } from './sessionContinuity.ts';
 import { WaitingPrompts } from './waitingPrompts.ts';
 import { TranscriptMirror, type EarlierRows } from './transcriptMirror.ts';
 import { errorText, REQUEST_RULES } from './workerRequests.ts';
@@ -35,31 +37,24 @@ import { t } from '../shared/l10n.ts';
 export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
 export { errorText };
 
-/**
- * How long a stop on purpose waits: for the run to settle, for Pi's extensions' `session_shutdown`, and in all
- * (VS Code gives `deactivate` about 5 s).
- */
-const SHUTDOWN = { settleMs: 2000, extensionsMs: 1500, deadlineMs: 4000 } as const;
-
 /** Timings of the worker's supervision and of requests with a short timeout. */
 export type PiClientOptions = WorkerSupervisorOptions;
 
 /** One chat's client of its Pi worker; `activate` makes one, the parallel chats will make one each. */
 export class PiClient extends Disposable {
   private _info: SessionInfoView = { ready: false };
-  /** The session file to reopen in the next worker after a fault, so the conversation continues. */
-  private _resumeFile: string | undefined;
-  private _sessionFile: string | undefined;
+  private readonly _continuity: SessionContinuity;
   /** Prompts sent before the session existed; Cancel drops them and gives the text back. */
   private readonly _waiting: WaitingPrompts;
   private readonly _log: Logger;
-  private readonly _clock: Scheduler;
   private readonly _config: () => WorkerConfig;
   private readonly _mirror: TranscriptMirror;
   private readonly _rowSources = new WeakMap<RunningWorker, EarlierRows>();
   private readonly _supervisor: WorkerSupervisor;
   private readonly _rpc: WorkerRpc;
   private readonly _interrupted: InterruptedReplies;
+  /** The chat's worker over time: Restart, Force Idle, an idle stop, and what a fault leaves behind. */
+  readonly worker: ChatWorker;
 
   private readonly _onDidRestoreInput = this._register(new Emitter<RestoredInput>());
   /** Texts and images that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
@@ -75,9 +70,6 @@ export class PiClient extends Disposable {
   /** An extension set a status-bar item, the view's title or the composer's text. */
   readonly onDidExtensionUi = this._onDidExtensionUi.event;
 
-  /** How the first worker opens its session (a chat in a new tab starts empty or on a saved file); later ones resume. */
-  private _first: SessionStart;
-
   /**
    * `journal`: where the streaming turn is kept against a crash (the extension's storage); none keeps nothing.
    * `first`: the session the chat opens with; none continues the most recent one (the sidebar's habit).
@@ -92,18 +84,17 @@ export class PiClient extends Disposable {
     first: SessionStart = {},
   ) {
     super();
-    this._first = first;
+    const continuity = (this._continuity = new SessionContinuity(first));
     this._log = log;
-    this._clock = clock;
     this._config = config;
     const mirror = this._register(new TranscriptMirror(log, clock));
     this._mirror = mirror;
-    this._interrupted = this._register(new InterruptedReplies(mirror, clock, () => this._sessionFile, journal));
+    this._interrupted = this._register(new InterruptedReplies(mirror, clock, () => continuity.file, journal));
     this._waiting = new WaitingPrompts(mirror, (input) => this._onDidRestoreInput.fire(input));
     this._supervisor = new WorkerSupervisor(
       spawn,
       config,
-      () => (this._resumeFile ? { resume: this._resumeFile } : this._first),
+      () => continuity.next(),
       {
         events: (p, worker) => mirror.apply(p.events, this._rowsOf(worker)),
         snapshot: (p, worker) => {
@@ -112,9 +103,7 @@ export class PiClient extends Disposable {
         },
         session: (p) => {
           this._info = p.info;
-          this._sessionFile = p.sessionFile;
-          // Once a session is open, a later worker continues it (or, without a file, the most recent one).
-          if (p.info.ready) this._first = p.sessionFile ? { open: p.sessionFile } : {};
+          continuity.opened(p.info.ready, p.sessionFile);
           this._onDidChangeSession.fire(p.info);
           if (p.info.ready) this._interrupted.sessionOpened();
         },
@@ -129,18 +118,20 @@ export class PiClient extends Disposable {
       options,
     );
     this._rpc = new WorkerRpc(this._supervisor, log, (text) => mirror.notice('error', text));
-    this._register(this._supervisor.onDidFault((f) => this._afterWorkerGone(t("Pi's worker stopped ({0}).", f.reason), true, f.sending)));
-    this._register(
-      this._supervisor.onDidHang(() => {
-        const secs = Math.round(options.hangMs / 1000);
-        mirror.notice(
-          'warning',
-          t(
-            "Pi's worker has not answered for {0} s (a tool or a Pi extension may be busy). The panel keeps working; Restart stops the worker and resumes the conversation.",
-            secs,
-          ),
-        );
-      }),
+    this.worker = this._register(
+      new ChatWorker(
+        {
+          supervisor: this._supervisor,
+          rpc: this._rpc,
+          mirror,
+          continuity,
+          interrupted: this._interrupted,
+          waiting: this._waiting,
+          log,
+          gone: (message, fault) => this._gone(message, fault),
+        },
+        options.hangMs,
+      ),
     );
   }
 
@@ -178,7 +169,7 @@ export class PiClient extends Disposable {
 
   /** The session file open now, when it has one. */
   get sessionFile(): string | undefined {
-    return this._sessionFile;
+    return this._continuity.file;
   }
 
   /** Rows before the first one `state` holds that the worker holds (paged in when the view asks). */
@@ -193,11 +184,6 @@ export class PiClient extends Disposable {
 
   get isActive(): boolean {
     return this._mirror.isActive;
-  }
-
-  /** Whether a worker thread is running now (tests and the bench). */
-  get workerStarted(): boolean {
-    return this._supervisor.current !== undefined;
   }
 
   /** Starts the worker (when the view first opens) and opens the session; true once it is open. */
@@ -241,7 +227,7 @@ export class PiClient extends Disposable {
    * worker started after a fault would reopen. Undefined when it was not sent or failed and was reported.
    */
   call<M extends CallMethod>(method: M, params: WorkerRequests[M]['params']): Promise<WorkerRequests[M]['result'] | undefined> {
-    if ((REQUEST_RULES[method] as RequestRule).movesSession) this._resumeFile = undefined;
+    if ((REQUEST_RULES[method] as RequestRule).movesSession) this._continuity.moved();
     return this._rpc.call(method, params);
   }
 
@@ -265,57 +251,20 @@ export class PiClient extends Disposable {
     void this._rpc.call('configure', this._config()).catch(() => undefined);
   }
 
-  /**
-   * Gives up waiting: a worker that answers re-creates its session from disk; one that does not (or is gone)
-   * is replaced by a fresh one that resumes the same session file. The transcript stays.
-   */
-  async forceIdle(): Promise<void> {
-    if (this._supervisor.current && !this._supervisor.current.hangReported) {
-      try {
-        await this._rpc.call('forceIdle', null);
-        return;
-      } catch (err) {
-        this._log.warn(`Force idle: the worker did not answer (${errorText(err)}); restarting it.`);
-      }
-    }
-    await this._restart(false);
+  /** Whether a worker thread is running now (idle chats, tests and the bench). */
+  get workerStarted(): boolean {
+    return this.worker.started;
   }
 
-  /**
-   * Stops the worker (the run aborted and saved first, within a bound) and starts a fresh one that resumes the
-   * session.
-   */
-  async restart(): Promise<void> {
-    await this._restart(true);
+  /** See `ChatWorker.stopIdle` (idle chats free their workers' memory). */
+  stopIdle(): Promise<boolean> {
+    return this.worker.stopIdle();
   }
 
-  /** `graceful` false: the worker does not answer, so it is ended at once. */
-  private async _restart(graceful: boolean): Promise<void> {
-    const stopped = graceful ? await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs) : this._supervisor.stop();
-    if (stopped) this._afterWorkerGone(t('Pi was restarted.'), false, stopped.sending);
-    if (!this.isDisposed) await this._supervisor.start().ready;
-  }
-
-  /**
-   * Ends the worker on purpose and keeps the turn (window reload or close): the run is aborted and saved by Pi,
-   * its extensions hear `session_shutdown`, then the worker and its processes end. Bounded by `SHUTDOWN`.
-   */
+  /** Ends the worker on purpose, keeping the turn (window reload or close; see `ChatWorker.shutdown`), and this client. */
   async shutdown(): Promise<void> {
-    this._interrupted.stopping();
-    await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
+    await this.worker.shutdown();
     this.dispose();
-  }
-
-  /**
-   * Stops the worker of a chat left idle, to free its memory: the next request starts one that reopens the
-   * session quietly (the transcript stays on screen). False when there is none or it is busy.
-   */
-  async stopIdle(): Promise<boolean> {
-    const run = this.state.run;
-    if (!this._supervisor.current || this.isActive || this._waiting.any || run.dialogs || run.shell) return false;
-    this._continueIn();
-    await this._supervisor.shutdown(SHUTDOWN.settleMs, SHUTDOWN.extensionsMs, SHUTDOWN.deadlineMs);
-    return true;
   }
 
   override dispose(): void {
@@ -334,30 +283,8 @@ export class PiClient extends Disposable {
     if (prompt) await this.send(prompt, this.isActive ? 'followUp' : 'prompt');
   }
 
-  /**
-   * Which way the next worker continues this chat's session. Quietly, the transcript on screen staying, while the
-   * host holds every row; once rows before the host's window exist, only the old worker could page them back,
-   * so the next one opens the session with its history instead (a snapshot, from which the view pages as for
-   * any resumed session), and an interrupted reply is shown again after it.
-   */
-  private _continueIn(): void {
-    const file = this._sessionFile ?? this._resumeFile;
-    if (file && this._mirror.pendingEarlier > 0) {
-      this._resumeFile = undefined;
-      this._first = { open: file };
-      this._interrupted.replayNext();
-    } else this._resumeFile = file;
-  }
-
-  /** The transcript stays; a run in progress is marked failed; the next worker resumes the same session file. */
-  private _afterWorkerGone(message: string, fault: boolean, sending: number): void {
-    this._continueIn();
-    // A crash: the reply streamed so far died with Pi before it saved it.
-    const cut = fault ? this._interrupted.streaming() : undefined;
-    this._mirror.workerGone({ message, fault, sending });
-    if (cut) this._interrupted.cut(cut);
-    const waiting = this._waiting.take();
-    if (waiting) this._onDidRestoreInput.fire(waiting);
+  /** The worker is gone (see `ChatWorker`): the session is not ready until the next one opens it. */
+  private _gone(message: string, fault: boolean): void {
     this._info = { ...this._info, ready: false };
     this._onDidChangeSession.fire(this._info);
     if (fault) this._onDidNotify.fire({ level: 'error', message: t('Pi: {0} The conversation is kept.', message), code: 'workerStopped' });

@@ -51,6 +51,12 @@ export class WaitingPrompts {
     if (this._mirror.state.run.starting && !this._items.length) this._mirror.starting(false);
   }
 
+  /** Gives every waiting prompt back to the composer (the worker stopped). */
+  giveBackAll(): void {
+    const waiting = this.take();
+    if (waiting) this._giveBack(waiting);
+  }
+
   /** Empties the prompts waiting for the session; what goes back to the composer, if any. */
   take(): RestoredInput | undefined {
     const waiting = this._items;

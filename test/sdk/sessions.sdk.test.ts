@@ -357,7 +357,7 @@ describe('Crafted session files through the worker', function () {
     assert.ok(tree.some((n) => n.text === 'Before the bad result'));
     assert.ok(tree.every((n) => typeof n.id === 'string' && (n.label === undefined || typeof n.label === 'string')));
     // A reload opens the imported copy (the most recent session) again.
-    await h.client.restart();
+    await h.client.worker.restart();
     await h.until(() => texts(h, 'assistant').includes('After the bad result'), 'the history after a restart');
     await h.settledAfter(() => h.client.send('Still there?', 'prompt'), 'a prompt after the restart');
     assert.equal(texts(h, 'assistant').at(-1), 'Answer number 1.');
@@ -382,7 +382,7 @@ describe('Tool calls a reply never ran, through the worker', function () {
       await h.client.cancel();
     }, 'the cancelled run');
     assert.equal(toolOf(h.client.state.tools, 'call_never')?.status, 'error', 'live');
-    await h.client.restart();
+    await h.client.worker.restart();
     await h.until(() => toolOf(h.client.state.tools, 'call_never') !== undefined, 'the replayed call');
     assert.equal(toolOf(h.client.state.tools, 'call_never')?.status, 'error', 'replayed');
     h.model.release('after-call');

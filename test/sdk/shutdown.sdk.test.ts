@@ -70,7 +70,7 @@ describe('stopping the worker on purpose (SDK, real worker)', function () {
     await h.model.held('mid');
     await h.until(() => JSON.stringify(h.client.state.messages).includes('word by word'), 'the streamed text');
     const file = h.client.sessionFile!;
-    await h.client.restart();
+    await h.client.worker.restart();
     assert.equal(savedMessages(file).at(-1)?.stopReason, 'aborted');
     await h.settledAfter(() => h.client.send('And now?', 'prompt'), 'the second run');
     assert.ok(JSON.stringify(h.client.state.messages).includes('Second answer.'));

@@ -286,7 +286,7 @@ describe('Pi in its worker thread', function () {
     await resumeLongSession(h);
     const client = h.client;
 
-    await client.restart();
+    await client.worker.restart();
     await h.until(() => client.pendingEarlier === LONG_SESSION - SNAPSHOT_ROWS, 'the replayed snapshot after Restart');
     const afterRestart = await pageBack(client);
     assert.equal(afterRestart?.rows, 400, 'rows before the window come from the new worker');
@@ -338,7 +338,7 @@ describe('Pi in its worker thread', function () {
       void h.client.request({ name: 'bash', params: { command: SLEEPER, excluded: false } });
       const pid = await sleeperPid(h);
       pids.push(pid);
-      h.client.restart();
+      h.client.worker.restart();
       await h.until(() => !running(pid), 'the sleeper to be killed');
     });
 
@@ -377,7 +377,7 @@ describe('Pi in its worker thread', function () {
     await assert.rejects(h.client.call('listModels', null), /did not answer "listModels" within 1 s/);
     await h.until(() => h!.client.state.messages.some((m) => anyRow(m).code === 'workerStopped'), 'the silent worker to be reported');
     // Restart (the notice's button) stops the busy worker at once; the conversation continues in a new one.
-    await h.client.forceIdle();
+    await h.client.worker.forceIdle();
     assert.equal(h.client.state.run.active, false);
     await h.run('After the restart');
     assert.deepEqual(texts(h.client.state.messages, 'assistant').at(-1), 'Answer number 2.');
