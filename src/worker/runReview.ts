@@ -1,11 +1,12 @@
-/** A run's file changes looked back at: its Changes row again, a file before the run (Open Diff's left side), Undo, clearing the checkpoints. */
+/** A run's file changes: recorded as Pi's tools run, its Changes row when it settles and again later, a file before it (Open Diff), Undo, clearing the checkpoints. */
 
 import type { FileBefore, Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import type { RunChangesView, SessionCheckpoints } from './checkpoints/sessionCheckpoints.ts';
 import type { Restoring } from './restoring.ts';
 import type { RunFiles } from './runFiles.ts';
-import { sessionIdOf } from './sessionEntries.ts';
+import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import { sessionIdOf, userEntriesAfter } from './sessionEntries.ts';
 
 /** Answers from the run's checkpoint where it has one, else from what Pi's edit and write tools kept. */
 export class RunReview {
@@ -22,6 +23,28 @@ export class RunReview {
     this._restoring = restoring;
     this._log = log;
     this._show = show;
+  }
+
+  /** Pi's event in `session`: a tool call's file is recorded before it changes, a user message marks the checkpoint's place. */
+  heard(event: AgentSessionEvent, session: AgentSessionLike | undefined): void {
+    if (event.type === 'tool_execution_start') this._files.toolStarted(event.toolName, event.args);
+    if (event.type === 'message_start' && event.message.role === 'user') this._checkpoints.userMessageStarted(sessionIdOf(session));
+  }
+
+  /** A run of `session` settled: its Changes row, shown while `live` says the session still is; both records are kept. */
+  settled(session: AgentSessionLike | undefined, live: () => boolean): void {
+    if (!this._checkpoints.capturing) {
+      this._files.runSettled(session?.sessionFile);
+      return;
+    }
+    // The checkpoints' row (every file, whoever changed it) unless its checkpoint failed, else the per-tool one.
+    const perTool = this._files.runSettled(session?.sessionFile, false);
+    void this._checkpoints
+      .settled(sessionIdOf(session), (leafId) => userEntriesAfter(session, leafId), perTool?.runId)
+      .then(({ taken, row }) => {
+        const shown = taken ? row : perTool;
+        if (shown && live()) this._show(shown);
+      });
   }
 
   /** The last run's Changes row of `session` (after a reload, a switch) while it is still `current`: from its checkpoints, else the per-tool record. */

@@ -29,7 +29,7 @@ import { SessionNotices } from './sessionNotices.ts';
 import { RunReview } from './runReview.ts';
 import { SessionListener } from './sessionListener.ts';
 import { within } from './within.ts';
-import { sessionIdOf, userEntriesAfter } from './sessionEntries.ts';
+import { sessionIdOf } from './sessionEntries.ts';
 import type { SessionRuntimeLike } from './sessionRuntime.ts';
 
 /** One Pi session and its transcript in the worker; `main.ts` maps the main thread's requests onto it. */
@@ -424,8 +424,7 @@ export class SessionController extends Disposable {
 
   private readonly _onPiEvent = (event: AgentSessionEvent): void => {
     try {
-      if (event.type === 'tool_execution_start') this._files.toolStarted(event.toolName, event.args);
-      if (event.type === 'message_start' && event.message.role === 'user') this._checkpoints.userMessageStarted(sessionIdOf(this._session));
+      this.review.heard(event, this._session);
       const wire = project(event, {
         state: this._state,
         now: this._watchdog.heard(),
@@ -457,17 +456,7 @@ export class SessionController extends Disposable {
   private _settled(aborted: boolean): void {
     this._watchdog.clearSettle();
     const session = this._session;
-    if (this._checkpoints.capturing) {
-      // Both records: the checkpoints' row (every file, whoever changed it) unless its checkpoint failed.
-      const perTool = this._files.runSettled(session?.sessionFile, false);
-      void this._checkpoints
-        .settled(sessionIdOf(session), (leafId) => userEntriesAfter(session, leafId), perTool?.runId)
-        .then(({ taken, row }) => {
-          if (this.isDisposed || session !== this._session) return;
-          const shown = taken ? row : perTool;
-          if (shown) this._apply([{ type: 'changes', ...shown }]);
-        });
-    } else this._files.runSettled(session?.sessionFile);
+    this.review.settled(session, () => !this.isDisposed && session === this._session);
     if (this._reloadWhenIdle !== undefined) {
       const note = this._reloadWhenIdle;
       this._clock.setTimer(() => void this._reopen(note), 0);
