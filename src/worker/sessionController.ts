@@ -15,6 +15,7 @@ import type { WireEvent } from '../shared/wire/events.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
 import { initialTranscript, reduceOne, withReplace } from '../shared/transcript/reduce.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
+import { t } from '../shared/l10n.ts';
 import type { FileBefore, Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike, type ControllerOptions, type NavigateTreeOptions, type SessionFactory } from './agentSession.ts';
 import { Branching } from './branching.ts';
@@ -26,6 +27,7 @@ import { RunFiles } from './runFiles.ts';
 import { RunWatchdog } from './runWatchdog.ts';
 import { sessionInfoView } from './sessionInfo.ts';
 import { SessionNotices } from './sessionNotices.ts';
+import { PendingImport } from './sessionFiles.ts';
 import type { ForkOptions, NewSessionOptions, SessionRuntimeLike, SwitchSessionOptions } from './sessionRuntime.ts';
 
 /** One Pi session and its transcript in the worker; `main.ts` maps the main thread's requests onto it. */
@@ -38,6 +40,10 @@ export class SessionController extends Disposable {
   /** Bumped whenever the listened-to session changes: a listener of an earlier one drops what it still hears. */
   private _generation = 0;
   private _creating: Promise<AgentSessionLike | undefined> | undefined;
+  /** An import under way, recorded in the chat's storage until it finished (see `PendingImport`). */
+  private readonly _pendingImport: PendingImport;
+  /** Whether this worker has looked for a copy an import left when the worker before died during it. */
+  private _leftoverChecked = false;
   private _cwd: string | undefined;
   private readonly _unknownTypes = new Set<string>();
   private _noModel = false;
@@ -123,6 +129,7 @@ export class SessionController extends Disposable {
       clock,
       options,
     );
+    this._pendingImport = new PendingImport(() => this._options.storageDir);
     this._branching = new Branching(
       {
         session: () => this._session,
@@ -143,6 +150,7 @@ export class SessionController extends Disposable {
         sessionChanged: () => this.refreshSessionInfo(),
       },
       this._notices,
+      this._pendingImport,
     );
     this._restoring = new Restoring(
       {
@@ -193,9 +201,41 @@ export class SessionController extends Disposable {
    */
   ensureSession(resume?: string, first: { open?: string; fresh?: boolean } = {}): Promise<AgentSessionLike | undefined> {
     if (this._session) return Promise.resolve(this._session);
+    if (this._creating) return this._creating;
+    const removed = this._removeLeftoverImport();
+    // The copy the worker before was showing is gone: the transcript on screen is not a session any more.
+    if (resume && removed.includes(resume)) {
+      resume = undefined;
+      this._apply([{ type: 'reset' }]);
+    }
+    if (first.open && removed.includes(first.open)) first = {};
     const how = resume ? { fresh: false, open: resume, quiet: true } : first.open ? { fresh: false, open: first.open } : { fresh: first.fresh === true };
-    this._creating ??= this._create(how).finally(() => (this._creating = undefined));
+    this._creating = this._create(how)
+      .then((session) => {
+        for (const file of removed)
+          this._notices.notice(
+            'warning',
+            t('The imported session {0} was removed: Pi stopped before it had opened it. Import it again to retry.', file.split(/[\\/]/).pop() ?? file),
+          );
+        return session;
+      })
+      .finally(() => (this._creating = undefined));
     return this._creating;
+  }
+
+  /**
+   * Before this worker's first session opens: removes the copy an import left when the worker before died during it
+   * (a crafted session, a Pi extension ending the process, a replay stopped as hung), so it is never resumed.
+   */
+  private _removeLeftoverImport(): string[] {
+    if (this._leftoverChecked) return [];
+    this._leftoverChecked = true;
+    try {
+      return this._pendingImport.removeLeftover();
+    } catch (err) {
+      this._log.warn(`Could not remove the copy of an unfinished import: ${errorText(err)}`);
+      return [];
+    }
   }
 
   /** See `Prompting.send`. */
