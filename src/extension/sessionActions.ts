@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { HostToWebview } from '../shared/wire/webviewProtocol.ts';
 import { sessionTitle } from '../shared/sessions.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { errorText, type Logger, type PiClient } from './piClient.ts';
 
 export class SessionActions {
@@ -36,7 +37,8 @@ export class SessionActions {
     this._query = query;
     if (offset === 0) this._listed.clear();
     const page = await this._client.sessionPage(query, offset);
-    for (const s of page.sessions) this._listed.set(s.path, sessionTitle(s));
+    // Its title, for the delete confirmation: invisible characters in a name show there as in the list.
+    for (const s of page.sessions) this._listed.set(s.path, showInvisibles(sessionTitle(s), { oneLine: true }));
     const marks = this._openIn([...this._listed.keys()]);
     this._marks = JSON.stringify(marks);
     const openIn: Record<string, string> = {};
