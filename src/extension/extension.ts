@@ -6,7 +6,7 @@ import type { CodeChip } from '../shared/chips.ts';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import { Attention } from './attention.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
-import { chatFor } from './chatRouting.ts';
+import { chatFor, namesChat, sidebarTitleCommand, sidebarTitleCommands } from './chatRouting.ts';
 import { CHAT_EDITOR_TYPE, Chats, type Chat } from './chats.ts';
 import { fileChip, pickChip, selectionChip } from './codeContext.ts';
 import { startHeartbeatFromEnv } from './heartbeat.ts';
@@ -141,9 +141,12 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       if (chat) await addChips(await droppedChips(uris, fileChip), undefined, chat);
     }),
     ...registerContextCommands(addChips, terminals, selectionChip),
-    vscode.commands.registerCommand('piPanel.cancel', async () => (await cancelTarget())?.client.cancel()),
+    // A view's Cancel (the sidebar's title bar) cancels its own chat; the palette's picks one (cancelTarget).
+    vscode.commands.registerCommand('piPanel.cancel', async (...args: unknown[]) => (namesChat(args) ? target(args) : await cancelTarget())?.client.cancel()),
     vscode.commands.registerCommand('piPanel.cancelAll', () => Promise.all(chats.running.map((c) => c.client.cancel()))),
     vscode.commands.registerCommand('piPanel.newSession', (...args: unknown[]) => target(args)?.client.request({ name: 'newSession', params: null })),
+    // The sidebar's title-bar buttons get no arguments from VS Code: each runs its palette command naming the sidebar chat.
+    ...sidebarTitleCommands.map((id) => vscode.commands.registerCommand(id, () => vscode.commands.executeCommand(...sidebarTitleCommand(id, sidebar.id)))),
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
     vscode.commands.registerCommand('piPanel.compact', (...args: unknown[]) => target(args)?.client.call('compact', null)),
@@ -184,9 +187,10 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       },
     ),
     ...registerSessionFileCommands(
-      () => focused().client,
-      async () => {
-        const chat = focused();
+      (args) => target(args)?.client,
+      async (args) => {
+        const chat = target(args);
+        if (!chat) return;
         await chats.reveal(chat);
         chat.view.showSessions();
       },

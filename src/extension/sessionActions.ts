@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { HostToWebview } from '../shared/wire/webviewProtocol.ts';
 import { sessionTitle } from '../shared/sessions.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { errorText, type Logger, type PiClient } from './piClient.ts';
 
 export class SessionActions {
@@ -36,7 +37,8 @@ export class SessionActions {
     this._query = query;
     if (offset === 0) this._listed.clear();
     const page = await this._client.ask('sessionPage', { query, offset });
-    for (const s of page.sessions) this._listed.set(s.path, sessionTitle(s));
+    // Its title, for the delete confirmation: invisible characters in a name show there as in the list.
+    for (const s of page.sessions) this._listed.set(s.path, showInvisibles(sessionTitle(s), { oneLine: true }));
     const marks = this._openIn([...this._listed.keys()]);
     this._marks = JSON.stringify(marks);
     const openIn: Record<string, string> = {};
@@ -116,13 +118,21 @@ export class SessionActions {
   }
 }
 
-/** Palette commands on the open session: name it, import and export JSONL, copy the last answer; `target` is the chat a command acts on (the focused one). */
-export function registerSessionFileCommands(target: () => PiClient, showSessions: () => void): vscode.Disposable[] {
+/**
+ * Palette commands on the open session: name it, import and export JSONL, copy the last answer, show the list.
+ * `target`: the client of the chat a command run with these arguments acts on (the view's that ran it, else the
+ * focused one; none when that view's chat has closed); `showSessions` shows that chat's Sessions list.
+ */
+export function registerSessionFileCommands(
+  target: (args: readonly unknown[]) => PiClient | undefined,
+  showSessions: (args: readonly unknown[]) => unknown,
+): vscode.Disposable[] {
   const fail = (what: string, err: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Pi: {0}: {1}', what, errorText(err)));
   return [
-    vscode.commands.registerCommand('piPanel.showSessions', showSessions),
-    vscode.commands.registerCommand('piPanel.renameSession', async () => {
-      const client = target();
+    vscode.commands.registerCommand('piPanel.showSessions', (...args: unknown[]) => showSessions(args)),
+    vscode.commands.registerCommand('piPanel.renameSession', async (...args: unknown[]) => {
+      const client = target(args);
+      if (!client) return;
       try {
         const name = await vscode.window.showInputBox({
           title: vscode.l10n.t('Pi: Name Session'),
@@ -134,8 +144,9 @@ export function registerSessionFileCommands(target: () => PiClient, showSessions
         fail(vscode.l10n.t('could not name the session'), err);
       }
     }),
-    vscode.commands.registerCommand('piPanel.importSession', async () => {
-      const client = target();
+    vscode.commands.registerCommand('piPanel.importSession', async (...args: unknown[]) => {
+      const client = target(args);
+      if (!client) return;
       const picked = await vscode.window.showOpenDialog({
         title: vscode.l10n.t('Pi: Import Session'),
         filters: { 'Pi session': ['jsonl'] },
@@ -143,8 +154,9 @@ export function registerSessionFileCommands(target: () => PiClient, showSessions
       });
       if (picked?.[0]) await client.call('importSession', { file: picked[0].fsPath });
     }),
-    vscode.commands.registerCommand('piPanel.exportJsonl', async () => {
-      const client = target();
+    vscode.commands.registerCommand('piPanel.exportJsonl', async (...args: unknown[]) => {
+      const client = target(args);
+      if (!client) return;
       try {
         const name = sessionTitle({ name: client.sessionInfo.name, firstMessage: 'session' }).replace(/[^\w.-]+/g, '-');
         const target = await vscode.window.showSaveDialog({
@@ -160,8 +172,9 @@ export function registerSessionFileCommands(target: () => PiClient, showSessions
         fail(vscode.l10n.t('could not export the session'), err);
       }
     }),
-    vscode.commands.registerCommand('piPanel.copyLastAnswer', async () => {
-      const client = target();
+    vscode.commands.registerCommand('piPanel.copyLastAnswer', async (...args: unknown[]) => {
+      const client = target(args);
+      if (!client) return;
       try {
         const text = (await client.ask('lastAnswer', null)).text;
         if (!text) {

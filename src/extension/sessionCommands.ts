@@ -2,6 +2,7 @@
 
 import * as vscode from 'vscode';
 import { plainNotificationText } from '../shared/notificationText.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { errorText, type PiClient } from './piClient.ts';
 
 /**
@@ -73,7 +74,8 @@ export function registerSessionCommands(
         }
         const pick = await vscode.window.showQuickPick(
           sessions.map((info) => ({
-            label: info.name || info.firstMessage.replace(/\s+/g, ' ').slice(0, 80) || vscode.l10n.t('(empty session)'),
+            // A session's name comes from its file: invisible characters in it show, as in the view's list.
+            label: showInvisibles(info.name || info.firstMessage.replace(/\s+/g, ' ').slice(0, 80) || vscode.l10n.t('(empty session)'), { oneLine: true }),
             description: [`${info.messageCount} messages`, ...markOpen(openElsewhere(info.path, client))].join(' · '),
             detail: new Date(info.modified).toLocaleString(vscode.env.language),
             path: info.path,

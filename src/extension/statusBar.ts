@@ -16,6 +16,7 @@ export class StatusBar extends Disposable {
   private readonly _compaction: vscode.StatusBarItem;
   private _ticker: ReturnType<typeof setInterval> | undefined;
   private _lastRunning: boolean | undefined;
+  private _lastSidebarRunning: boolean | undefined;
   private readonly _chats: Chats;
 
   constructor(chats: Chats) {
@@ -68,6 +69,12 @@ export class StatusBar extends Disposable {
     if (running !== this._lastRunning) {
       this._lastRunning = running;
       void vscode.commands.executeCommand('setContext', 'piPanel.running', running);
+    }
+    // The sidebar's title-bar Cancel shows while the sidebar's own chat runs.
+    const sidebarRunning = runCondition(this._chats.sidebar.client.state.run).phase !== 'idle';
+    if (sidebarRunning !== this._lastSidebarRunning) {
+      this._lastSidebarRunning = sidebarRunning;
+      void vscode.commands.executeCommand('setContext', 'piPanel.sidebarRunning', sidebarRunning);
     }
     // Countdowns and transient results need a clock while they show.
     const transient =

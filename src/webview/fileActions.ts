@@ -1,6 +1,7 @@
 /** The file actions of an `edit` or `write` card: its path as a link to the first changed line, and Open Diff. */
 
 import type { ToolCardView } from '../shared/transcript/rows.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { ConversationAction } from './actions.ts';
 import { button } from './components.ts';
 import { setAttr, setHidden } from './dom.ts';
@@ -47,8 +48,10 @@ export class FileActions {
     setHidden(this.el, !show);
     if (!show) return;
     for (const b of [this._open, this._diff]) setAttr(b, 'data-path', path);
-    if (this._open.textContent !== path) this._open.textContent = path;
-    setAttr(this._open, 'title', t('Open {0} at the first changed line', path));
-    setAttr(this._diff, 'aria-label', t('Open diff of {0}', path));
+    // The path comes from the model's call: invisible characters in it show (data-path keeps it as it is).
+    const shown = showInvisibles(path, { oneLine: true });
+    if (this._open.textContent !== shown) this._open.textContent = shown;
+    setAttr(this._open, 'title', t('Open {0} at the first changed line', shown));
+    setAttr(this._diff, 'aria-label', t('Open diff of {0}', shown));
   }
 }

@@ -1,6 +1,6 @@
 /** The view's header: the model and thinking-level pickers, context usage, the session's name, and the Sessions and Branches buttons. */
 
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import { type SessionInfoView, type ViewMode, type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { statsLine } from '../shared/sessions.ts';
@@ -78,16 +78,22 @@ export class Header {
   render(state: TranscriptState, session: SessionInfoView): void {
     if (session !== this._session) {
       this._session = session;
-      setText(this._model, showBidiControls(session.model ?? (session.ready ? t('No model configured') : t('Starting Pi…'))));
-      setAttr(this._model, 'title', session.modelId ? t('{0}: select a model', session.modelId) : t('Select a model'));
+      setText(this._model, showInvisibles(session.model ?? (session.ready ? t('No model configured') : t('Starting Pi…')), { oneLine: true }));
+      setAttr(this._model, 'title', session.modelId ? t('{0}: select a model', showInvisibles(session.modelId, { oneLine: true })) : t('Select a model'));
       setText(this._context, session.contextPercent !== undefined ? t('context {0}%', session.contextPercent) : '');
       setAttr(this._context, 'title', session.stats ? statsLine(session.stats) : t("How full the model's context window is"));
-      setAttr(this._title, 'title', session.stats ? `${state.sessionName ?? t('This session')}\n${statsLine(session.stats)}` : undefined);
+      setAttr(
+        this._title,
+        'title',
+        session.stats
+          ? `${state.sessionName ? showInvisibles(state.sessionName, { oneLine: true }) : t('This session')}\n${statsLine(session.stats)}`
+          : undefined,
+      );
     }
     const thinking = state.thinkingLevel ?? session.thinkingLevel;
     setText(this._level, thinking ? t('thinking: {0}', thinking) : '');
     setHidden(this._level, !thinking);
-    setText(this._title, showBidiControls(state.sessionName ?? ''));
+    setText(this._title, showInvisibles(state.sessionName ?? '', { oneLine: true }));
     setHidden(this._planMode, state.plan?.on !== true);
   }
 }

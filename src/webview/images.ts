@@ -16,7 +16,7 @@ import {
   type ImageAttachment,
   type ImageView,
 } from '../shared/images.ts';
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { arrayBytes, imageSizeProblem } from '../shared/imageHeader.ts';
 import { actionSelector, ConversationAction, DirectAction } from './actions.ts';
 import { iconButton } from './components.ts';
@@ -132,13 +132,14 @@ export class ImageStrip {
     setHidden(this.el, this._images.length === 0);
     this.el.replaceChildren(
       ...this._images.map((img, i) => {
-        const name = img.name ?? t('Image {0}', i + 1);
+        // A pasted or restored file's name: invisible characters in it show.
+        const name = showInvisibles(img.name ?? t('Image {0}', i + 1), { oneLine: true });
         const size = formatBytes(base64Size(img.data));
         return h(
           'span',
           { class: 'image-chip', role: 'listitem', 'data-image-index': String(i), title: `${name} (${size})` },
           h('img', { class: 'image-chip-thumb', src: `data:${img.mimeType};base64,${img.data}`, alt: '' }),
-          h('span', { class: 'image-chip-label' }, showBidiControls(name)),
+          h('span', { class: 'image-chip-label' }, name),
           iconButton('×', t('Remove image {0}', name), DirectAction.RemoveImage, { 'data-index': String(i) }),
         );
       }),

@@ -9,7 +9,7 @@
 import DOMPurify, { type Config } from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import MarkdownIt, { type Env, type Token as MdToken } from 'markdown-it';
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { ConversationAction } from './actions.ts';
 import { button, scrollRegion } from './components.ts';
 import { h } from './dom.ts';
@@ -205,8 +205,9 @@ function withHighlighting<T>(on: boolean, f: () => T): T {
 export function sanitize(html: string): DocumentFragment {
   const frag = DOMPurify.sanitize(html, PURIFY) as unknown as DocumentFragment;
   for (const a of Array.from(frag.querySelectorAll('a'))) neutralizeLink(a);
-  // A tooltip is read as the truth about a link: bidi overrides in any title show instead of reordering it.
-  for (const el of Array.from(frag.querySelectorAll('[title]'))) el.setAttribute('title', showBidiControls(el.getAttribute('title') ?? ''));
+  // A tooltip is read as the truth about a link: bidi overrides in any title show instead of reordering it, tag and
+  // zero-width characters instead of hiding in it. The body text is the model's words, shown as they are.
+  for (const el of Array.from(frag.querySelectorAll('[title]'))) el.setAttribute('title', showInvisibles(el.getAttribute('title') ?? ''));
   // A wide table scrolls sideways in a narrow view: the keyboard can scroll it once it takes focus.
   for (const table of Array.from(frag.querySelectorAll('table'))) table.setAttribute('tabindex', '0');
   for (const pre of Array.from(frag.querySelectorAll('pre'))) {

@@ -6,6 +6,7 @@
 import { assertNever } from '../shared/exhaustive.ts';
 import { type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import type { TreeNodeView } from '../shared/sessions.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { TreeAction } from './actions.ts';
 import { closestAction, h, setText } from './dom.ts';
 import { t } from './l10n.ts';
@@ -67,6 +68,9 @@ export class SessionTreeView {
     this._list.replaceChildren(
       ...nodes.map((n) => {
         const who = n.kind === 'user' ? t('You') : t('Pi');
+        // An entry's text and label come from the session file: invisible characters in them show.
+        const text = showInvisibles(n.text, { oneLine: true });
+        const label = n.label ? showInvisibles(n.label, { oneLine: true }) : undefined;
         const state = `${n.branchStart ? t(', starts a branch') : ''}${n.isLeaf ? t(' (you are here)') : n.onPath ? '' : t(' (other branch)')}`;
         return h(
           'li',
@@ -82,7 +86,7 @@ export class SessionTreeView {
               type: 'button',
               class: 'tree-entry',
               'data-action': TreeAction.NavigateTree,
-              'aria-label': t('{0}: {1}{2}{3}. Move here.', who, n.text, n.label ? ` [${n.label}]` : '', state),
+              'aria-label': t('{0}: {1}{2}{3}. Move here.', who, text, label ? ` [${label}]` : '', state),
             },
             // Plain text indent (the CSP allows no inline styles): two spaces a level, a corner where a branch starts.
             h(
@@ -91,8 +95,8 @@ export class SessionTreeView {
               `${'  '.repeat(Math.max(0, Math.min(n.depth, 12) - 1))}${n.depth ? (n.branchStart ? '└ ' : '  ') : ''}`,
             ),
             h('span', { class: 'tree-who' }, `${who}: `),
-            h('span', { class: 'tree-text' }, n.text),
-            ...(n.label ? [h('span', { class: 'tree-label' }, n.label)] : []),
+            h('span', { class: 'tree-text' }, text),
+            ...(label ? [h('span', { class: 'tree-label' }, label)] : []),
           ),
         );
       }),

@@ -3,7 +3,7 @@
  * Open, Rename (inline) and Delete (the host asks first). Only the rows of the pages shown are in the DOM.
  */
 
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import { type WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { sessionTitle, shortStats, statsLine, type SessionPage, type SessionSummary } from '../shared/sessions.ts';
@@ -134,8 +134,9 @@ export class SessionsView {
 
   /** `openIn`: the other chat that has the session open; opening the row shows that chat. */
   private _row(s: SessionSummary, current: boolean, openIn: string | undefined): HTMLLIElement {
-    // A session's name comes from its file (or a model's /name): bidi controls in it are shown, not obeyed.
-    const title = showBidiControls(sessionTitle(s));
+    // A session's name comes from its file (or a model's /name): bidi controls in it are shown, not obeyed, and
+    // tag or zero-width characters shown, not hidden.
+    const title = showInvisibles(sessionTitle(s), { oneLine: true });
     const when = new Date(s.modified);
     const meta = [
       relativeTime(when),
@@ -144,8 +145,8 @@ export class SessionsView {
       ...(s.stats && s.stats.input + s.stats.output > 0 ? [shortStats(s.stats)] : []),
       ...(current ? [t('open now')] : []),
     ].join(' · ');
-    const where = openIn ? t('open in {0}', showBidiControls(openIn)) : undefined;
-    const tip = `${title}\n${when.toLocaleString(displayLanguage())}${s.model ? `\n${s.model}` : ''}${s.stats ? `\n${statsLine(s.stats)}` : ''}${where ? `\n${where}` : ''}`;
+    const where = openIn ? t('open in {0}', showInvisibles(openIn, { oneLine: true })) : undefined;
+    const tip = `${title}\n${when.toLocaleString(displayLanguage())}${s.model ? `\n${showInvisibles(s.model, { oneLine: true })}` : ''}${s.stats ? `\n${statsLine(s.stats)}` : ''}${where ? `\n${where}` : ''}`;
     return h(
       'li',
       { class: `session-item${current ? ' is-current' : ''}`, 'data-session-file': s.path, 'aria-current': current ? 'true' : undefined },
@@ -239,7 +240,7 @@ export class SessionsView {
       input.remove();
       setHidden(open, false);
       if (save && name) {
-        setText(titleEl, name);
+        setText(titleEl, showInvisibles(name, { oneLine: true }));
         this._post({ type: 'renameSession', file, name });
       }
       open.focus();

@@ -1,7 +1,7 @@
 /** A `!` / `!!` shell command in the chat: its `$ command` header, and the command running now with its output streaming. */
 
 import type { ExtensionUiState, ShellView } from '../shared/transcript/dialogsAndWidgets.ts';
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { h, setText } from './dom.ts';
 import { t } from './l10n.ts';
 
@@ -11,7 +11,7 @@ export function shellHeader(command: string, excluded: boolean): HTMLElement {
     'div',
     { class: 'shell-command' },
     h('span', { class: 'shell-prompt', 'aria-hidden': 'true' }, '$ '),
-    h('code', {}, showBidiControls(command)),
+    h('code', {}, showInvisibles(command)),
     ...(excluded ? [h('span', { class: 'shell-excluded' }, t(' (not sent to the model)'))] : []),
   );
 }

@@ -5,7 +5,7 @@
  */
 
 import { filterCommands, type SlashCommand } from '../shared/slashCommands.ts';
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import { h, setAttr, setHidden } from './dom.ts';
 import { t } from './l10n.ts';
 
@@ -117,8 +117,8 @@ export class SlashMenu {
       h(
         'li',
         { id: optionId(i), role: 'option', class: 'slash-item', 'data-command': c.name, 'data-source': c.source, 'aria-selected': 'false' },
-        h('span', { class: 'slash-name' }, `/${showBidiControls(c.name)}${c.args ? ` ${c.args}` : ''}`),
-        h('span', { class: 'slash-description' }, showBidiControls(c.description ?? '')),
+        h('span', { class: 'slash-name' }, `/${showInvisibles(c.name, { oneLine: true })}${c.args ? ` ${showInvisibles(c.args, { oneLine: true })}` : ''}`),
+        h('span', { class: 'slash-description' }, showInvisibles(c.description ?? '', { oneLine: true })),
         h('span', { class: 'slash-source' }, SOURCE_LABEL[c.source]),
       ),
     );

@@ -5,7 +5,7 @@
  * over a size bound are clipped, with Show all / Show less, for every tool.
  */
 
-import { showBidiControls } from '../shared/bidi.ts';
+import { showInvisibles } from '../shared/visibleText.ts';
 import type { BlockView, ToolCardView, ToolStatus } from '../shared/transcript/rows.ts';
 import { ConversationAction } from './actions.ts';
 import { ClipView, headOf, piecesOf, prettyJson, type ClipContent } from './clip.ts';
@@ -102,8 +102,9 @@ export class ToolCard {
     setAttr(this.el, 'data-duration-ms', card?.durationMs);
     setText(this._glyph, STATUS_GLYPH[status]);
     setText(this._statusText, `${STATUS_LABEL[status]}: `);
-    // Name and summary are the one line a reader trusts: a bidi override must show, not reorder them.
-    setText(this._name, showBidiControls(name));
+    // Name and summary are the one line a reader trusts: a bidi override must show, not reorder them, and tag
+    // or zero-width characters must show, not hide in them.
+    setText(this._name, showInvisibles(name, { oneLine: true }));
     setText(this._duration, card?.durationMs !== undefined ? formatDuration(card.durationMs) : '');
 
     // The executed arguments win over the drafted ones (a hook may have changed them).
@@ -163,7 +164,7 @@ export class ToolCard {
     // While the call streams, its JSON is complete only once it ends with a brace: parse no sooner (a
     // megabyte of arguments would be parsed again on every frame).
     const args = !streaming || endsWithBrace(text) ? parseArgs(text) : undefined;
-    setText(this._summary, showBidiControls(toolSummary(name, args)));
+    setText(this._summary, showInvisibles(toolSummary(name, args), { oneLine: true }));
     setAttr(this._args, 'data-streaming', !args && streaming ? 'true' : undefined);
     if (!args) {
       // Still streaming (the newest lines, like live output) or not JSON (the head, with Show all).

@@ -7,7 +7,7 @@
 import type { TreeNodeView } from '../shared/sessions.ts';
 import type { CommandHandlers } from '../shared/wire/commands.ts';
 import { errorText, type AgentSessionLike, type NavigateTreeOptions } from './agentSession.ts';
-import { importLeavingNoCopy } from './sessionFiles.ts';
+import { importLeavingNoCopy, type PendingImport } from './sessionFiles.ts';
 import type { SessionNotices } from './sessionNotices.ts';
 import {
   exchangeEndId,
@@ -50,6 +50,7 @@ export interface BranchTarget {
 export class Branching {
   private readonly _target: BranchTarget;
   private readonly _notices: SessionNotices;
+  private readonly _pendingImport: PendingImport | undefined;
   /** Tree moves under way ("Edit and resend", `/tree`), each settled whatever its outcome. */
   private readonly _moves = new Set<Promise<void>>();
 
@@ -60,9 +61,11 @@ export class Branching {
     forkHere: ({ fromEnd, text }) => this.forkHere(fromEnd, text),
   };
 
-  constructor(target: BranchTarget, notices: SessionNotices) {
+  /** `pendingImport`: where an import is recorded until it has finished, so a worker dying during it leaves no copy. */
+  constructor(target: BranchTarget, notices: SessionNotices, pendingImport?: PendingImport) {
     this._target = target;
     this._notices = notices;
+    this._pendingImport = pendingImport;
   }
 
   /**
@@ -86,9 +89,11 @@ export class Branching {
   async importSession(file: string): Promise<void> {
     const session = await this._withRuntime();
     if (!session) return this._notices.unsupported('Import');
-    // A failed import leaves no copy behind in the session folder.
+    // A failed import leaves no copy behind in the session folder, also when the worker dies before it finished.
     const dir = session.sessionManager?.getSessionDir();
-    await this._replace('import the session', (rt) => importLeavingNoCopy(dir, () => rt.importFromJsonl(file, this._inWorkspace().cwdOverride)));
+    await this._replace('import the session', (rt) =>
+      importLeavingNoCopy(dir, file, () => rt.importFromJsonl(file, this._inWorkspace().cwdOverride), this._pendingImport),
+    );
   }
 
   /** Pi's `cwdOverride` for a session opened from a file: the workspace, whatever folder the file's header names. */

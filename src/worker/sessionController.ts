@@ -15,6 +15,7 @@ import type { CommandHandlers, CommandName } from '../shared/wire/commands.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
 import { asSent, initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
+import { t } from '../shared/l10n.ts';
 import type { Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike, type ControllerOptions, type SessionFactory } from './agentSession.ts';
 import { Branching } from './branching.ts';
@@ -31,6 +32,7 @@ import { SessionListener } from './sessionListener.ts';
 import { within } from './within.ts';
 import { sessionIdOf } from './sessionEntries.ts';
 import type { SessionRuntimeLike } from './sessionRuntime.ts';
+import { PendingImport } from './sessionFiles.ts';
 
 /** One Pi session and its transcript in the worker; `main.ts` maps the main thread's requests onto it. */
 export class SessionController extends Disposable {
@@ -40,6 +42,10 @@ export class SessionController extends Disposable {
   private _bindExtensions: ((session: AgentSessionLike) => Promise<void>) | undefined;
   private readonly _listener = new SessionListener((event) => this._onPiEvent(event));
   private _creating: Promise<AgentSessionLike | undefined> | undefined;
+  /** An import under way, recorded in the chat's storage until it finished (see `PendingImport`). */
+  private readonly _pendingImport: PendingImport;
+  /** Whether this worker has looked for a copy an import left when the worker before died during it. */
+  private _leftoverChecked = false;
   private _cwd: string | undefined;
   private readonly _unknownTypes = new Set<string>();
   private _noModel = false;
@@ -130,6 +136,7 @@ export class SessionController extends Disposable {
       clock,
       options,
     );
+    this._pendingImport = new PendingImport(() => this._options.storageDir);
     this.branching = new Branching(
       {
         ...context,
@@ -149,6 +156,7 @@ export class SessionController extends Disposable {
         sessionChanged: () => this.refreshSessionInfo(),
       },
       this._notices,
+      this._pendingImport,
     );
     this._restoring = new Restoring(
       {
@@ -200,9 +208,41 @@ export class SessionController extends Disposable {
    */
   ensureSession(resume?: string, first: { open?: string; fresh?: boolean } = {}): Promise<AgentSessionLike | undefined> {
     if (this._session) return Promise.resolve(this._session);
+    if (this._creating) return this._creating;
+    const removed = this._removeLeftoverImport();
+    // The copy the worker before was showing is gone: the transcript on screen is not a session any more.
+    if (resume && removed.includes(resume)) {
+      resume = undefined;
+      this._apply([{ type: 'reset' }]);
+    }
+    if (first.open && removed.includes(first.open)) first = {};
     const how = resume ? { fresh: false, open: resume, quiet: true } : first.open ? { fresh: false, open: first.open } : { fresh: first.fresh === true };
-    this._creating ??= this._create(how).finally(() => (this._creating = undefined));
+    this._creating = this._create(how)
+      .then((session) => {
+        for (const file of removed)
+          this._notices.notice(
+            'warning',
+            t('The imported session {0} was removed: Pi stopped before it had opened it. Import it again to retry.', file.split(/[\\/]/).pop() ?? file),
+          );
+        return session;
+      })
+      .finally(() => (this._creating = undefined));
     return this._creating;
+  }
+
+  /**
+   * Before this worker's first session opens: removes the copy an import left when the worker before died during it
+   * (a crafted session, a Pi extension ending the process, a replay stopped as hung), so it is never resumed.
+   */
+  private _removeLeftoverImport(): string[] {
+    if (this._leftoverChecked) return [];
+    this._leftoverChecked = true;
+    try {
+      return this._pendingImport.removeLeftover();
+    } catch (err) {
+      this._log.warn(`Could not remove the copy of an unfinished import: ${errorText(err)}`);
+      return [];
+    }
   }
 
   /** See `Prompting.send`. */

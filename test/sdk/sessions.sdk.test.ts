@@ -363,6 +363,32 @@ describe('Crafted session files through the worker', function () {
     assert.equal(texts(h, 'assistant').at(-1), 'Answer number 1.');
     assert.ok(!h.notifications.some((n) => n.code === 'workerStopped'), 'the worker never stopped');
   });
+
+  it('a worker that dies while showing an imported session leaves no copy: the next start removes it, says so and does not open it', async () => {
+    const h = await harness.start(answers(1), ['exitsOnImport.js'], { storageDir: tempDir('pi-storage-') });
+    await h.client.ensureSession();
+    const before = sessionFilesOf(h);
+    const file = craftedSession(tempDir('pi-crafted-'), 'deadly-import', h.cwd, [
+      { role: 'user', content: 'Imported question', timestamp: 0 },
+      { role: 'assistant', content: [{ type: 'text', text: 'Imported answer' }], ...assistantBase, stopReason: 'stop' },
+    ]);
+    // A Pi extension ends the worker once the copy is shown, before the import has finished.
+    await h.client.call('importSession', { file }).catch(() => undefined);
+    await h.until(() => h.notifications.some((n) => n.code === 'workerStopped'), 'the worker stopped');
+    assert.equal(sessionFilesOf(h).length, before.length + 1, 'the copy is there while no worker runs');
+    await h.client.ensureSession();
+    assert.deepEqual(sessionFilesOf(h), before, 'the copy is gone');
+    await h.until(
+      () => h.client.state.messages.some((m) => m.role === 'notice' && /deadly-import/.test(m.blocks[0]?.text ?? '')),
+      'the notice of the removed copy',
+    );
+    assert.ok(!texts(h, 'user').includes('Imported question'), 'the imported session is not open');
+    assert.ok(!/deadly/.test(h.client.sessionFile ?? ''), h.client.sessionFile);
+    // A second start finds nothing left to remove.
+    await h.client.worker.restart();
+    await h.client.ensureSession();
+    assert.deepEqual(sessionFilesOf(h), before);
+  });
 });
 
 describe('Tool calls a reply never ran, through the worker', function () {

@@ -46,6 +46,8 @@ export async function startClientHarness(
     prepare?: (dirs: { agentDir: string; cwd: string }) => void;
     /** Where the client journals the streaming turn (none: nowhere). */
     journal?: TurnJournalStore;
+    /** The chat's storage folder, as VS Code gives one (none: the worker keeps nothing across starts). */
+    storageDir?: string;
   } = {},
 ): Promise<ClientHarness> {
   if (!existsSync(workerFile)) loadBundledPi();
@@ -64,6 +66,7 @@ export async function startClientHarness(
     noResponseMs: 0,
     collapseThinking: true,
     approval: options.approval ?? 'off',
+    ...(options.storageDir ? { storageDir: options.storageDir } : {}),
   };
   const log = new MemoryLog();
   const client = new PiClient(

@@ -126,15 +126,12 @@ describe('prompting: the checkpoint before a prompt', function () {
       rmSync(storage, { recursive: true, force: true });
     });
 
-    it("is not held back by a FIFO at the workspace's .git/info/exclude", async function () {
-      if (process.platform === 'win32') this.skip();
-      mkdirSync(join(ws, '.git', 'info'), { recursive: true });
-      execFileSync('mkfifo', [join(ws, '.git', 'info', 'exclude')]);
-      writeFileSync(join(ws, 'a.txt'), 'a\n');
+    /** Sends 'hi' with real checkpoints stored in `store`; resolves once Pi got it. */
+    async function sendWithCheckpoints(store: string) {
       const checkpoints = new SessionCheckpoints(new MemoryLog(), () => undefined);
-      checkpoints.open(ws, storage, true);
+      checkpoints.open(ws, store, true);
       const { target, prompting } = setup(() => checkpoints.beforePrompt('s1', undefined));
-      // The test clock never moves: only a checkpoint that finishes lets the prompt go.
+      // The test clock never moves: only a checkpoint that ends (taken or failed) lets the prompt go.
       const sent = new Promise<void>((resolve) => {
         const sub = target.fake.asSession().subscribe(() => {
           sub();
@@ -143,6 +140,15 @@ describe('prompting: the checkpoint before a prompt', function () {
       });
       void prompting.send('hi', 'prompt');
       await sent;
+      return { checkpoints, target };
+    }
+
+    it("is not held back by a FIFO at the workspace's .git/info/exclude", async function () {
+      if (process.platform === 'win32') this.skip();
+      mkdirSync(join(ws, '.git', 'info'), { recursive: true });
+      execFileSync('mkfifo', [join(ws, '.git', 'info', 'exclude')]);
+      writeFileSync(join(ws, 'a.txt'), 'a\n');
+      const { checkpoints, target } = await sendWithCheckpoints(storage);
       assert.ok(target.fake.calls.includes('prompt:hi'));
       assert.equal(checkpoints.capturing, true);
       assert.deepEqual(target.notices(), []);
@@ -153,18 +159,7 @@ describe('prompting: the checkpoint before a prompt', function () {
       const notAFolder = join(storage, 'file');
       writeFileSync(notAFolder, '');
       writeFileSync(join(ws, 'a.txt'), 'a\n');
-      const checkpoints = new SessionCheckpoints(new MemoryLog(), () => undefined);
-      checkpoints.open(ws, notAFolder, true);
-      const { target, prompting } = setup(() => checkpoints.beforePrompt('s1', undefined));
-      // The test clock never moves: only a checkpoint that ends (here, fails) lets the prompt go.
-      const sent = new Promise<void>((resolve) => {
-        const sub = target.fake.asSession().subscribe(() => {
-          sub();
-          resolve();
-        });
-      });
-      void prompting.send('hi', 'prompt');
-      await sent;
+      const { checkpoints, target } = await sendWithCheckpoints(notAFolder);
       assert.ok(target.fake.calls.includes('prompt:hi'));
       assert.equal(target.notices().length, 1);
       assert.match(target.notices()[0]!, /No checkpoint was taken before this message \(.*not a directory/);

@@ -129,14 +129,14 @@ describe('a failed import', () => {
     try {
       writeFileSync(join(dir, 'kept.jsonl'), '{}');
       await assert.rejects(
-        importLeavingNoCopy(dir, async () => {
+        importLeavingNoCopy(dir, join(dir, 'kept.jsonl'), async () => {
           writeFileSync(join(dir, 'imported.jsonl'), '{}');
           throw new Error('replay failed');
         }),
         /replay failed/,
       );
       assert.deepEqual(readdirSync(dir), ['kept.jsonl']);
-      assert.equal(await importLeavingNoCopy(dir, async () => 'ok'), 'ok');
+      assert.equal(await importLeavingNoCopy(dir, join(dir, 'kept.jsonl'), async () => 'ok'), 'ok');
       assert.ok(existsSync(join(dir, 'kept.jsonl')));
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-/** Provider, tool and model text in notifications (no links) and bidi controls (shown, or stripped on Insert). */
+/** Provider, tool and model text in notifications (no links, invisible characters shown) and bidi controls (shown, or stripped on Insert). */
 
 import { strict as assert } from 'node:assert';
 import { codeForInsert, hasBidiControls, showBidiControls, stripBidiControls } from '../../src/shared/bidi.ts';
@@ -41,6 +41,11 @@ describe('notification text from provider, tool or model text', () => {
   it('leaves ordinary error text alone', () => {
     const text = 'Pi: could not change the model: No API key found for anthropic. Use /login or set ANTHROPIC_API_KEY.';
     assert.equal(plainNotificationText(text), text);
+  });
+
+  it('shows tag characters and zero-width characters instead of passing them on unseen', () => {
+    const tagged = [...'Run rm'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    assert.equal(plainNotificationText(`Tool failed${tagged}\u200B.`), 'Tool failed⟨U+E0052⟩⟨U+E0075⟩⟨U+E006E⟩⟨U+E0020⟩⟨U+E0072⟩⟨U+E006D⟩⟨U+200B⟩.');
   });
 
   it('shows bidi controls, replaces control characters and caps the length', () => {

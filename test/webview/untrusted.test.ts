@@ -2,16 +2,20 @@
  * Endpoint-chosen text in the chat view: tool-call ids that name `Object.prototype` members, delivered as
  * JSON the way postMessage carries them, and bidirectional-override characters in tool names, summaries,
  * titles and link titles, which must show rather than reorder what the reader sees; tag characters and bidi
- * controls in chips, the Changes row and the Restore card, which must show rather than hide or reorder.
+ * controls in chips, the Changes row, the Restore card and every name, summary and title shown to be judged
+ * (tool cards, header, sessions list, tree, slash menu, image chips, the shell row), which must show rather than hide.
  */
 
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expandChips, type CodeChip } from '../../src/shared/chips.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
-import { deliverJson, session, useChatPage } from './harness.ts';
+import { deliver, deliverJson, root, session, useChatPage } from './harness.ts';
+import { savedSessions } from './sessionBuilders.ts';
 import { BIDI, PROTOTYPE_IDS } from './hostile.ts';
 
 const BIDI_CHAR = /[\u202A-\u202E\u2066-\u2069]/;
@@ -191,6 +195,71 @@ describe('endpoint-chosen text in the chat view (headless Chromium)', function (
       chipTexts.some((t) => t.includes('⟨U+E0049⟩')),
       'the hover preview shows the tag characters',
     );
+    assert.deepEqual(errors, []);
+  });
+
+  it('shows tag characters in tool cards, the header, the sessions list, the tree, the slash menu, image chips, the shell row and link titles', async () => {
+    // "ATTACK" in tag characters (U+E0041…): invisible in a browser, read by a model.
+    const tag = [...'ATTACK'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const edit = JSON.stringify({ path: `src/a${tag}.ts`, oldText: 'a', newText: 'b' });
+    const events: WireEvent[] = [
+      { type: 'userMessage', text: 'Go', images: 0 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'toolCall', at: T0, toolCallId: 'tag_bash', toolName: `bash${tag}` },
+      { type: 'delta', index: 0, text: JSON.stringify({ command: `ls ${tag}` }) },
+      { type: 'blockEnd', index: 0, at: T0 },
+      { type: 'blockStart', index: 1, kind: 'toolCall', at: T0, toolCallId: 'tag_edit', toolName: 'edit' },
+      { type: 'delta', index: 1, text: edit },
+      { type: 'blockEnd', index: 1, at: T0 },
+      { type: 'blockStart', index: 2, kind: 'text', at: T0 },
+      { type: 'delta', index: 2, text: `See [x](src/b${tag}.ts "a ${tag} title").` },
+      { type: 'blockEnd', index: 2, at: T0 },
+      { type: 'assistantEnd', stopReason: 'toolUse', at: T0 },
+      { type: 'toolStart', toolCallId: 'tag_edit', toolName: 'edit', args: edit, at: T0 },
+      { type: 'toolEnd', toolCallId: 'tag_edit', isError: false, output: 'ok', durationMs: 1 },
+      { type: 'sessionInfo', name: `Session ${tag}` },
+      { type: 'bashStart', id: 'b1', command: `make ${tag}`, excluded: false, at: T0 },
+    ];
+    await deliverJson(page, { type: 'snapshot', state: reduce(initialTranscript, events), session: { ...session, model: `model${tag}` } });
+    const png = readFileSync(join(root, 'test', 'fixtures', 'images', 'red-square.png')).toString('base64');
+    await deliver(page, { type: 'restoreInput', texts: [''], images: [{ mimeType: 'image/png', data: png, name: `shot${tag}.png` }] });
+    const shown = async (sel: string) =>
+      page.locator(sel).evaluateAll((els) => els.flatMap((e) => [e.textContent ?? '', e.getAttribute('title') ?? '', e.getAttribute('aria-label') ?? '']));
+    const surfaces: Record<string, string[]> = {
+      // A card's name, summary and file link; its arguments and output are body text, shown as they are.
+      toolCards: [
+        ...(await shown('.tool-name, .tool-summary, .file-actions *')),
+        ...(await page.locator('.tool-card [title]').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''))),
+      ],
+      header: await shown('.header, .header *'),
+      imageChips: await shown('[data-testid="composer-images"] *'),
+      shellRow: await shown('.shell-live *'),
+      linkTitles: await shown('[data-testid="transcript"] a'),
+    };
+    await deliver(page, { type: 'showMode', mode: 'sessions' });
+    const [listed] = savedSessions(1);
+    await deliver(page, {
+      type: 'sessions',
+      page: { sessions: [{ ...listed!, name: `Named ${tag}` }], offset: 0, total: 1, query: '', openIn: { [listed!.path]: `Chat ${tag}` } },
+    });
+    surfaces.sessions = await shown('[data-testid="sessions"] [data-session-file], [data-testid="sessions"] [data-session-file] *');
+    await deliver(page, { type: 'showMode', mode: 'chat' });
+    await page.locator('[data-action="show-tree"]').click();
+    await deliver(page, {
+      type: 'sessionTree',
+      nodes: [{ id: 'u1', depth: 0, kind: 'user', text: `Hello ${tag}`, label: `label ${tag}`, onPath: true, isLeaf: true }],
+    });
+    surfaces.tree = await shown('[data-testid="session-tree"] [data-entry-id], [data-testid="session-tree"] [data-entry-id] *');
+    await page.locator('[data-testid="session-tree"] [data-action="back-to-chat"]').click();
+    await page.locator('[data-testid="composer"]').focus();
+    await page.keyboard.type('/');
+    await deliver(page, { type: 'commands', commands: [{ name: `evil${tag}`, description: `Does ${tag} things`, source: 'extension' }] });
+    surfaces.slashMenu = await shown('[data-testid="slash-menu"] [data-command], [data-testid="slash-menu"] [data-command] *');
+    const hiding = Object.entries(surfaces)
+      .filter(([, texts]) => texts.some((text) => HIDDEN_CHAR.test(text)) || !texts.some((text) => text.includes('⟨U+E0041⟩⟨U+E0054⟩')))
+      .map(([where, texts]) => `${where}: ${JSON.stringify(texts)}`);
+    assert.deepEqual(hiding, [], 'every surface shows the tag characters and hides none');
     assert.deepEqual(errors, []);
   });
 });
