@@ -82,6 +82,7 @@ export class StatusBar extends Disposable {
       run.summaryRetry?.waiting ||
       run.stalled ||
       (run.retryFailure && now - run.retryFailure.at < TRANSIENT_STATUS_MS) ||
+      (run.retrySuccess && now - run.retrySuccess.at < TRANSIENT_STATUS_MS) ||
       (run.lastCompaction && now - run.lastCompaction.at < TRANSIENT_STATUS_MS);
     if (transient && !this._ticker) this._ticker = setInterval(() => this._update(), 1000);
     else if (!transient && this._ticker) {

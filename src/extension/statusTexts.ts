@@ -18,7 +18,7 @@ export interface StatusTexts {
   readonly compaction?: StatusItemText;
 }
 
-/** How long a retry failure or a compaction result stays in the status bar. */
+/** How long a retry's result or a compaction's stays in the status bar. */
 export const TRANSIENT_STATUS_MS = 8000;
 
 const clock = (ms: number): string => formatTime(ms);
@@ -37,6 +37,11 @@ export function describeStatus(s: RunState, now: number): StatusTexts {
     };
   } else if (s.retryFailure && now - s.retryFailure.at < TRANSIENT_STATUS_MS) {
     retry = { text: t('$(error) Retries failed'), tooltip: s.retryFailure.message };
+  } else if (s.retrySuccess && now - s.retrySuccess.at < TRANSIENT_STATUS_MS) {
+    retry = {
+      text: t('$(check) Retry {0}/{1} succeeded', s.retrySuccess.attempt, s.retrySuccess.maxAttempts),
+      tooltip: t('The provider answered after {0} failed attempts.', s.retrySuccess.attempt),
+    };
   }
 
   if (!retry && s.summaryRetry)

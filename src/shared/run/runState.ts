@@ -68,6 +68,8 @@ export interface RunState {
   readonly retry?: RetryView;
   /** Set when retries ran out; shown briefly after the run. */
   readonly retryFailure?: { readonly message: string; readonly at: number };
+  /** Set when a retry got an answer; shown briefly, so a run that recovered says so after it ends. */
+  readonly retrySuccess?: { readonly attempt: number; readonly maxAttempts: number; readonly at: number };
   readonly compaction?: CompactionView;
   readonly lastCompaction?: CompactionResultView;
   readonly summaryRetry?: SummaryRetryView;
@@ -119,6 +121,7 @@ function step(s: RunState, ev: WireEvent): RunState {
         outcome: s.active ? s.outcome : undefined,
         lastError: s.active ? s.lastError : undefined,
         retryFailure: s.active ? s.retryFailure : undefined,
+        retrySuccess: s.active ? s.retrySuccess : undefined,
         retry: s.retry ? { ...s.retry, waiting: false } : undefined,
       };
     case 'assistantEnd':
@@ -137,6 +140,7 @@ function step(s: RunState, ev: WireEvent): RunState {
         retry: undefined,
         // A retry the user cancelled is a cancel, not a failure.
         retryFailure: ev.success || live.cancelling ? undefined : { message: ev.finalError ?? live.lastError ?? t('Retries failed'), at: ev.at },
+        retrySuccess: ev.success && !live.cancelling ? { attempt: ev.attempt, maxAttempts: live.retry?.maxAttempts ?? ev.attempt, at: ev.at } : undefined,
       };
     case 'summaryRetry':
       if (ev.phase === 'scheduled')
