@@ -72,7 +72,7 @@ export class SessionController extends Disposable {
     const transcript = (this._transcript = this._register(new SessionTranscript(log, clock)));
     this.onDidEmit = transcript.onDidEmit;
     this.onDidReplay = transcript.onDidReplay;
-    // The session context every part takes; the lifecycle behind it is made last, as it composes the others.
+    // The session context every part takes; the lifecycle behind it comes after the parts it composes, branching after it.
     const context: SessionContext = {
       state: () => transcript.state,
       apply: (events) => transcript.apply(events),
@@ -105,24 +105,6 @@ export class SessionController extends Disposable {
       clock,
       options,
     );
-    const listener = new SessionListener((event) => events.heard(event));
-    this.branching = new Branching(
-      {
-        ...context,
-        runtime: () => this._lifecycle.runtime,
-        sessionFile: () => this.sessionFile,
-        cwd: () => this._lifecycle.cwd,
-        cancelAndWait: () => this.prompting.cancelAndWait(),
-        bind: (session) => this._lifecycle.bind(session),
-        detach: () => listener.stop(),
-        reopenFrom: (file) => this._lifecycle.reopenFrom(file),
-        switchSession: (o) => this._lifecycle.switchSession(o),
-        showSession: (session) => this._lifecycle.showSession(session),
-        setInput: (text) => this._onDidSetInput.fire(text),
-        sessionChanged: () => this.refreshSessionInfo(),
-      },
-      this._notices,
-    );
     const restoring = new Restoring(
       {
         ...context,
@@ -140,7 +122,7 @@ export class SessionController extends Disposable {
       watchdog: this._watchdog,
       files,
       checkpoints,
-      listener,
+      listener: new SessionListener((event) => events.heard(event)),
       review: this.review,
       prompting: this.prompting,
     };
@@ -148,6 +130,15 @@ export class SessionController extends Disposable {
     this.onDidChangeSession = this._lifecycle.onDidChangeSession;
     this.onWillDisposeSession = this._lifecycle.onWillDisposeSession;
     const events = new SessionEvents(context, { ...parts, lifecycle: this._lifecycle }, log);
+    this.branching = new Branching(
+      {
+        ...context,
+        lifecycle: this._lifecycle,
+        cancelAndWait: () => this.prompting.cancelAndWait(),
+        setInput: (text) => this._onDidSetInput.fire(text),
+      },
+      this._notices,
+    );
     this.commands = { ...this.branching.commands, ...restoring.commands };
   }
 

@@ -161,6 +161,11 @@ export class SessionLifecycle extends Disposable {
     this._parts.listener.listen(session);
   }
 
+  /** Stops listening to the session (its runtime is about to replace it). */
+  detach(): void {
+    this._parts.listener.stop();
+  }
+
   /** Resets the host store (and so the view) to `session`'s current branch. */
   showSession(session: AgentSessionLike): void {
     this._parts.watchdog.clear();
