@@ -3,6 +3,8 @@
  * frame touches only what changed: the reducer keeps unchanged messages, blocks and tool cards
  * identical, so object identity says what to re-render. Older rows are paged: only the newest ones are
  * in the DOM until the user asks for more.
+ * One file because the rows and their block parts are made, updated and dropped by the view's one keyed sync
+ * (rows by id, tool cards by call id) and call back into it (open state, the card registry, markdown).
  */
 
 import { type BlockView, type MessageView, type NoticeRow, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';

@@ -8,6 +8,8 @@ import type { TreeNodeView } from '../shared/sessions.ts';
 import type { CommandHandlers } from '../shared/wire/commands.ts';
 import { errorText, type AgentSessionLike, type NavigateTreeOptions } from './agentSession.ts';
 import { importLeavingNoCopy, type PendingImport } from './sessionFiles.ts';
+import type { SessionContext } from './sessionContext.ts';
+import type { SessionLifecycle } from './sessionLifecycle.ts';
 import type { SessionNotices } from './sessionNotices.ts';
 import {
   exchangeEndId,
@@ -20,30 +22,14 @@ import {
   type SwitchSessionOptions,
 } from './sessionRuntime.ts';
 
-/** What branching needs of the session's owner. */
-export interface BranchTarget {
-  session(): AgentSessionLike | undefined;
-  runtime(): SessionRuntimeLike<AgentSessionLike> | undefined;
-  sessionFile(): string | undefined;
-  /** The workspace folder the session runs in. */
-  cwd(): string | undefined;
-  ensureSession(): Promise<AgentSessionLike | undefined>;
+/** What branching needs of the session's owner: its session context and lifecycle, and two things of its own. */
+export interface BranchTarget extends SessionContext {
+  /** Opening, switching and closing the session: replacements without a runtime, and taking one up. */
+  readonly lifecycle: SessionLifecycle;
   /** Cancels an active run and waits (within the settle timeout) for it to settle. */
   cancelAndWait(): Promise<void>;
-  /** Listens to `session` and nothing else. */
-  bind(session: AgentSessionLike): void;
-  /** Stops listening to the current session. */
-  detach(): void;
-  /** Drops the session and opens `file` (or the workspace's latest) again from disk. */
-  reopenFrom(file: string | undefined): Promise<void>;
-  /** Without a runtime: cancels what runs, clears the transcript and opens another session in its place. */
-  switchSession(options: { fresh: boolean; open?: string }): Promise<void>;
-  /** Resets the transcript to `session`'s current branch. */
-  showSession(session: AgentSessionLike): void;
   /** The composer's text becomes `text`. */
   setInput(text: string): void;
-  /** The session's name or info changed: views are told. */
-  sessionChanged(): void;
 }
 
 /** Session replacements and tree moves of one session owner (`SessionController`). */
@@ -74,15 +60,15 @@ export class Branching {
    */
   async newSession(options?: NewSessionOptions): Promise<void> {
     if (await this._withRuntime()) await this._replace('start a new session', (rt) => rt.newSession(options));
-    else await this._target.switchSession({ fresh: true });
+    else await this._target.lifecycle.switchSession({ fresh: true });
   }
 
   /** Switches to a saved session file and shows its history (a Pi extension's `withSession` runs in it). */
   async resumeSession(file: string, options?: SwitchSessionOptions): Promise<void> {
-    if (file === this._target.sessionFile()) return;
+    if (file === this._target.lifecycle.session?.sessionFile) return;
     // A session file names its own folder; it runs in this workspace, with this workspace's trust.
     if (await this._withRuntime()) await this._replace('open the session', (rt) => rt.switchSession(file, { ...options, ...this._inWorkspace() }));
-    else await this._target.switchSession({ fresh: false, open: file });
+    else await this._target.lifecycle.switchSession({ fresh: false, open: file });
   }
 
   /** Copies a session file (JSONL) into the workspace's sessions and opens it. */
@@ -98,7 +84,7 @@ export class Branching {
 
   /** Pi's `cwdOverride` for a session opened from a file: the workspace, whatever folder the file's header names. */
   private _inWorkspace(): { cwdOverride?: string } {
-    const cwd = this._target.cwd();
+    const cwd = this._target.lifecycle.cwd;
     return cwd ? { cwdOverride: cwd } : {};
   }
 
@@ -159,7 +145,7 @@ export class Branching {
         const result = await session.navigateTree(entryId, options);
         if (result.cancelled) return;
         if (session !== target.session()) return;
-        target.showSession(session);
+        target.lifecycle.showSession(session);
         if (result.editorText !== undefined) target.setInput(result.editorText);
       } catch (err) {
         this._notices.notice('warning', `Could not move in the session tree: ${errorText(err)}`);
@@ -187,7 +173,7 @@ export class Branching {
     const session = await this._target.ensureSession();
     if (!session?.setSessionName) return this._notices.unsupported('Naming a session');
     session.setSessionName(name.trim());
-    this._target.sessionChanged();
+    this._target.lifecycle.sessionChanged();
   }
 
   /** Runs a tree move, counted among those `settled()` waits for from its first step. */
@@ -205,7 +191,7 @@ export class Branching {
   /** The session once it is open, when it has a runtime; undefined otherwise (a test's plain session). */
   private async _withRuntime(): Promise<AgentSessionLike | undefined> {
     const session = await this._target.ensureSession();
-    return this._target.runtime() ? session : undefined;
+    return this._target.lifecycle.runtime ? session : undefined;
   }
 
   /**
@@ -215,21 +201,21 @@ export class Branching {
    */
   private async _replace(what: string, op: (rt: SessionRuntimeLike<AgentSessionLike>) => Promise<{ cancelled: boolean }>): Promise<void> {
     const target = this._target;
-    const runtime = target.runtime();
+    const runtime = target.lifecycle.runtime;
     if (!runtime) return;
     await target.cancelAndWait();
     const before = target.session();
     const file = before?.sessionFile;
-    target.detach();
+    target.lifecycle.detach();
     try {
       const result = await op(runtime);
       // A Pi extension vetoed it (session_before_switch / _fork): the old session is still the one.
-      if (result.cancelled && runtime.session === before && before) target.bind(before);
+      if (result.cancelled && runtime.session === before && before) target.lifecycle.bind(before);
     } catch (err) {
       this._notices.replaceFailed(what, err);
-      if (target.runtime() !== runtime) return;
+      if (target.lifecycle.runtime !== runtime) return;
       // The runtime may have torn the old session down before failing: open its file again from disk.
-      await target.reopenFrom(file);
+      await target.lifecycle.reopenFrom(file);
     }
   }
 }

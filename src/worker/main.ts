@@ -316,14 +316,7 @@ const handlers: RequestHandlers = {
     clearTimeout(warmTimer);
     await controller.shutdown(settleMs, extensionsMs);
   }),
-  setPlanMode: async ({ on }) => {
-    await session();
-    return { plan: planMode.setOn(on) };
-  },
-  actOnPlan: acknowledge(async ({ text }) => {
-    await session();
-    await controller.send(planMode.act(text), 'prompt');
-  }),
+  ...planMode.handlers(session, (text) => controller.send(text, 'prompt')),
   ping: async () => null,
 };
 

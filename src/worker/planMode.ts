@@ -8,6 +8,7 @@
 
 import type { ExtensionAPI, ExtensionFactory, ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { checklistOf, noPlan, planProgress, type PlanItem, type PlanView } from '../shared/plan.ts';
+import type { WorkerRequests } from '../shared/wire/workerProtocol.ts';
 
 /** Pi's own tools that only read (as Pi registers them, never an extension's tool of the same name). */
 const READ_ONLY_BUILTINS: readonly string[] = ['read', 'grep', 'find', 'ls'];
@@ -202,6 +203,11 @@ const TODO_PARAMETERS = {
   additionalProperties: false,
 };
 
+/** The worker's handlers of the requests plan mode answers. */
+type PlanHandlers = {
+  readonly [M in 'setPlanMode' | 'actOnPlan']: (params: WorkerRequests[M]['params']) => Promise<WorkerRequests[M]['result']>;
+};
+
 /** Plan mode of the panel's sessions: the extension Pi loads for each session, and what the host asks of the current one. */
 export class PlanMode {
   private readonly _emit: (plan: PlanView) => void;
@@ -229,6 +235,24 @@ export class PlanMode {
   act(text: string): string {
     this._current?.act(text);
     return `${ACT_PREFIX}\n\n${text.trim()}`;
+  }
+
+  /**
+   * The requests plan mode answers, which the worker registers beside the others: each waits for `opened` (the
+   * session open; it rejects when the session cannot start) and Act on plan `send`s its message as a prompt.
+   */
+  handlers(opened: () => Promise<unknown>, send: (text: string) => Promise<void>): PlanHandlers {
+    return {
+      setPlanMode: async ({ on }) => {
+        await opened();
+        return { plan: this.setOn(on) };
+      },
+      actOnPlan: async ({ text }) => {
+        await opened();
+        await send(this.act(text));
+        return null;
+      },
+    };
   }
 
   /** Pi calls it for every session it builds; the last one bound is the current one. */

@@ -25,7 +25,7 @@ describe('SessionController on the real Pi SDK', function () {
 
   /** Pi's final assistant messages, as (kind, text) per block. */
   function piAssistants(): { stopReason: string; blocks: { kind: string; text: string }[] }[] {
-    const session = (h!.controller as unknown as { _session: { messages: Record<string, unknown>[] } })._session;
+    const session = h!.controller.session as unknown as { messages: Record<string, unknown>[] };
     return session.messages
       .filter((m) => m.role === 'assistant')
       .map((m) => ({

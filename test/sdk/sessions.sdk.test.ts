@@ -67,7 +67,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
    */
   function probeOldSession(): () => void {
     const old = h!.controller.session as unknown as { _emit(e: unknown): void };
-    const runtime = (h!.controller as unknown as { _runtime: { setBeforeSessionInvalidate(f?: () => void): void } })._runtime;
+    const runtime = (h!.controller as unknown as { _lifecycle: { runtime: { setBeforeSessionInvalidate(f?: () => void): void } } })._lifecycle.runtime;
     let fired = false;
     const from = h!.emitted.length;
     const emitOld = () => {

@@ -1,8 +1,8 @@
 /** Plan mode's pure parts: which tools are read-only (by what registered them, or the author's read-only mark, never by name alone), a plan's checklist, its progress. */
 
 import { strict as assert } from 'node:assert';
-import { asPlanView, checklistOf, planProgress } from '../../src/shared/plan.ts';
-import { readOnlyToolNames } from '../../src/worker/planMode.ts';
+import { asPlanView, checklistOf, noPlan, planProgress } from '../../src/shared/plan.ts';
+import { PlanMode, readOnlyToolNames } from '../../src/worker/planMode.ts';
 
 const builtin = (name: string) => ({ name, sourceInfo: { path: `builtin:${name}` } });
 const ext = (name: string, readOnlyHint?: boolean) => ({
@@ -66,5 +66,32 @@ describe('plan mode: the checklist of a plan', () => {
     assert.deepEqual(asPlanView({ on: true, items: [{ text: 'a', done: false }], draft: 'd' }), { on: true, items: [{ text: 'a', done: false }], draft: 'd' });
     assert.equal(asPlanView({ on: 'yes', items: [] }), undefined);
     assert.equal(asPlanView({ on: true, items: [{ text: 1, done: false }] }), undefined);
+  });
+});
+
+describe('plan mode: its requests', () => {
+  it('answers Plan mode on and Act on plan itself, each with the session opened first', async () => {
+    const steps: string[] = [];
+    const handlers = new PlanMode(() => {}).handlers(
+      async () => void steps.push('open'),
+      async (text) => void steps.push(`send:${text.split('\n')[0]}`),
+    );
+    assert.deepEqual(await handlers.setPlanMode({ on: true }), { plan: noPlan });
+    assert.equal(await handlers.actOnPlan({ text: '1. Do it' }), null);
+    assert.deepEqual(steps, [
+      'open',
+      'open',
+      'send:Act on this plan now. After you finish each item, call the `plan_todo` tool with the numbers of the items done so far.',
+    ]);
+  });
+
+  it('fails a request when the session cannot open, sending nothing', async () => {
+    const sent: string[] = [];
+    const handlers = new PlanMode(() => {}).handlers(
+      () => Promise.reject(new Error('the session could not start')),
+      async (text) => void sent.push(text),
+    );
+    await assert.rejects(handlers.actOnPlan({ text: '1. Do it' }), /could not start/);
+    assert.deepEqual(sent, []);
   });
 });
