@@ -37,13 +37,6 @@ const MAX_BELOW_ROWS = 4 * PAGE_ROWS;
 /** The newest rows held while the user reads back (events land there); older ones join the rows between. */
 const KEEP_LIVE_ROWS = 2 * PAGE_ROWS;
 
-/** User rows among `state`'s rows `[from, to)`. */
-function usersIn(state: TranscriptState, from = 0, to = rowCount(state)): number {
-  let n = 0;
-  for (let i = from; i < to; i++) if (rowAt(state, i)?.role === 'user') n++;
-  return n;
-}
-
 /** Where the app talks to the host and keeps its UI state. */
 export interface AppHost {
   post(msg: WebviewToHost): void;
@@ -56,12 +49,11 @@ export class ChatApp extends Disposable {
   state: TranscriptState = initialTranscript;
   /**
    * While the user reads back far above the newest rows: the rows around those on screen, held apart from
-   * `state`; the rows between (`_gap` of them, `_gapUsers` user rows) went back to the host and come again,
+   * `state`; the rows between (`_gap` of them) went back to the host and come again,
    * a page at a time, as the user scrolls down to them. So what the view holds does not grow while Pi works.
    */
   private _reading: TranscriptState | undefined;
   private _gap = 0;
-  private _gapUsers = 0;
   /** The `before` of the `loadEarlier` that fills the gap, while its reply is awaited (0: none). */
   private _gapAsked = 0;
   private _gapWide = false;
@@ -183,16 +175,12 @@ export class ChatApp extends Disposable {
       if (this._reading) this._reading = s;
       else this.state = s;
     };
-    const laterUsers = (): number => (this._reading ? this._gapUsers + usersIn(this.state) : 0);
     const shown: TranscriptHolder = {
       get state(): TranscriptState {
         return read();
       },
       set state(s: TranscriptState) {
         write(s);
-      },
-      get laterUsers(): number {
-        return laterUsers();
       },
     };
     this._paging = new Paging(shown, this._transcript, scroller, this._anchor, post, () => this._fillGap());
@@ -361,7 +349,6 @@ export class ChatApp extends Disposable {
     const live = recentPart(state, KEEP_LIVE_ROWS);
     if (!reading || live.earlier <= n) return;
     this._gap = live.earlier - n;
-    this._gapUsers = usersIn(state, n, live.earlier);
     this._reading = reading;
     this.state = live.state;
     this._transcript.cut(reading);
@@ -387,7 +374,6 @@ export class ChatApp extends Disposable {
     const live = recentPart(this.state, KEEP_LIVE_ROWS);
     if (!live.earlier) return;
     this._gap += live.earlier;
-    this._gapUsers += usersIn(this.state, 0, live.earlier);
     this.state = live.state;
   }
 
@@ -428,7 +414,6 @@ export class ChatApp extends Disposable {
     const grown = between.length ? appendRows(reading, between, msg.tools ?? {}) : reading;
     if (grown !== reading) {
       this._gap -= between.length;
-      this._gapUsers -= between.filter((m) => m.role === 'user').length;
     }
     if (reached || this._gap <= 0) {
       // The part read and the newest rows are one transcript again.
@@ -455,7 +440,6 @@ export class ChatApp extends Disposable {
   private _leaveReading(): void {
     this._reading = undefined;
     this._gap = 0;
-    this._gapUsers = 0;
     this._gapAsked = 0;
     this._transcript.gapBelow = false;
   }

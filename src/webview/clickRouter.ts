@@ -78,14 +78,14 @@ export class ClickRouter {
       case ConversationAction.EditResend:
       case ConversationAction.ForkHere: {
         const row = this._userRow(el);
-        if (!row) return;
+        if (!row?.entryId) return;
         const edit = action === ConversationAction.EditResend;
-        if (edit) t.composer.startEdit(row.text, row.media);
-        return t.post({ type: edit ? 'editResend' : 'forkHere', fromEnd: row.fromEnd, text: row.text });
+        if (edit) t.composer.startEdit(textOf(row), row.media);
+        return t.post({ type: edit ? 'editResend' : 'forkHere', entryId: row.entryId });
       }
       case ConversationAction.Restore: {
-        const row = this._userRow(el);
-        if (row) t.post({ type: 'restore', fromEnd: row.fromEnd, text: row.text });
+        const entryId = this._userRow(el)?.entryId;
+        if (entryId) t.post({ type: 'restore', entryId });
         return;
       }
       case ConversationAction.UndoRestore:
@@ -142,17 +142,14 @@ export class ClickRouter {
     this._t.transcript.refreshPart(el);
   }
 
-  /** The user row an action sits in, named as the host expects: how many user rows follow it, and its text (and images). */
-  private _userRow(el: Element): { fromEnd: number; text: string; media?: UserRow['media'] } | undefined {
+  /**
+   * The user row an action sits in. Its session entry names it to the worker; a row without one (Pi has not
+   * written the message yet) has its actions disabled, and a click on one sends nothing.
+   */
+  private _userRow(el: Element): UserRow | undefined {
     const id = Number(el.closest('[data-msg-id]')?.getAttribute('data-msg-id'));
-    const users = this._t.holder.state.messages.filter((m): m is UserRow => m.role === 'user');
-    const i = users.findIndex((m) => m.id === id);
-    if (i < 0) return undefined;
-    return {
-      fromEnd: users.length - 1 - i + (this._t.holder.laterUsers ?? 0),
-      text: users[i]!.blocks.map((b) => b?.text ?? '').join(''),
-      media: users[i]!.media,
-    };
+    const row = this._t.holder.state.messages.find((m) => m.id === id);
+    return row?.role === 'user' ? row : undefined;
   }
 
   private async _copyText(text: string, button: Element): Promise<void> {
@@ -174,4 +171,9 @@ export class ClickRouter {
       if (label !== null) button.setAttribute('aria-label', label);
     }, 1500);
   }
+}
+
+/** A user row's text, as the composer takes it back. */
+function textOf(row: UserRow): string {
+  return row.blocks.map((b) => b?.text ?? '').join('');
 }

@@ -15,8 +15,6 @@ const BOTTOM_SLACK_PX = 32;
 /** The view's transcript state, which paging reads and extends at the top. */
 export interface TranscriptHolder {
   state: TranscriptState;
-  /** User rows after those `state` holds that it does not (held apart while the user reads back; see ChatApp). */
-  readonly laterUsers?: number;
 }
 
 /** Pages rows in, one `loadEarlier` at a time; reaching the top does what "show earlier" does. */

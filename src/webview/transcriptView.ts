@@ -399,6 +399,12 @@ class MessageRow {
         setAttr(this.el, 'data-exit-code', m.exitCode);
         break;
       case 'user':
+        // Restores and tree moves name the message by its session entry: until Pi has written it, there is none.
+        if (prev?.role !== 'user' || prev.entryId !== m.entryId) {
+          setAttr(this.el, 'data-entry-id', m.entryId);
+          for (const b of this.el.querySelectorAll<HTMLButtonElement>('.row-actions button')) b.disabled = m.entryId === undefined;
+        }
+        break;
       case 'notice':
         break;
       default:

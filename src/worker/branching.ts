@@ -43,8 +43,8 @@ export class Branching {
   /** The commands of the table (`COMMANDS`) this part answers. */
   readonly commands: CommandHandlers<'editResend' | 'forkHere' | 'newSession'> = {
     newSession: () => this.newSession(),
-    editResend: ({ fromEnd, text }) => this.editResend(fromEnd, text),
-    forkHere: ({ fromEnd, text }) => this.forkHere(fromEnd, text),
+    editResend: ({ entryId }) => this.editResend(entryId),
+    forkHere: ({ entryId }) => this.forkHere(entryId),
   };
 
   /** `pendingImport`: where an import is recorded until it has finished, so a worker dying during it leaves no copy. */
@@ -90,12 +90,12 @@ export class Branching {
 
   /**
    * "Fork from here": a new session file holding the conversation up to the end of the exchange that the
-   * user message (named as in `userEntryId`) starts. The original file is untouched.
+   * user message of session entry `entryId` starts. The original file is untouched.
    */
-  async forkHere(fromEnd: number, text: string): Promise<void> {
+  async forkHere(entryId: string): Promise<void> {
     const session = await this._withRuntime();
     const tree = treeOf(session);
-    const id = tree ? userEntryId(tree, fromEnd, text) : undefined;
+    const id = tree ? userEntryId(tree, entryId) : undefined;
     if (!tree || !id) return this._notices.unsupported('Fork');
     const at = exchangeEndId(tree, id);
     await this._replace('fork the session', (rt) => rt.fork(at, { position: 'at' }));
@@ -118,14 +118,14 @@ export class Branching {
   }
 
   /**
-   * "Edit and resend": moves the session's leaf to just before that user message (a new branch in the same
-   * file; the old one stays in the tree) and puts its text in the composer.
+   * "Edit and resend": moves the session's leaf to just before the user message of session entry `entryId` (a
+   * new branch in the same file; the old one stays in the tree) and puts its text in the composer.
    */
-  editResend(fromEnd: number, text: string): Promise<void> {
+  editResend(entryId: string): Promise<void> {
     return this._moving(async () => {
       const session = await this._target.ensureSession();
       const tree = treeOf(session);
-      const id = tree ? userEntryId(tree, fromEnd, text) : undefined;
+      const id = tree ? userEntryId(tree, entryId) : undefined;
       if (!id) return this._notices.unsupported('Edit and resend');
       await this.navigateTree(id);
     });

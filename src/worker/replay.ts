@@ -10,7 +10,8 @@ import type { TranscriptState } from '../shared/transcript/rows.ts';
  * `state` with `messages` after it, in one pass: the events a live run would have produced (each message
  * starts and ends, every tool result becomes a finished tool card), run through the same projection and
  * reduced as they are made. `onEvent` sees each one. A message that cannot be shown (a crafted or damaged
- * session file) is left out whole and reported to `onSkip`, and the rest still shows.
+ * session file) is left out whole and reported to `onSkip`, and the rest still shows. `entryIdOf` names a
+ * message's session entry, which its user row carries (restores and tree moves name the message by it).
  */
 export function replayOnto(
   state: TranscriptState,
@@ -18,6 +19,7 @@ export function replayOnto(
   now: number,
   onEvent?: (ev: WireEvent) => void,
   onSkip?: (index: number, err: unknown) => void,
+  entryIdOf?: (message: unknown) => string | undefined,
 ): TranscriptState {
   let s = state;
   const calls = new Map<string, unknown>();
@@ -25,8 +27,10 @@ export function replayOnto(
     // One message at a time, kept only when all of it projects: a bad one leaves no half-open row.
     let next = s;
     const made: WireEvent[] = [];
+    const entryId = entryIdOf?.(message);
     const emit = (event: unknown) => {
-      for (const ev of project(event as AgentSessionEvent, { state: next, now })) {
+      for (const projected of project(event as AgentSessionEvent, { state: next, now })) {
+        const ev = entryId && projected.type === 'userMessage' ? { ...projected, entryId } : projected;
         next = reduceOne(next, ev);
         made.push(ev);
       }

@@ -51,7 +51,7 @@ export class Restoring {
 
   /** The commands of the table (`COMMANDS`) this part answers. */
   readonly commands: CommandHandlers<'restore' | 'undoRestore'> = {
-    restore: ({ fromEnd, text }) => this.restore(fromEnd, text),
+    restore: ({ entryId }) => this.restore(entryId),
     undoRestore: () => this.undo(),
   };
 
@@ -60,13 +60,13 @@ export class Restoring {
     this._checkpoints = checkpoints;
   }
 
-  /** Restore at the user row named by `fromEnd` and `text` (as Edit and resend names it). */
-  async restore(fromEnd: number, text: string): Promise<void> {
+  /** Restore at the user message of session entry `requested` (as Edit and resend names it), when it is one on the branch. */
+  async restore(requested: string): Promise<void> {
     const target = this._target;
     if (target.isActive()) return target.notice('info', 'Pi is busy. Restore after the run ends (or cancel it).');
     const session = await target.ensureSession();
     const manager = session?.sessionManager;
-    const entryId = manager ? userEntryId({ sessionManager: manager }, fromEnd, text) : undefined;
+    const entryId = manager ? userEntryId({ sessionManager: manager }, requested) : undefined;
     if (!manager || !entryId) return target.notice('warning', 'This message was not found in the session, so there is nothing to restore to.');
     const plan = await this._checkpoints.plan(manager.getSessionId(), entryId).catch((err: unknown) => {
       target.notice('warning', `The checkpoint of this message could not be read: ${errorText(err)}`);

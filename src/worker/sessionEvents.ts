@@ -1,8 +1,10 @@
 /** Pi's events of the shown session: projected onto the transcript, a settled run's follow-ups, the session's info kept current. */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import { rowAt, rowCount } from '../shared/transcript/rowStore.ts';
+import type { RowId } from '../shared/wire/events.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
-import { errorText } from './agentSession.ts';
+import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { project } from './projection.ts';
 import type { Prompting } from './prompting.ts';
 import type { RunReview } from './runReview.ts';
@@ -26,6 +28,8 @@ export class SessionEvents {
   private readonly _parts: EventParts;
   private readonly _log: Logger;
   private readonly _unknownTypes = new Set<string>();
+  /** A user message Pi announced the end of: it writes it to the file right after, so the next event names its entry. */
+  private _unwritten: { readonly message: unknown; readonly rowId: RowId; readonly session: AgentSessionLike | undefined } | undefined;
 
   constructor(context: SessionContext, parts: EventParts, log: Logger) {
     this._context = context;
@@ -37,6 +41,7 @@ export class SessionEvents {
   readonly heard = (event: AgentSessionEvent): void => {
     const { review, watchdog, prompting, lifecycle } = this._parts;
     try {
+      if (this._unwritten) this._nameEntry(this._unwritten);
       review.heard(event, this._context.session());
       const wire = project(event, {
         state: this._context.state(),
@@ -48,6 +53,7 @@ export class SessionEvents {
         },
       });
       if (wire.length) this._context.apply(wire);
+      if (event.type === 'message_end' && event.message.role === 'user') this._written(event.message);
       if (event.type === 'queue_update') prompting.pruneQueuedImages(event);
       if (event.type === 'agent_settled') this._settled(event.aborted);
       // The model, its thinking level or how full its context is may have changed. An extension that
@@ -64,6 +70,27 @@ export class SessionEvents {
       this._log.error(`Pi event "${event.type}" could not be shown: ${errorText(err)}`);
     }
   };
+
+  /** Pi writes user message `message` (the transcript's last row) to the file once this event has been heard. */
+  private _written(message: unknown): void {
+    const state = this._context.state();
+    const row = rowAt(state, rowCount(state) - 1);
+    if (row?.role === 'user' && row.entryId === undefined) this._unwritten = { message, rowId: row.id, session: this._context.session() };
+  }
+
+  /** Gives the user row of a message Pi has written its entry's id (Pi's session files name messages by it). */
+  private _nameEntry(unwritten: NonNullable<SessionEvents['_unwritten']>): void {
+    this._unwritten = undefined;
+    const manager: Partial<NonNullable<AgentSessionLike['sessionManager']>> | undefined =
+      unwritten.session === this._context.session() ? unwritten.session?.sessionManager : undefined;
+    // The entry Pi just wrote is the leaf; the branch is walked only when something was written after it.
+    const leaf = manager?.getLeafEntry?.();
+    const entry =
+      leaf?.type === 'message' && leaf.message === unwritten.message
+        ? leaf
+        : manager?.getBranch?.().findLast((e) => e.type === 'message' && e.message === unwritten.message);
+    if (typeof entry?.id === 'string') this._context.apply([{ type: 'userEntry', rowId: unwritten.rowId, entryId: entry.id }]);
+  }
 
   /** A run settled: its file changes, a reload it held back, a provider error it ended on. */
   private _settled(aborted: boolean): void {

@@ -105,19 +105,12 @@ export function treeView(session: SessionTree): TreeNodeView[] {
 }
 
 /**
- * The entry id of a user message on the current branch, named by how many user rows come after it in the
- * view (counting from the end survives compaction, which drops early rows) and checked against its text.
+ * `entryId` when it names a user message on the current branch (the rows the view shows), else undefined: a
+ * row of another branch, another session or a crafted message is never moved to, and nothing is guessed.
  */
-export function userEntryId(session: SessionTree, fromEnd: number, text: string): string | undefined {
-  const users = session.sessionManager
-    .getBranch()
-    .filter((e) => e.type === 'message' && (e.message as { role?: string }).role === 'user')
-    .map((e) => ({ id: e.id, text: contentText((e as { message: { content?: unknown } }).message.content) }));
-  const byPosition = users[users.length - 1 - fromEnd];
-  // The view and the file disagree (a row the file has not got yet): fall back to the latest with that text.
-  const id = byPosition && byPosition.text.trim() === text.trim() ? byPosition.id : [...users].reverse().find((u) => u.text.trim() === text.trim())?.id;
-  // A crafted file's entry id may be an object: Pi is never asked to move to one.
-  return typeof id === 'string' ? id : undefined;
+export function userEntryId(session: SessionTree, entryId: string): string | undefined {
+  const entry = session.sessionManager.getBranch().find((e) => e.id === entryId);
+  return entry?.type === 'message' && (entry.message as { role?: string }).role === 'user' ? entryId : undefined;
 }
 
 /** The last entry of the exchange a user message starts (before the next user message), to fork after it. */

@@ -56,10 +56,17 @@ export class SessionTranscript extends Disposable {
     const name = session.sessionName;
     if (!messages.length && !name) return false;
     let count = 0;
-    let state = replayOnto(this._state, messages, this._clock.now(), undefined, (index, err) => {
-      count++;
-      this._log.warn(`Message ${index} of the session could not be shown and was skipped: ${errorText(err)}`);
-    });
+    let state = replayOnto(
+      this._state,
+      messages,
+      this._clock.now(),
+      undefined,
+      (index, err) => {
+        count++;
+        this._log.warn(`Message ${index} of the session could not be shown and was skipped: ${errorText(err)}`);
+      },
+      messageEntryIds(session),
+    );
     // A crafted file's name can be anything: only text names the session.
     if (typeof name === 'string' && name) state = reduceOne(state, { type: 'sessionInfo', name });
     this._state = state;
@@ -67,4 +74,36 @@ export class SessionTranscript extends Disposable {
     this._onDidReplay.fire();
     return true;
   }
+}
+
+/**
+ * The session entry each of `session`'s messages came from, found as Pi finds it: the entry holding that very
+ * message on the branch, else the entry the message's place in Pi's projection of the branch came from.
+ */
+function messageEntryIds(session: AgentSessionLike): (message: unknown) => string | undefined {
+  const manager = session.sessionManager;
+  if (!manager) return () => undefined;
+  const ids = new Map<unknown, string>();
+  for (const e of manager.getBranch()) if (e.type === 'message' && typeof e.id === 'string') ids.set(e.message, e.id);
+  let byPlace: Map<unknown, string> | undefined;
+  return (message) => {
+    const id = ids.get(message);
+    if (id !== undefined) return id;
+    // A message Pi copied for the model's context (an edit, content it filled in): its place in the projection.
+    byPlace ??= projectedIds(manager, session.messages);
+    return byPlace.get(message);
+  };
+}
+
+/** `messages` (as Pi's projection of the branch made them) mapped to the entries they came from; empty when they differ. */
+function projectedIds(manager: NonNullable<AgentSessionLike['sessionManager']>, messages: readonly unknown[]): Map<unknown, string> {
+  const out = new Map<unknown, string>();
+  try {
+    const projected = manager.buildSessionProjection().entries.flatMap((e) => e.messages.map(() => e.sourceEntry.id));
+    if (projected.length !== messages.length) return out;
+    for (const [i, m] of messages.entries()) if (typeof projected[i] === 'string') out.set(m, projected[i]);
+  } catch {
+    // A session manager without a projection (a test's), or a damaged branch: those rows name no entry.
+  }
+  return out;
 }

@@ -8,6 +8,7 @@ import type { PanelQuestion } from '../../src/worker/restoring.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { anyRow } from '../support/anyRow.ts';
 import { tempDir } from '../support/tempDir.ts';
+import { userEntry } from '../support/userEntry.ts';
 import { call, say, useSdkSuite } from './sdkSuite.ts';
 
 describe('checkpoints on the real Pi SDK', function () {
@@ -81,7 +82,7 @@ describe('checkpoints on the real Pi SDK', function () {
 
     // Code only: the files go back, the conversation stays.
     answers.push('Code only');
-    await h.controller.commands.restore({ fromEnd: 1, text: 'First: generate and edit.' });
+    await h.controller.commands.restore(userEntry(h.controller.state, 'First: generate and edit.'));
     assert.deepEqual(asked.at(-1)?.options, ['Code and conversation', 'Conversation only', 'Code only']);
     assert.deepEqual(
       asked.at(-1)?.restore?.files.map((f) => f.path),
@@ -97,7 +98,7 @@ describe('checkpoints on the real Pi SDK', function () {
 
     // Conversation only: the files stay, the conversation goes back to before the message.
     answers.push('Conversation only');
-    await h.controller.commands.restore({ fromEnd: 1, text: 'First: generate and edit.' });
+    await h.controller.commands.restore(userEntry(h.controller.state, 'First: generate and edit.'));
     assert.equal(readFileSync(a, 'utf8'), 'one\nTWO\n');
     assert.ok(existsSync(gen));
     assert.deepEqual(userTexts(), []);
@@ -106,7 +107,7 @@ describe('checkpoints on the real Pi SDK', function () {
 
     // Code and conversation.
     answers.push('Code and conversation');
-    await h.controller.commands.restore({ fromEnd: 1, text: 'First: generate and edit.' });
+    await h.controller.commands.restore(userEntry(h.controller.state, 'First: generate and edit.'));
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
     assert.equal(existsSync(gen), false);
     assert.deepEqual(userTexts(), []);
@@ -120,7 +121,7 @@ describe('checkpoints on the real Pi SDK', function () {
     const { a } = await firstRun();
     const asked = answerFrom(['Code only', 'No']);
     writeFileSync(a, 'mine\n');
-    await suite.h.controller.commands.restore({ fromEnd: 0, text: 'First: generate and edit.' });
+    await suite.h.controller.commands.restore(userEntry(suite.h.controller.state, 'First: generate and edit.'));
     assert.equal(asked.length, 2);
     assert.equal(asked[1]?.kind, 'confirm');
     assert.match(String(asked[1]?.message), /a\.txt/);
@@ -170,9 +171,9 @@ describe('checkpoints on the real Pi SDK', function () {
     const h = suite.h;
     await run('Second message.');
     answerFrom(['Code only', 'Conversation only']);
-    await h.controller.commands.restore({ fromEnd: 1, text: 'First: generate and edit.' });
+    await h.controller.commands.restore(userEntry(h.controller.state, 'First: generate and edit.'));
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
-    await h.controller.commands.restore({ fromEnd: 0, text: 'Second message.' });
+    await h.controller.commands.restore(userEntry(h.controller.state, 'Second message.'));
     assert.deepEqual(userTexts(), ['First: generate and edit.']);
 
     await h.controller.commands.undoRestore(null);
@@ -191,7 +192,7 @@ describe('checkpoints on the real Pi SDK', function () {
     const row = anyRow(suite.h.controller.state.messages.at(-1))!;
     assert.equal((await suite.h.controller.review.undo('gen.txt', row.runId)).ok, true);
     answerFrom(['Code only']);
-    await suite.h.controller.commands.restore({ fromEnd: 0, text: 'First: generate and edit.' });
+    await suite.h.controller.commands.restore(userEntry(suite.h.controller.state, 'First: generate and edit.'));
     assert.equal(readFileSync(a, 'utf8'), 'one\ntwo\n');
 
     const h = await suite.reload();

@@ -10,6 +10,7 @@ import { sessionDirFor } from '../../src/worker/piSessions.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
 import { loadBundledPi, scenarioFile, startHarness, type Harness } from './harness.ts';
 import { tempDir } from '../support/tempDir.ts';
+import { userEntry } from '../support/userEntry.ts';
 import { useClientHarness, type ClientHarness } from './workerHarness.ts';
 
 const answers = (n: number): Scenario =>
@@ -133,7 +134,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     await run('Two');
     const oldFile = h.controller.sessionFile!;
     const oldSilent = probeOldSession();
-    await h.controller.commands.forkHere({ fromEnd: 1, text: 'One' });
+    await h.controller.commands.forkHere(userEntry(h.controller.state, 'One'));
     assert.notEqual(h.controller.sessionFile, oldFile);
     assert.deepEqual(shown(h.controller.state), ['user: One', 'assistant: Answer number 1.']);
     assert.deepEqual(shown(h.controller.state), piShows(h));
@@ -149,7 +150,7 @@ describe('Sessions through the runtime on the real Pi SDK', function () {
     await run('One');
     await run('Two');
     const file = h.controller.sessionFile;
-    await h.controller.commands.editResend({ fromEnd: 0, text: 'Two' });
+    await h.controller.commands.editResend(userEntry(h.controller.state, 'Two'));
     assert.equal(h.controller.sessionFile, file, 'same session file');
     assert.deepEqual(inputs, ['Two']);
     assert.deepEqual(shown(h.controller.state), ['user: One', 'assistant: Answer number 1.']);

@@ -18,9 +18,9 @@ function parsed(raw: unknown) {
 
 describe('commands table', () => {
   it('passes Edit and resend from the webview to the worker untouched, as the table names it', () => {
-    const msg = parsed({ type: 'editResend', fromEnd: 1, text: 'First question', extra: 'dropped' });
+    const msg = parsed({ type: 'editResend', entryId: 'a1b2c3d4', extra: 'dropped' });
     assert.ok(isCommandMessage(msg));
-    assert.deepEqual(commandOf(msg), { name: 'editResend', params: { fromEnd: 1, text: 'First question' } });
+    assert.deepEqual(commandOf(msg), { name: 'editResend', params: { entryId: 'a1b2c3d4' } });
   });
 
   it('passes a command without a payload as one without params', () => {
@@ -31,8 +31,8 @@ describe('commands table', () => {
   });
 
   it("rejects a command whose payload fails the table's check, naming the field", () => {
-    const r = parseWebviewMessage({ type: 'editResend', fromEnd: -1, text: 'x' });
-    assert.deepEqual(r, { ok: false, reason: 'editResend.fromEnd is not a count' });
+    const r = parseWebviewMessage({ type: 'editResend', entryId: { toString: 1 } });
+    assert.deepEqual(r, { ok: false, reason: 'editResend.entryId is not an entry id' });
   });
 
   it('passes a shell command with its flag, and refuses an empty one', () => {

@@ -96,8 +96,9 @@ describe("a crafted session's tree", () => {
       [['u1', 'hello', undefined]],
     );
     assert.doesNotThrow(() => JSON.stringify(nodes));
-    assert.equal(userEntryId(tree, 0, '[tool]'), undefined, 'the newest user entry has an object id');
-    assert.equal(userEntryId(tree, 1, 'hello'), 'u1');
+    assert.equal(userEntryId(tree, '[object Object]'), undefined, 'the newest user entry has an object id');
+    assert.equal(userEntryId(tree, 'x'), undefined, 'an entry whose type is not text is no user message');
+    assert.equal(userEntryId(tree, 'u1'), 'u1');
     assert.equal(exchangeEndId(tree, 'u1'), 'u1', 'the exchange ends at an entry whose id is an object: it forks at the user entry');
   });
 });

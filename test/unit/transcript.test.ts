@@ -4,7 +4,7 @@ import { project } from '../../src/worker/projection.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import { earlierPage, prependRows, recentPart, SNAPSHOT_ROWS } from '../../src/shared/transcript/paging.ts';
-import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import { initialTranscript, reduce, withRowUpdates } from '../../src/shared/transcript/reduce.ts';
 import { toolOf, type MessageView, type TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { rows } from '../../src/shared/transcript/rowStore.ts';
 import { longTranscript } from '../webview/builders.ts';
@@ -116,6 +116,34 @@ describe('transcript reducer with real Pi event streams', () => {
 
 describe('transcript reducer rules', () => {
   const start: WireEvent[] = [{ type: 'runStart' }, { type: 'assistantStart', at: 1 }];
+
+  it("names a user row's session entry once Pi wrote it, while the reply streams too, and never one a crafted file gives", () => {
+    const entryOf = (s: TranscriptState, id: number) => {
+      const m = s.messages.find((r) => r.id === id);
+      return m?.role === 'user' ? m.entryId : undefined;
+    };
+    const sent = reduce(initialTranscript, [
+      { type: 'userMessage', text: 'Same', images: 0, rowId: 1, entryId: 'u1' },
+      { type: 'userMessage', text: 'Same', images: 0, rowId: 2 },
+      { type: 'assistantStart', at: 0, rowId: 3 },
+    ]);
+    assert.equal(entryOf(sent, 1), 'u1', 'a replayed row carries its entry');
+    assert.equal(entryOf(sent, 2), undefined, 'a live row has none until Pi wrote it');
+    const written = reduce(sent, [{ type: 'userEntry', rowId: 2, entryId: 'u2' }]);
+    assert.equal(entryOf(written, 2), 'u2');
+    assert.equal(written.openIndex, 2, 'the reply still streams');
+    assert.equal(entryOf(written, 1), 'u1');
+    assert.equal(entryOf(withRowUpdates(sent, [{ type: 'userEntry', rowId: 2, entryId: 'u2' }]), 2), 'u2', 'a part read back takes it too');
+    assert.equal(reduce(written, [{ type: 'userEntry', rowId: 3, entryId: 'x' }]).messages[2]?.role, 'assistant', 'only a user row takes one');
+    const crafted = reduce(initialTranscript, [
+      { type: 'userMessage', text: 'a', images: 0, entryId: '../../x' },
+      { type: 'userMessage', text: 'b', images: 0, entryId: { toString: 1 } as unknown as string },
+    ]);
+    assert.deepEqual(
+      crafted.messages.map((m) => (m.role === 'user' ? m.entryId : null)),
+      [undefined, undefined],
+    );
+  });
 
   it('buckets deltas by contentIndex, never into one string', () => {
     const s = reduce(initialTranscript, [

@@ -14,7 +14,7 @@ export function exchange(n: number, opts: { outputLines?: number } = {}): WireEv
   const output = Array.from({ length: opts.outputLines ?? 40 }, (_, i) => `line ${i} of the output of command ${n}: ${'x'.repeat(40)}`).join('\n');
   const args = JSON.stringify({ command: `ls -la src/${n}` });
   return [
-    { type: 'userMessage', text: `Question ${n}: what is in src/${n}?`, images: 0 },
+    { type: 'userMessage', text: `Question ${n}: what is in src/${n}?`, images: 0, entryId: `entry${n}` },
     { type: 'runStart' },
     { type: 'assistantStart', at },
     { type: 'blockStart', index: 0, kind: 'thinking', at },

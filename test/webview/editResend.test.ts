@@ -26,7 +26,26 @@ describe('Edit and resend in the webview', function () {
     assert.equal(await view.inputValue(composer), first);
     assert.deepEqual(
       (await posted(view)).filter((m) => m.type === 'editResend'),
-      [{ type: 'editResend', fromEnd: 1, text: first }],
+      [{ type: 'editResend', entryId: 'entry1' }],
+    );
+  });
+
+  it('offers no action on a message Pi has not written yet, and names it by its entry once Pi has', async () => {
+    const rowId = 1000;
+    await deliver(view, { type: 'batch', events: [{ type: 'userMessage', text: 'Being sent', images: 0, rowId }] });
+    const row = view.locator(`[data-msg-id="${rowId}"]`);
+    for (const action of ['edit-resend', 'fork-here', 'restore']) assert.equal(await row.locator(`[data-action="${action}"]`).isDisabled(), true, action);
+    await row.locator('[data-action="edit-resend"]').dispatchEvent('click');
+    assert.deepEqual(
+      (await posted(view)).filter((m) => m.type === 'editResend'),
+      [],
+      'nothing is guessed for it',
+    );
+    await deliver(view, { type: 'batch', events: [{ type: 'userEntry', rowId, entryId: 'entry3' }] });
+    await row.locator('[data-action="fork-here"]').click();
+    assert.deepEqual(
+      (await posted(view)).filter((m) => m.type === 'forkHere'),
+      [{ type: 'forkHere', entryId: 'entry3' }],
     );
   });
 

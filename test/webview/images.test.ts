@@ -181,6 +181,7 @@ describe('images in the chat webview (headless Chromium)', function () {
         type: 'userMessage',
         text: 'Compare these',
         images: 3,
+        entryId: 'u1',
         media: [
           { mimeType: 'image/png', bytes: 79, data: png },
           { mimeType: 'image/png', bytes: 9_000_000 },
@@ -229,7 +230,7 @@ describe('images in the chat webview (headless Chromium)', function () {
       await page.locator('[data-role="user"] [data-action="edit-resend"]').click();
       assert.deepEqual(
         (await posted(page)).filter((m) => m.type === 'editResend'),
-        [{ type: 'editResend', fromEnd: 0, text: 'Compare these' }],
+        [{ type: 'editResend', entryId: 'u1' }],
       );
       await deliver(page, { type: 'setInput', text: 'Compare these' });
       assert.equal(await page.locator(composer).inputValue(), 'Compare these');

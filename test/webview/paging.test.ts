@@ -237,7 +237,7 @@ describe('chat webview paging from the host (headless Chromium)', function () {
       Array.from({ length: n }, (_, k): WireEvent[] => {
         const i = from + k;
         return [
-          { type: 'userMessage', text: `prompt ${i}`, images: 0 },
+          { type: 'userMessage', text: `prompt ${i}`, images: 0, entryId: `live${i}` },
           { type: 'toolStart', toolCallId: `live_${i}`, toolName: 'bash', args: '{}', at: T0 },
           { type: 'toolEnd', toolCallId: `live_${i}`, isError: false, output: `output ${i}`, durationMs: 1 },
           { type: 'toolResult', toolCallId: `live_${i}`, toolName: 'bash', isError: false },
@@ -268,14 +268,15 @@ describe('chat webview paging from the host (headless Chromium)', function () {
     assert.ok(sizes.at(-1)! <= sizes[4]! + 100, `flat while reading back: ${sizes.join(', ')}`);
     assert.ok((await domIds(page)).includes(reading), 'the row read is still on screen');
 
-    // Fork from a user row read back: it is named by the user rows after it, those held apart counted.
+    // Fork from a user row read back: it is named by its session entry, whatever is held apart after it.
     const user = page.locator('[data-testid="transcript"] [data-role="user"]').first();
     const userId = Number(await user.getAttribute('data-msg-id'));
     await user.hover();
     await user.locator('[data-action="fork-here"]').click();
     const fork = (await posted(page)).find((m) => m.type === 'forkHere')!;
-    const users = host.messages.filter((m) => m.role === 'user');
-    assert.equal(fork.fromEnd, users.length - 1 - users.findIndex((m) => m.id === userId));
+    const forked = host.messages.find((m) => m.id === userId);
+    assert.equal(forked?.role === 'user' ? forked.entryId : undefined, fork.entryId);
+    assert.ok(fork.entryId);
 
     // Scrolling down shows every row after those read, in order, the rows between fetched from the host.
     const seen = new Set(await domIds(page));

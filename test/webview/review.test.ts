@@ -9,7 +9,7 @@ import { deliver, posted, session, useChatPage } from './harness.ts';
 
 const editArgs = JSON.stringify({ path: '/work/src/a.ts', edits: [{ oldText: 'a', newText: 'b' }] });
 const editRun: WireEvent[] = [
-  { type: 'userMessage', text: 'Edit a.ts.', images: 0 },
+  { type: 'userMessage', text: 'Edit a.ts.', images: 0, entryId: 'u1' },
   { type: 'runStart' },
   { type: 'assistantStart', at: T0 },
   { type: 'blockStart', index: 0, kind: 'toolCall', at: T0, toolCallId: 'e1', toolName: 'edit' },
@@ -146,7 +146,7 @@ describe('review and chips in the chat view (headless Chromium)', function () {
   it('a user row offers Restore; the restore card lists the files with diffs of the checkpoint and answers with its choice', async () => {
     await deliver(page, { type: 'batch', events: editRun });
     await page.locator('[data-role="user"] [data-action="restore"]').click();
-    assert.deepEqual((await sent('restore')).at(-1), { type: 'restore', fromEnd: 0, text: 'Edit a.ts.' });
+    assert.deepEqual((await sent('restore')).at(-1), { type: 'restore', entryId: 'u1' });
     const checkpoint = 'a'.repeat(40);
     const files = [
       { path: 'gen.txt', added: 1, removed: 0, created: true },

@@ -129,14 +129,14 @@ describe('sessions list, tree and rewind in the webview', function () {
     assert.deepEqual(await lastPosted(view, 'openSession'), { type: 'openSession', file: list[1]!.path });
   });
 
-  it('offers Edit and resend and Fork from here on user rows, naming the row from the end', async () => {
+  it('offers Edit and resend and Fork from here on user rows, naming the message by its session entry', async () => {
     await deliver(view, { type: 'snapshot', state: build([...exchange(1), ...exchange(2)]), session });
     const users = view.locator('[data-testid="transcript"] [data-role="user"]');
     assert.equal(await users.count(), 2);
     await users.first().locator('[data-action="edit-resend"]').click();
-    assert.deepEqual(await lastPosted(view, 'editResend'), { type: 'editResend', fromEnd: 1, text: 'Question 1: what is in src/1?' });
+    assert.deepEqual(await lastPosted(view, 'editResend'), { type: 'editResend', entryId: 'entry1' });
     await users.nth(1).locator('[data-action="fork-here"]').click();
-    assert.deepEqual(await lastPosted(view, 'forkHere'), { type: 'forkHere', fromEnd: 0, text: 'Question 2: what is in src/2?' });
+    assert.deepEqual(await lastPosted(view, 'forkHere'), { type: 'forkHere', entryId: 'entry2' });
     // The composer took the old text at once; the host's rewind, landing after the user typed, changes nothing.
     assert.equal(await view.inputValue('[data-testid="composer"]'), 'Question 1: what is in src/1?');
     await view.fill('[data-testid="composer"]', 'an edit');

@@ -198,6 +198,7 @@ function step(s: RunState, ev: WireEvent): RunState {
     case 'bashEnd':
       return live.shell && ev.id !== undefined ? { ...live, shell: undefined } : live;
     case 'bashOutput':
+    case 'userEntry':
     case 'plan':
     case 'widget':
     case 'workingMessage':

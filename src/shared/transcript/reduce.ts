@@ -7,6 +7,7 @@ import type { BlockFinal, RowId, StopReason, WireEvent } from '../wire/events.ts
 import { reduceExtensionUi, reduceShell } from './dialogsAndWidgets.ts';
 import { unknownCase } from '../exhaustive.ts';
 import { t } from '../l10n.ts';
+import { isEntryId } from '../wire/limits.ts';
 import { initialRunState, reduceRun } from '../run/runState.ts';
 import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
 import { emptyTools, fieldsOf, lookup, make, pushed, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
@@ -37,7 +38,10 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
         final: true,
         images: ev.images || undefined,
         ...(ev.media?.length ? { media: ev.media } : {}),
+        ...(isEntryId(ev.entryId) ? { entryId: ev.entryId } : {}),
       });
+    case 'userEntry':
+      return isEntryId(ev.entryId) ? withUserEntry(s, ev.rowId, ev.entryId) : s;
     case 'noticeMessage': {
       const row: MessageView = {
         id: idOf(s, ev),
@@ -232,6 +236,39 @@ function flattened(text: string): string {
   return text;
 }
 
+/** `s` with user row `rowId` (if it holds it) naming Pi's session entry `entryId`. */
+function withUserEntry(s: TranscriptState, rowId: RowId, entryId: string): TranscriptState {
+  const r = rows(s);
+  const named = (m: MessageView): MessageView => (m.role === 'user' && m.entryId !== entryId ? { ...m, entryId } : m);
+  const i = rowIndex(r.store, r.length, rowId);
+  if (i >= 0) {
+    const row = named(r.store[i]!);
+    if (row === r.store[i]) return s;
+    // Once per prompt: a copy keeps the shared store append-only.
+    const store = r.store.slice(0, r.length);
+    store[i] = row;
+    return make(fieldsOf(s), { ...r, store });
+  }
+  const j = r.after.findIndex((m) => m.id === rowId);
+  const row = j >= 0 ? named(r.after[j]!) : undefined;
+  if (!row || row === r.after[j]) return s;
+  return make(fieldsOf(s), { ...r, after: r.after.map((m, k) => (k === j ? row : m)) });
+}
+
+/** Index of the row with id `id` among `store[0..length)` (ids ascend), or -1. */
+function rowIndex(store: readonly MessageView[], length: number, id: RowId): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = store[mid]!.id;
+    if (at === id) return mid;
+    if (at < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 /** Whether `id` can name a tool call: text (the wire's type says so, a crafted session file need not). */
 function isId(id: unknown): id is string {
   return typeof id === 'string';
@@ -263,12 +300,13 @@ function changesRowOf(s: TranscriptState, id: RowId): number {
 }
 
 /**
- * `s` with the rows it holds that `events` update by id (an Undo's Changes row): for a part of the transcript
+ * `s` with the rows it holds that `events` update by id (an Undo's Changes row, a user row's session entry): for a part of the transcript
  * that takes no other events, the rows a user reads back while the newest are held apart.
  */
 export function withRowUpdates(s: TranscriptState, events: readonly WireEvent[]): TranscriptState {
   let out = s;
-  for (const ev of events) if (ev?.type === 'changes' && ev.replace === true && typeof ev.rowId === 'number') out = reduceOne(out, ev);
+  for (const ev of events)
+    if ((ev?.type === 'changes' && ev.replace === true && typeof ev.rowId === 'number') || ev?.type === 'userEntry') out = reduceOne(out, ev);
   return out;
 }
 

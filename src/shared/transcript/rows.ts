@@ -35,6 +35,8 @@ export interface UserRow extends RowBase {
   readonly images?: number;
   /** Its image blocks, as the webview draws them. */
   readonly media?: readonly ImageView[];
+  /** Pi's session entry of the message: what Edit and resend, Fork and Restore name it by (absent until Pi wrote it). */
+  readonly entryId?: string;
 }
 
 /** A reply of the model: the only row that streams. */

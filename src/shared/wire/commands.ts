@@ -4,7 +4,7 @@
  * request, the worker protocol's entry and the worker's handler registration all follow from this table.
  */
 
-import { MAX_PROMPT_CHARS } from './limits.ts';
+import { isEntryId, MAX_PROMPT_CHARS } from './limits.ts';
 
 /** A checked payload, or why it was refused. */
 export type Parsed<T> = { ok: true; msg: T } | { ok: false; reason: string };
@@ -37,18 +37,14 @@ export interface CommandSpec<P> extends RequestRule {
   readonly check: (raw: Readonly<Record<string, unknown>>, name: string) => Parsed<P>;
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e7;
-
-/** A user row, named by how many user rows follow it in the view and by its text. */
-export interface UserRow {
-  readonly fromEnd: number;
-  readonly text: string;
+/** A user message, named by the id of its session entry in Pi's file (its row carries it): never by a position. */
+export interface UserEntry {
+  readonly entryId: string;
 }
 
-const userRow = (raw: Readonly<Record<string, unknown>>, name: string): Parsed<UserRow> => {
-  if (!isCount(raw.fromEnd)) return { ok: false, reason: `${name}.fromEnd is not a count` };
-  if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: `${name}.text is not a string of sensible length` };
-  return { ok: true, msg: { fromEnd: raw.fromEnd, text: raw.text } };
+const userEntry = (raw: Readonly<Record<string, unknown>>, name: string): Parsed<UserEntry> => {
+  if (!isEntryId(raw.entryId)) return { ok: false, reason: `${name}.entryId is not an entry id` };
+  return { ok: true, msg: { entryId: raw.entryId } };
 };
 
 const none = (): Parsed<null> => ({ ok: true, msg: null });
@@ -67,12 +63,12 @@ const text = (raw: Readonly<Record<string, unknown>>, name: string): Parsed<{ re
 
 /** Every command the webview passes through the host to the worker. */
 export const COMMANDS = {
-  /** "Edit and resend": the session moves back to before that user row and its text goes to the composer. */
-  editResend: { check: userRow, when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
-  /** A new session file with the branch up to the end of that user row's exchange. */
-  forkHere: { check: userRow, when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
-  /** Restore at a user row: asks (code, conversation or both, in the chat's card), then restores. */
-  restore: { check: userRow, when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
+  /** "Edit and resend": the session moves back to before that user message and its text goes to the composer. */
+  editResend: { check: userEntry, when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
+  /** A new session file with the branch up to the end of that user message's exchange. */
+  forkHere: { check: userEntry, when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
+  /** Restore at a user message: asks (code, conversation or both, in the chat's card), then restores. */
+  restore: { check: userEntry, when: 'opened', timeout: 'none', failure: 'report', movesSession: true },
   /** Undoes the last restore (its files and the conversation's place). */
   undoRestore: { check: none, when: 'opened', timeout: 'none', failure: 'report' },
   /** Starts an empty session (the old one stays on disk). */

@@ -40,8 +40,20 @@ export interface BlockFinal {
 export type WireEvent =
   | { readonly type: 'runStart' }
   | { readonly type: 'turnStart' }
-  /** `images` counts the message's image blocks; `media` shows them (absent when there are none). */
-  | { readonly type: 'userMessage'; readonly text: string; readonly images: number; readonly media?: readonly ImageView[]; readonly rowId?: RowId }
+  /**
+   * `images` counts the message's image blocks; `media` shows them (absent when there are none). `entryId`: the
+   * id of Pi's session entry for the message, which restores and tree moves name it by (absent until Pi wrote it).
+   */
+  | {
+      readonly type: 'userMessage';
+      readonly text: string;
+      readonly images: number;
+      readonly media?: readonly ImageView[];
+      readonly rowId?: RowId;
+      readonly entryId?: string;
+    }
+  /** Pi wrote the user message of row `rowId` to the session as entry `entryId` (a live prompt's row has none before). */
+  | { readonly type: 'userEntry'; readonly rowId: RowId; readonly entryId: string }
   /** `markdown`: the text is Markdown (an extension's `sendMessage`); `label`: its `customType`, shown as `[label]`. */
   | {
       readonly type: 'noticeMessage';
@@ -296,6 +308,7 @@ const WIRE_EVENT_TYPES: Readonly<Record<WireEvent['type'], true>> = {
   toolUpdate: true,
   turnEnd: true,
   turnStart: true,
+  userEntry: true,
   userMessage: true,
   widget: true,
   workingMessage: true,

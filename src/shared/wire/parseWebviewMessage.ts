@@ -4,6 +4,7 @@ import { parseImageAttachments } from '../images.ts';
 import { isBuiltin } from '../slashCommands.ts';
 import { MAX_PAGE_ROWS } from '../transcript/paging.ts';
 import { isCommandName, parseCommand, type CommandName, type Parsed } from './commands.ts';
+import { isEntryId } from './limits.ts';
 import {
   MAX_DENY_REASON_CHARS,
   MAX_DROPPED_URIS,
@@ -75,7 +76,7 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
     return { ok: true, msg: { type: 'renameSession', file: raw.file, name: raw.name } };
   },
   navigateTree: (raw) => {
-    if (typeof raw.entryId !== 'string' || !/^[\w-]{1,100}$/.test(raw.entryId)) return { ok: false, reason: 'navigateTree.entryId is not an entry id' };
+    if (!isEntryId(raw.entryId)) return { ok: false, reason: 'navigateTree.entryId is not an entry id' };
     return { ok: true, msg: { type: 'navigateTree', entryId: raw.entryId } };
   },
   runCommand: (raw) => {
