@@ -1,36 +1,15 @@
 import { strict as assert } from 'node:assert';
-import { TranscriptMirror, type EarlierRows } from '../../src/extension/transcriptMirror.ts';
-import { pageBefore, prependRows, recentPart, type EarlierPage } from '../../src/shared/transcript/paging.ts';
-import { asSent, initialTranscript, reduceOne } from '../../src/shared/transcript/reduce.ts';
+import { TranscriptMirror } from '../../src/extension/transcriptMirror.ts';
+import { prependRows, recentPart } from '../../src/shared/transcript/paging.ts';
+import { initialTranscript, reduceOne } from '../../src/shared/transcript/reduce.ts';
 import { firstRowId, rowCount } from '../../src/shared/transcript/rowStore.ts';
 import type { MessageView, TranscriptState } from '../../src/shared/transcript/rows.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import type { Logger } from '../../src/shared/wire/workerProtocol.ts';
+import { FakeWorker } from '../support/fakeWorker.ts';
 import { TestClock } from '../support/testClock.ts';
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
-
-/** A worker as the mirror sees it: it holds every row, sends its events as the controller does, pages by id. */
-class FakeWorker implements EarlierRows {
-  state: TranscriptState = initialTranscript;
-
-  /** What the worker sends for `events`, reduced onto its own transcript. */
-  emit(events: readonly WireEvent[]): WireEvent[] {
-    return events.map((raw) => {
-      const ev = asSent(this.state, raw);
-      this.state = reduceOne(this.state, ev);
-      return ev;
-    });
-  }
-
-  live(): boolean {
-    return true;
-  }
-
-  async fetch(before: number, count: number): Promise<EarlierPage> {
-    return pageBefore(this.state, before, count);
-  }
-}
 
 /** One turn: a prompt, a reply calling a tool, its result, an answer. */
 function turn(n: number): WireEvent[] {

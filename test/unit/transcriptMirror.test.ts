@@ -1,39 +1,15 @@
 import { strict as assert } from 'node:assert';
-import { HOST_WINDOW_ROWS, TranscriptMirror, type EarlierRows } from '../../src/extension/transcriptMirror.ts';
-import { pageBefore, recentPart, type EarlierPage } from '../../src/shared/transcript/paging.ts';
-import { asSent, hostRowId, initialTranscript, reduceOne, withRowId } from '../../src/shared/transcript/reduce.ts';
+import { HOST_WINDOW_ROWS, TranscriptMirror } from '../../src/extension/transcriptMirror.ts';
+import { recentPart } from '../../src/shared/transcript/paging.ts';
+import { hostRowId, initialTranscript, reduceOne, withRowId } from '../../src/shared/transcript/reduce.ts';
 import { firstRowId, rowCount } from '../../src/shared/transcript/rowStore.ts';
-import type { MessageView, TranscriptState } from '../../src/shared/transcript/rows.ts';
+import type { MessageView } from '../../src/shared/transcript/rows.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import type { Logger } from '../../src/shared/wire/workerProtocol.ts';
+import { FakeWorker } from '../support/fakeWorker.ts';
 import { TestClock } from '../support/testClock.ts';
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
-
-/** A worker as the mirror sees it: its own transcript of every row, reduced as the controller does, paged by id. */
-class FakeWorker implements EarlierRows {
-  state: TranscriptState = initialTranscript;
-  alive = true;
-  fetched = 0;
-
-  /** What the worker sends for `events` (a Changes update says whether it replaces a row). */
-  emit(events: readonly WireEvent[]): WireEvent[] {
-    return events.map((raw) => {
-      const ev = asSent(this.state, raw);
-      this.state = reduceOne(this.state, ev);
-      return ev;
-    });
-  }
-
-  live(): boolean {
-    return this.alive;
-  }
-
-  async fetch(before: number, count: number): Promise<EarlierPage> {
-    this.fetched++;
-    return pageBefore(this.state, before, count);
-  }
-}
 
 /** One turn's events: a prompt, a reply calling a tool, its card and result, an answer; a Changes row every tenth. */
 function turn(n: number): WireEvent[] {
