@@ -1,7 +1,7 @@
 /** Paging the transcript: the newest rows a snapshot carries, the pages before them, and putting a page back. */
 
 import type { MessageView, ToolCardView, TranscriptState } from './rows.ts';
-import { lookup, make, fieldsOf, rows, setTool, toolTableOf } from './rowStore.ts';
+import { lookup, make, fieldsOf, rowIndex, rows, setTool, toolTableOf } from './rowStore.ts';
 
 /** Rows a snapshot carries at most; the view asks for older ones a page at a time (`loadEarlier`). */
 export const SNAPSHOT_ROWS = 200;
@@ -65,20 +65,6 @@ function lowerBound(messages: readonly MessageView[], id: number): number {
   return lo;
 }
 
-/** Index of the row with id `id` in `messages` (ids ascend in row order), or -1. */
-function indexOfId(messages: readonly MessageView[], id: number): number {
-  let lo = 0;
-  let hi = messages.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const at = messages[mid]!.id;
-    if (at === id) return mid;
-    if (at < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 /** Rows just before a given row, the tool cards they show, and how many rows remain before them. */
 export interface EarlierPage {
   readonly messages: readonly MessageView[];
@@ -92,7 +78,7 @@ export interface EarlierPage {
  */
 export function earlierPage(state: TranscriptState, before: number, count: number): EarlierPage | undefined {
   const all = state.messages;
-  const end = indexOfId(all, before);
+  const end = rowIndex(all, before);
   if (end < 0) return undefined;
   const start = Math.max(0, end - count);
   const messages = all.slice(start, end);

@@ -10,7 +10,7 @@ import { t } from '../l10n.ts';
 import { isEntryId } from '../wire/limits.ts';
 import { initialRunState, reduceRun } from '../run/runState.ts';
 import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
-import { emptyTools, fieldsOf, lookup, make, pushed, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
+import { emptyTools, fieldsOf, lookup, make, pushed, rowIndex, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
 
 /** An empty transcript, idle. */
 export const initialTranscript: TranscriptState = make(
@@ -240,7 +240,7 @@ function flattened(text: string): string {
 function withUserEntry(s: TranscriptState, rowId: RowId, entryId: string): TranscriptState {
   const r = rows(s);
   const named = (m: MessageView): MessageView => (m.role === 'user' && m.entryId !== entryId ? { ...m, entryId } : m);
-  const i = rowIndex(r.store, r.length, rowId);
+  const i = rowIndex(r.store, rowId, r.length);
   if (i >= 0) {
     const row = named(r.store[i]!);
     if (row === r.store[i]) return s;
@@ -253,20 +253,6 @@ function withUserEntry(s: TranscriptState, rowId: RowId, entryId: string): Trans
   const row = j >= 0 ? named(r.after[j]!) : undefined;
   if (!row || row === r.after[j]) return s;
   return make(fieldsOf(s), { ...r, after: r.after.map((m, k) => (k === j ? row : m)) });
-}
-
-/** Index of the row with id `id` among `store[0..length)` (ids ascend), or -1. */
-function rowIndex(store: readonly MessageView[], length: number, id: RowId): number {
-  let lo = 0;
-  let hi = length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const at = store[mid]!.id;
-    if (at === id) return mid;
-    if (at < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 /** Whether `id` can name a tool call: text (the wire's type says so, a crafted session file need not). */

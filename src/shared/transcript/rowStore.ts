@@ -248,3 +248,17 @@ export function changedTools(prev: TranscriptState, next: TranscriptState): Tool
   for (const [id, card] of t.live) if (lookup(p, id) !== card) out.push(card);
   return out;
 }
+
+/** Index of the row with id `id` among `store[0..length)` (ids ascend in row order), or -1. */
+export function rowIndex(store: readonly MessageView[], id: number, length = store.length): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = store[mid]!.id;
+    if (at === id) return mid;
+    if (at < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
