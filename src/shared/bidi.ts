@@ -1,4 +1,4 @@
-/** Bidirectional-override characters, which can make text read differently from what it is: shown visibly, or stripped. */
+/** Bidirectional-override characters, which can make code read differently from what it does: stripped from code to insert (`showInvisibles` in visibleText.ts shows them in text to judge). */
 import { t } from './l10n.ts';
 
 /** U+202A–U+202E (embeddings, overrides) and U+2066–U+2069 (isolates). */
@@ -6,11 +6,6 @@ const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 
 export function hasBidiControls(text: string): boolean {
   return /[\u202A-\u202E\u2066-\u2069]/.test(text);
-}
-
-/** `text` with each bidi control replaced by a visible marker such as `⟨U+202E⟩`, for one-line summaries and titles. */
-export function showBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
 /** `text` without bidi controls, and how many there were. */

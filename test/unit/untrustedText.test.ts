@@ -1,7 +1,7 @@
 /** Provider, tool and model text in notifications (no links, invisible characters shown) and bidi controls (shown, or stripped on Insert). */
 
 import { strict as assert } from 'node:assert';
-import { codeForInsert, hasBidiControls, showBidiControls, stripBidiControls } from '../../src/shared/bidi.ts';
+import { codeForInsert, hasBidiControls, stripBidiControls } from '../../src/shared/bidi.ts';
 import { plainNotificationText } from '../../src/shared/notificationText.ts';
 import { showInvisibles } from '../../src/shared/visibleText.ts';
 
@@ -60,8 +60,8 @@ describe('bidirectional-override characters', () => {
   const all = '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069';
 
   it('shows every one of them visibly', () => {
-    assert.equal(showBidiControls(`rm ${all}x`), 'rm ⟨U+202A⟩⟨U+202B⟩⟨U+202C⟩⟨U+202D⟩⟨U+202E⟩⟨U+2066⟩⟨U+2067⟩⟨U+2068⟩⟨U+2069⟩x');
-    assert.equal(hasBidiControls(showBidiControls(all)), false);
+    assert.equal(showInvisibles(`rm ${all}x`), 'rm ⟨U+202A⟩⟨U+202B⟩⟨U+202C⟩⟨U+202D⟩⟨U+202E⟩⟨U+2066⟩⟨U+2067⟩⟨U+2068⟩⟨U+2069⟩x');
+    assert.equal(hasBidiControls(showInvisibles(all)), false);
   });
 
   it('strips them and counts them', () => {
