@@ -18,6 +18,7 @@ import type { PiModule } from '../pi/piEntry.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { Approvals } from './approvalExtension.ts';
 import { ChildProcesses } from './childProcesses.ts';
+import { dropFromContext } from './contextBreakdown.ts';
 import { cleanProcessEnv } from './cleanEnv.ts';
 import { runOwnExecutableAsNode } from './electronNode.ts';
 import { ExtensionUi } from './dialogBridge.ts';
@@ -178,6 +179,8 @@ const shell = new ShellCommands(
   (events) => controller.emitExternal(events),
   (s) => loadPi(distDir).createLocalBashOperations({ shellPath: s.settingsManager?.getShellPath() }),
 );
+const DROP_WHILE_RUNNING = 'Pi is working: drop from context once the run has ended.';
+const DROP_REFUSED = 'That tool output cannot be dropped from the context (it is not on this branch, or this Pi cannot edit its context).';
 const RESTRICTED_SHELL = 'Pi does not run ! commands in Restricted Mode: this workspace is not trusted. Trust it (Manage Workspace Trust) to use the shell.';
 controller.onWillCancel(() => {
   extensionUi.dismissAll('cancelled');
@@ -345,6 +348,13 @@ const commands: CommandHandlers = {
     await controller.prompting.retryLast();
   },
   composerText: async ({ text }) => extensionUi.setEditorText(text),
+  dropFromContext: async ({ entryId }) => {
+    const s = await session();
+    // An edit appended mid-run would land between the run's own entries.
+    const refused = controller.isActive ? DROP_WHILE_RUNNING : dropFromContext(s, entryId) ? undefined : DROP_REFUSED;
+    if (refused) return controller.emitExternal([{ type: 'noticeMessage', level: 'warning', text: refused }]);
+    controller.refreshSessionInfo();
+  },
   bash: async ({ command, excluded }) => {
     // Restricted Mode: Pi has no tools, and a `!` from a compromised view would look the same as the user's.
     if (!currentConfig().trusted) return controller.emitExternal([{ type: 'noticeMessage', level: 'warning', text: RESTRICTED_SHELL }]);

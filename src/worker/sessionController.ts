@@ -43,7 +43,7 @@ export class SessionController extends Disposable {
   readonly review: RunReview;
   private _ask: ((question: PanelQuestion) => Promise<string | undefined>) | undefined;
   /** The commands of the table (`COMMANDS`) the session's parts answer (`main.ts` adds those of the extension UI and the shell). */
-  readonly commands: CommandHandlers<Exclude<CommandName, 'retryLast' | 'bash' | 'composerText'>>;
+  readonly commands: CommandHandlers<Exclude<CommandName, 'retryLast' | 'bash' | 'composerText' | 'dropFromContext'>>;
 
   /** Wire events, in order, right after the host store applied them. */
   readonly onDidEmit: SessionTranscript['onDidEmit'];

@@ -3,6 +3,7 @@
 import type { SessionInfoView } from '../shared/wire/webviewProtocol.ts';
 import type { AgentSessionLike } from './agentSession.ts';
 import { statsView } from './sessionRuntime.ts';
+import { contextBreakdown } from './contextBreakdown.ts';
 
 /** What the header shows of `s` (nothing but `ready: false` without a session). */
 export function sessionInfoView(
@@ -12,6 +13,7 @@ export function sessionInfoView(
   const m = context.noModel ? undefined : s?.model;
   const modelId = m ? `${m.provider}/${m.id}` : undefined;
   const stats = s ? statsView(s) : undefined;
+  const breakdown = s && !context.noModel ? contextBreakdown(s) : undefined;
   return {
     ready: s !== undefined,
     // The model's display name when it has one ("Claude Sonnet 4.5", "Scripted demo model"), else provider/id.
@@ -23,6 +25,7 @@ export function sessionInfoView(
     contextPercent: contextPercent(s),
     ...(s?.sessionName ? { name: s.sessionName } : {}),
     ...(stats ? { stats } : {}),
+    ...(breakdown ? { context: breakdown } : {}),
   };
 }
 

@@ -79,6 +79,8 @@ export const COMMANDS = {
   bash: { check: shellCommand, when: 'ready', timeout: 'none', failure: 'report' },
   /** The composer's text, which an extension's `getEditorText()` returns; only a running worker needs it. */
   composerText: { check: text, when: 'running', timeout: 'short', failure: 'report' },
+  /** Drop from context: a tool result (by its session entry) is replaced by a short placeholder in what the model sees. */
+  dropFromContext: { check: userEntry, when: 'ready', timeout: 'short', failure: 'report' },
 } as const satisfies { readonly [name: string]: CommandSpec<unknown> };
 
 /** A command's name. */

@@ -4,6 +4,7 @@ import type { CodeChip } from '../chips.ts';
 import type { ImageAttachment } from '../images.ts';
 import type { BuiltinName, SlashCommand } from '../slashCommands.ts';
 import type { SessionPage, SessionStatsView, TreeNodeView } from '../sessions.ts';
+import type { ContextBreakdownView } from '../contextGauge.ts';
 import type { MessageView, ToolCardView, TranscriptState } from '../transcript/rows.ts';
 import type { CommandMessage } from './commands.ts';
 import type { WireEvent } from './events.ts';
@@ -25,6 +26,8 @@ export interface SessionInfoView {
   readonly name?: string;
   /** The session's token and cost totals. */
   readonly stats?: SessionStatsView;
+  /** What fills the context window, for the header's gauge and its breakdown. */
+  readonly context?: ContextBreakdownView;
 }
 
 /** Palette commands the view may ask for (each is `piPanel.<name>`). */
