@@ -80,6 +80,9 @@ export const DirectAction = {
   RemoveImage: 'remove-image',
   CloseImage: 'close-image',
   JumpLatest: 'jump-latest',
+  // The header's context gauge and its breakdown (contextPanel.ts); Drop from context is a stable test hook.
+  ShowContext: 'show-context',
+  DropFromContext: 'drop-from-context',
 } as const;
 
 /** Every action, by name. */

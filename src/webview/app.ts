@@ -19,6 +19,7 @@ import { DialogList } from './dialogCards.ts';
 import { applyEvents, dispatchHostMessage, type HostMessageHandlers } from './dispatcher.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { Header } from './header.ts';
+import { markDroppedCards } from './contextPanel.ts';
 import { ImageViewer } from './images.ts';
 import { markdownBody } from './markdownStream/markdownBody.ts';
 import { Paging, type TranscriptHolder } from './paging.ts';
@@ -150,6 +151,7 @@ export class ChatApp extends Disposable {
     );
     root.replaceChildren(
       this._header.el,
+      this._header.context.el,
       chatArea,
       this._modes.sessionsView.el,
       this._modes.treeView.el,
@@ -301,6 +303,7 @@ export class ChatApp extends Disposable {
     this._announcements.dialogs(state.ui);
     this._transcript.collapseThinking = session.collapseThinking ?? true;
     this._header.render(state, session);
+    markDroppedCards(this._content, session.context?.dropped);
     this._statusLine.render(state.run);
     this._announcements.finished(this.state);
   }

@@ -1,4 +1,4 @@
-/** The view's header: the model and thinking-level pickers, context usage, the session's name, and the Sessions and Branches buttons. */
+/** The view's header: the model and thinking-level pickers, the context gauge, the session's name, and the Sessions and Branches buttons. */
 
 import { showInvisibles } from '../shared/visibleText.ts';
 import { assertNever } from '../shared/exhaustive.ts';
@@ -7,6 +7,7 @@ import { statsLine } from '../shared/sessions.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 import { HeaderAction } from './actions.ts';
 import { closestAction, h, setAttr, setHidden, setText } from './dom.ts';
+import { ContextPanel } from './contextPanel.ts';
 import { t } from './l10n.ts';
 
 /** The header bar; the host's pickers open from it and it switches the view's mode. */
@@ -14,7 +15,8 @@ export class Header {
   readonly el: HTMLElement;
   private readonly _model: HTMLButtonElement;
   private readonly _level: HTMLButtonElement;
-  private readonly _context: HTMLElement;
+  /** The context gauge and its breakdown (the app places the breakdown below the header). */
+  readonly context: ContextPanel;
   private readonly _title: HTMLElement;
   private readonly _planMode: HTMLElement;
   private readonly _showSessions: HTMLButtonElement;
@@ -33,7 +35,7 @@ export class Header {
       title: t('Set the thinking level'),
       hidden: true,
     });
-    this._context = h('span', { class: 'context-usage', title: t("How full the model's context window is") });
+    this.context = new ContextPanel(post);
     this._title = h('span', { class: 'session-name' });
     this._planMode = h(
       'span',
@@ -50,7 +52,7 @@ export class Header {
       { type: 'button', class: 'header-picker', 'data-action': HeaderAction.ShowTree, 'aria-label': t("Show this session's branches") },
       t('Branches'),
     );
-    this.el = h('header', { class: 'header' }, this._model, this._level, this._planMode, this._context, this._title, this._showSessions, this._showTree);
+    this.el = h('header', { class: 'header' }, this._model, this._level, this._planMode, this.context.gauge, this._title, this._showSessions, this._showTree);
     this.el.addEventListener('click', (e) => {
       const hit = closestAction(e.target, HeaderAction);
       if (!hit) return;
@@ -80,8 +82,7 @@ export class Header {
       this._session = session;
       setText(this._model, showInvisibles(session.model ?? (session.ready ? t('No model configured') : t('Starting Pi…')), { oneLine: true }));
       setAttr(this._model, 'title', session.modelId ? t('{0}: select a model', showInvisibles(session.modelId, { oneLine: true })) : t('Select a model'));
-      setText(this._context, session.contextPercent !== undefined ? t('context {0}%', session.contextPercent) : '');
-      setAttr(this._context, 'title', session.stats ? statsLine(session.stats) : t("How full the model's context window is"));
+      this.context.render(session.context, session.contextPercent, session.stats ? statsLine(session.stats) : undefined);
       setAttr(
         this._title,
         'title',
