@@ -68,6 +68,12 @@ describe('context gauge on the real Pi SDK', function () {
     const item = h.controller.sessionInfo.context!.largest[0]!;
     assert.ok(bigLines(h.model.requests[1]) > 1000, 'the output went to the model before the drop');
     assert.equal(dropFromContext(h.controller.session as PiSession, item.entryId), true);
+    // After an edit Pi no longer trusts the last reply's usage and estimates the whole context (chars/4): the parts add up to it.
+    const after = h.controller.sessionInfo.context!;
+    assert.equal(after.usedEstimated, true);
+    const counted = after.parts.filter((p) => p.part !== 'free').reduce((n, p) => n + p.tokens, 0);
+    assert.ok(Math.abs(counted - after.used!) <= 10, `parts ${counted} against Pi's estimate ${after.used}`);
+    assert.ok(after.parts.find((p) => p.part === 'toolResults')!.tokens < 50, 'the output no longer counts');
     const settles = h.emitted.filter((e) => e.type === 'settled').length;
     await h.controller.send('And now?', 'prompt');
     await h.until(() => h!.emitted.filter((e) => e.type === 'settled').length > settles, 20_000, 'the second prompt to settle');
