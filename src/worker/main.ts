@@ -4,7 +4,7 @@
  * crash the extension host's main thread: a fault ends this thread only.
  */
 
-import { setL10nBundle } from '../shared/l10n.ts';
+import { setL10nBundle, t } from '../shared/l10n.ts';
 import childProcess from 'node:child_process';
 import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -179,8 +179,6 @@ const shell = new ShellCommands(
   (events) => controller.emitExternal(events),
   (s) => loadPi(distDir).createLocalBashOperations({ shellPath: s.settingsManager?.getShellPath() }),
 );
-const DROP_WHILE_RUNNING = 'Pi is working: drop from context once the run has ended.';
-const DROP_REFUSED = 'That tool output cannot be dropped from the context (it is not on this branch, or this Pi cannot edit its context).';
 const RESTRICTED_SHELL = 'Pi does not run ! commands in Restricted Mode: this workspace is not trusted. Trust it (Manage Workspace Trust) to use the shell.';
 controller.onWillCancel(() => {
   extensionUi.dismissAll('cancelled');
@@ -351,7 +349,11 @@ const commands: CommandHandlers = {
   dropFromContext: async ({ entryId }) => {
     const s = await session();
     // An edit appended mid-run would land between the run's own entries.
-    const refused = controller.isActive ? DROP_WHILE_RUNNING : dropFromContext(s, entryId) ? undefined : DROP_REFUSED;
+    const refused = controller.isActive
+      ? t('Pi is working: drop from context once the run has ended.')
+      : dropFromContext(s, entryId)
+        ? undefined
+        : t('That tool output cannot be dropped from the context (it is not on this branch, or this Pi cannot edit its context).');
     if (refused) return controller.emitExternal([{ type: 'noticeMessage', level: 'warning', text: refused }]);
     controller.refreshSessionInfo();
   },
