@@ -1,10 +1,12 @@
 /** The header's context gauge and its breakdown in the chat webview (headless Chromium): parts, costs, compaction warning, Drop from context, keyboard. */
 
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ContextBreakdownView } from '../../src/shared/contextGauge.ts';
 import { exchange } from './builders.ts';
-import { batch, deliver, posted, session, useChatPage } from './harness.ts';
+import { batch, deliver, posted, root, session, useChatPage } from './harness.ts';
 
 const breakdown = (over: Partial<ContextBreakdownView> = {}): ContextBreakdownView => ({
   contextWindow: 100_000,
@@ -26,6 +28,25 @@ const breakdown = (over: Partial<ContextBreakdownView> = {}): ContextBreakdownVi
   compaction: { enabled: true, threshold: 83_616, keepRecentTokens: 20_000, near: false },
   ...over,
 });
+
+/** axe-core's serious and critical findings (WCAG 2.1 AA, best practices, visible label in the name) in the page. */
+async function axe(page: Page): Promise<string[]> {
+  await page.evaluate(readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  return page.evaluate(async () => {
+    const w = globalThis as unknown as {
+      axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      document: unknown;
+    };
+    const result = await w.axe.run(w.document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+      resultTypes: ['violations'],
+    });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
 
 const showInfo = (page: Page, context: ContextBreakdownView) => deliver(page, { type: 'session', session: { ...session, contextPercent: 42, context } });
 
@@ -114,5 +135,12 @@ describe('context gauge in the chat webview (headless Chromium)', function () {
       ),
       'context-gauge',
     );
+  });
+
+  it('has no serious or critical axe violation with the breakdown open and compaction near', async () => {
+    await batch(page, exchange(1));
+    await showInfo(page, breakdown({ compaction: { enabled: true, threshold: 83_616, keepRecentTokens: 20_000, near: true }, dropped: ['call_1'] }));
+    await page.locator('[data-testid="context-gauge"]').click();
+    assert.deepEqual(await axe(page), []);
   });
 });
