@@ -25,6 +25,7 @@ export class ContextPanel {
   readonly el: HTMLElement;
   private readonly _summary: HTMLElement;
   private readonly _parts: HTMLElement;
+  private readonly _legend: HTMLElement;
   private readonly _costs: HTMLElement;
   private readonly _compaction: HTMLElement;
   private readonly _largestHead: HTMLElement;
@@ -43,6 +44,7 @@ export class ContextPanel {
     });
     this._summary = h('p', { class: 'context-summary' });
     this._parts = h('ul', { class: 'context-parts' });
+    this._legend = h('p', { class: 'context-legend' }, t("≈ estimated: Pi's count of 4 characters a token (an image counts 1,200)"));
     this._costs = h('p', { class: 'context-costs' });
     this._compaction = h('p', { class: 'context-compaction' });
     this._largestHead = h('h3', { class: 'context-largest-head' }, t('Largest tool outputs'));
@@ -52,6 +54,7 @@ export class ContextPanel {
       { class: 'context-breakdown', id: 'pi-context-breakdown', 'data-testid': 'context-breakdown', 'aria-label': t('Context breakdown'), hidden: true },
       this._summary,
       this._parts,
+      this._legend,
       this._costs,
       this._compaction,
       this._largestHead,
@@ -112,6 +115,7 @@ export class ContextPanel {
   }
 
   private _renderParts(v: ContextBreakdownView): void {
+    setHidden(this._legend, !v.parts.some((p) => p.estimated));
     this._parts.replaceChildren(
       ...v.parts.map((p) =>
         h(
@@ -119,7 +123,7 @@ export class ContextPanel {
           { 'data-part': p.part, 'data-tokens': p.tokens, 'data-estimated': p.estimated },
           h('span', { class: 'context-part-name' }, PART_LABEL[p.part]()),
           h('meter', { min: 0, max: 100, value: p.share, 'aria-hidden': 'true' }),
-          h('span', { class: 'context-part-size' }, t('{0} tokens ({1}%)', formatNumber(p.tokens), p.share) + (p.estimated ? ` ${t('estimated')}` : '')),
+          h('span', { class: 'context-part-size' }, (p.estimated ? '≈ ' : '') + t('{0} tokens ({1}%)', formatNumber(p.tokens), p.share)),
         ),
       ),
     );

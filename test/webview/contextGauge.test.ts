@@ -75,7 +75,9 @@ describe('context gauge in the chat webview (headless Chromium)', function () {
       'images',
       'free',
     ]);
-    assert.match(await panel.locator('[data-part="toolResults"]').innerText(), /30,000 tokens \(30%\) estimated/);
+    assert.match(await panel.locator('[data-part="toolResults"]').innerText(), /≈ 30,000 tokens \(30%\)/);
+    assert.doesNotMatch(await panel.locator('[data-part="free"]').innerText(), /≈/, 'free room is Pi’s own figure here');
+    assert.match(await panel.innerText(), /≈ estimated: Pi's count of 4 characters a token/);
     const text = await panel.innerText();
     assert.match(text, /42,000 of 100,000 tokens in use/);
     assert.match(text, /cache 38,000 read \/ 1,000 write, \$0\.0123 \(billed\)/);
