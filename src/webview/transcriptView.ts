@@ -502,7 +502,14 @@ class MessageRow {
     if (m.usage && (m.usage.input || m.usage.output)) {
       const u = m.usage;
       const cost = u.cost ? ` · $${u.cost.toFixed(4)}` : '';
-      nodes.push(h('span', { class: 'usage' }, t('{0} in · {1} out', formatNumber(u.input), formatNumber(u.output)) + cost));
+      const costTitle = !u.cost ? undefined : u.billed ? t('The cost the provider billed') : t("The cost estimated from the model's prices");
+      nodes.push(
+        h(
+          'span',
+          { class: 'usage', title: costTitle, 'data-cost': u.cost ? (u.billed ? 'billed' : 'estimated') : undefined },
+          t('{0} in · {1} out', formatNumber(u.input), formatNumber(u.output)) + cost,
+        ),
+      );
     }
     if (!this._footer) {
       this._footer = h('div', { class: 'row-footer' });

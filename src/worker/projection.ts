@@ -363,8 +363,16 @@ function usageView(u: unknown): UsageView | undefined {
   if (typeof u !== 'object' || u === null) return undefined;
   const r = u as Record<string, unknown>;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const cost = typeof r.cost === 'object' && r.cost !== null ? num((r.cost as Record<string, unknown>).total) : 0;
-  return { input: num(r.input), output: num(r.output), cacheRead: num(r.cacheRead), cacheWrite: num(r.cacheWrite), cost };
+  const c = typeof r.cost === 'object' && r.cost !== null ? (r.cost as Record<string, unknown>) : undefined;
+  const billed = c?.totalFromProvider === true;
+  return {
+    input: num(r.input),
+    output: num(r.output),
+    cacheRead: num(r.cacheRead),
+    cacheWrite: num(r.cacheWrite),
+    cost: num(c?.total),
+    ...(billed ? { billed } : {}),
+  };
 }
 
 function sameArgs(streamed: string | undefined, args: string): boolean {

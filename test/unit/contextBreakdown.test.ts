@@ -3,6 +3,9 @@
 import assert from 'node:assert/strict';
 import { contextBreakdown, dropFromContext, type ContextSource } from '../../src/worker/contextBreakdown.ts';
 import { droppedPlaceholder } from '../../src/shared/contextGauge.ts';
+import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
+import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
+import { project } from '../../src/worker/projection.ts';
 
 interface Entry {
   id: string;
@@ -215,5 +218,21 @@ describe('context breakdown', () => {
 
   it('has no breakdown without a context window', () => {
     assert.equal(contextBreakdown({ getContextUsage: () => undefined }), undefined);
+  });
+
+  it('marks a reply’s cost billed when the provider reported it, and only then', () => {
+    const end = (cost: Record<string, unknown>) =>
+      project(
+        { type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'stop', usage: usage(1, 2, 0.5, cost) } } as unknown as AgentSessionEvent,
+        {
+          state: initialTranscript,
+          now: 1,
+        },
+      ).find((e) => e.type === 'assistantEnd');
+    assert.deepEqual(end({ totalFromProvider: true }), {
+      ...end({ totalFromProvider: true }),
+      usage: { input: 1, output: 2, cacheRead: 10, cacheWrite: 5, cost: 0.5, billed: true },
+    });
+    assert.equal((end({}) as { usage?: { billed?: boolean } }).usage?.billed, undefined);
   });
 });

@@ -22,6 +22,8 @@ export interface UsageView {
   readonly cacheRead: number;
   readonly cacheWrite: number;
   readonly cost: number;
+  /** `cost` is what the provider billed (Pi's `totalFromProvider`); absent: the model catalog's estimate. */
+  readonly billed?: true;
 }
 
 /** A block's final content, sent at `blockEnd` / `assistantEnd` only where it differs from what streamed. */
