@@ -31,6 +31,7 @@ export class ContextPanel {
   private readonly _largestHead: HTMLElement;
   private readonly _largest: HTMLElement;
   private _view: ContextBreakdownView | undefined;
+  private _busy = false;
 
   constructor(post: (msg: WebviewToHost) => void) {
     this.gauge = h('button', {
@@ -75,6 +76,14 @@ export class ContextPanel {
       button.setAttribute('disabled', '');
       post({ type: 'dropFromContext', entryId });
     });
+  }
+
+  /** While a run is active Drop waits (the worker refuses an edit mid-run: it would land between the run's entries). */
+  setBusy(busy: boolean): void {
+    if (busy === this._busy) return;
+    this._busy = busy;
+    for (const b of Array.from(this._largest.querySelectorAll(`[data-action="${DirectAction.DropFromContext}"]`)))
+      setAttr(b, 'disabled', busy ? '' : undefined);
   }
 
   /** Opens or closes the breakdown. */
@@ -184,6 +193,7 @@ export class ContextPanel {
                     class: 'header-picker',
                     'data-action': DirectAction.DropFromContext,
                     'data-entry-id': i.entryId,
+                    disabled: this._busy,
                     'aria-label': t('Drop from context: {0} output, {1}', i.toolName || t('tool'), size),
                     title: t('Replace this output with a short note in what the model sees (the transcript and the session file keep it)'),
                   },

@@ -91,6 +91,7 @@ export class Header {
           : undefined,
       );
     }
+    this.context.setBusy(state.run.active);
     const thinking = state.thinkingLevel ?? session.thinkingLevel;
     setText(this._level, thinking ? t('thinking: {0}', thinking) : '');
     setHidden(this._level, !thinking);

@@ -114,6 +114,16 @@ describe('context gauge in the chat webview (headless Chromium)', function () {
     assert.equal(await drop.count(), 0);
   });
 
+  it('lets Drop wait while a run is active', async () => {
+    await showInfo(page, breakdown());
+    await page.locator('[data-testid="context-gauge"]').click();
+    const drop = page.locator('[data-action="drop-from-context"]');
+    await batch(page, [{ type: 'userMessage', text: 'go', images: 0 }, { type: 'runStart' }]);
+    assert.equal(await drop.isDisabled(), true);
+    await batch(page, [{ type: 'settled', aborted: false, at: 1 }]);
+    assert.equal(await drop.isDisabled(), false);
+  });
+
   it('offers no Drop when the SDK cannot edit the context', async () => {
     await showInfo(page, breakdown({ canDrop: false }));
     await page.locator('[data-testid="context-gauge"]').click();
