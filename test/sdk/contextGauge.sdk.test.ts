@@ -5,7 +5,9 @@ import type { PiModule } from '../../src/pi/piEntry.ts';
 import { droppedPlaceholder } from '../../src/shared/contextGauge.ts';
 import type { AgentSessionLike } from '../../src/worker/agentSession.ts';
 import { dropFromContext, type ContextSource } from '../../src/worker/contextBreakdown.ts';
+import { runPhase } from '../../src/shared/run/runState.ts';
 import { loadBundledPi, startHarness, type Harness } from './harness.ts';
+import { useClientHarness } from './workerHarness.ts';
 
 /** 1,000 lines of 40 Z's: a tool output of some 10,000 tokens. */
 const BIG = 'yes ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ | head -n 1000';
@@ -83,5 +85,28 @@ describe('context gauge on the real Pi SDK', function () {
     h = await h.reload();
     await h.controller.ensureSession();
     assert.deepEqual(h.controller.sessionInfo.context?.dropped, ['call_big']);
+  });
+
+  describe('through the worker (the view’s dropFromContext command)', () => {
+    const harness = useClientHarness();
+
+    it('drops the output and tells the view, but refuses while a run is active', async () => {
+      const h = await harness.start({ ...scenario, steps: [...scenario.steps.slice(0, 2), { hang: true }] }, []);
+      await h.settledAfter(() => h.client.send('Print a lot.', 'prompt'), 'the first run');
+      const item = h.client.sessionInfo.context!.largest[0]!;
+      void h.client.send('Wait here.', 'prompt');
+      await h.until(() => runPhase(h.client.state.run) === 'running' && h.model.requests.length === 3, 'the hanging run');
+      await h.client.request({ name: 'dropFromContext', params: { entryId: item.entryId } });
+      await h.until(() => h.emitted.some((e) => e.type === 'noticeMessage' && /drop from context once the run has ended/.test(e.text)), 'the refusal');
+      assert.deepEqual(h.client.sessionInfo.context?.dropped, []);
+      await h.client.cancel();
+      await h.until(() => runPhase(h.client.state.run) === 'idle', 'the cancel');
+      await h.client.request({ name: 'dropFromContext', params: { entryId: item.entryId } });
+      await h.until(() => h.client.sessionInfo.context?.dropped.includes('call_big') === true, 'the drop to reach the view');
+      assert.equal(
+        h.client.sessionInfo.context?.largest.some((i) => i.entryId === item.entryId),
+        false,
+      );
+    });
   });
 });
