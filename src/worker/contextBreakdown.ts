@@ -36,7 +36,15 @@ export interface ContextSource {
   readonly systemPrompt?: string;
   readonly state?: { readonly tools?: readonly { readonly name: string; readonly description?: string; readonly parameters?: unknown }[] };
   refreshContext?(): void;
-  readonly settingsManager?: { getCompactionSettings?(): { readonly enabled: boolean; readonly reserveTokens: number; readonly keepRecentTokens: number } };
+  /** A model may override the compaction settings. */
+  readonly model?: { readonly provider: string; readonly id: string } | undefined;
+  readonly settingsManager?: {
+    getCompactionSettings?(model?: { readonly provider: string; readonly id: string }): {
+      readonly enabled: boolean;
+      readonly reserveTokens: number;
+      readonly keepRecentTokens: number;
+    };
+  };
   readonly sessionManager?: {
     buildSessionProjection?(): {
       readonly messages: readonly unknown[];
@@ -198,7 +206,7 @@ function usedEstimated(messages: readonly Message[], branch: readonly EntryLike[
 }
 
 function compactionView(s: ContextSource, window: number, used: number): CompactionView | undefined {
-  const c = s.settingsManager?.getCompactionSettings?.();
+  const c = s.settingsManager?.getCompactionSettings?.(s.model);
   if (!c) return undefined;
   const threshold = Math.max(0, window - c.reserveTokens);
   return { enabled: c.enabled, threshold, keepRecentTokens: c.keepRecentTokens, near: c.enabled && used >= threshold * NEAR_COMPACTION };

@@ -43,8 +43,10 @@ class FixedSession implements ContextSource {
   getContextUsage() {
     return { tokens: this.contextTokens, contextWindow: 10_000, percent: this.contextTokens === null ? null : this.contextTokens / 100 };
   }
+  model = { provider: 'fake', id: 'small' };
   get settingsManager() {
-    return { getCompactionSettings: () => this.compaction };
+    // A model of its own compacts earlier (Pi's per-model compaction settings).
+    return { getCompactionSettings: (m?: { id: string }) => (m?.id === 'small' ? { ...this.compaction, reserveTokens: 2000 } : this.compaction) };
   }
   get sessionManager() {
     const entries = this.entries;
@@ -175,10 +177,10 @@ describe('context breakdown', () => {
     assert.equal(b?.session.billed, false, 'one reply was a catalog estimate');
   });
 
-  it('warns near the auto-compaction threshold and says what compaction keeps', () => {
+  it('warns near the auto-compaction threshold of the session’s model and says what compaction keeps', () => {
     const s = session();
-    assert.deepEqual(contextBreakdown(s)?.compaction, { enabled: true, threshold: 9000, keepRecentTokens: 2000, near: false });
-    s.contextTokens = 8000;
+    assert.deepEqual(contextBreakdown(s)?.compaction, { enabled: true, threshold: 8000, keepRecentTokens: 2000, near: false });
+    s.contextTokens = 6500;
     assert.equal(contextBreakdown(s)?.compaction?.near, true);
     s.compaction = { ...s.compaction, enabled: false };
     assert.equal(contextBreakdown(s)?.compaction?.near, false);
