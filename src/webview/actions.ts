@@ -82,6 +82,16 @@ export const DirectAction = {
   JumpLatest: 'jump-latest',
 } as const;
 
+/** The queue strip's buttons on each queued message (stable test hooks: edit-queued, remove-queued, send-now). */
+export const QueueAction = {
+  EditQueued: 'edit-queued',
+  RemoveQueued: 'remove-queued',
+  SendNow: 'send-now',
+  MoveQueuedUp: 'move-queued-up',
+  MoveQueuedDown: 'move-queued-down',
+  StopEditingQueued: 'stop-editing-queued',
+} as const;
+
 /** Every action, by name. */
 export const Action = {
   ...ConversationAction,
@@ -91,6 +101,7 @@ export const Action = {
   ...SessionsAction,
   ...TreeAction,
   ...DirectAction,
+  ...QueueAction,
 } as const;
 
 /** The action names one group declares. */
