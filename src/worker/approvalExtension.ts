@@ -134,7 +134,11 @@ export class Approvals {
     // An ask rule asks every time: a session grant does not answer it.
     if (!ruleAsks && (key !== undefined ? this._prefixes.has(key) : this._tools.has(toolName))) return undefined;
 
-    const { title, message } = this._describe(toolName, args, command, scope);
+    const described = this._describe(toolName, args, command, scope);
+    const { title } = described;
+    const message = ruleAsks
+      ? described.message
+      : `${described.message}\n${t('Always allow: the same, kept as a rule in your user settings (Pi: Manage Approval Rules removes it).')}`;
     // Under an ask rule a saved allow would never apply (ask beats allow), so it is not offered.
     const choices = ruleAsks ? [ALLOW, ALLOW_SESSION, DENY] : [ALLOW, ALLOW_SESSION, ALWAYS_ALLOW, DENY];
     const answer = await this._asker.ask(title, message, choices, signal);

@@ -156,7 +156,7 @@ describe('approvals', () => {
   it('Allow for session on `git --version` does not cover `git -c alias…`, nor `FOO=1 ls` cover `FOO=1 touch X`; the card says what is covered', async () => {
     const { approvals, asker } = make('commands', [ALLOW_SESSION, ALLOW, ALLOW_SESSION, ALLOW, ALLOW_SESSION, ALLOW]);
     await approvals.decide('bash', { command: 'git --version' }, undefined);
-    assert.match(asker.asked[0]!.message, /Allow for session: this exact command only\.$/);
+    assert.match(asker.asked[0]!.message, /Allow for session: this exact command only\.\n/);
     await approvals.decide('bash', { command: "git -c alias.x='!touch X' x" }, undefined);
     await approvals.decide('bash', { command: 'FOO=1 ls' }, undefined);
     await approvals.decide('bash', { command: 'FOO=1 touch X' }, undefined);
@@ -245,6 +245,7 @@ describe('approvals', () => {
       const { approvals, asker, saved } = withRules('commands', {}, [ALWAYS_ALLOW]);
       assert.equal(await approvals.decide('bash', { command: 'npm test -- --grep a' }, undefined), undefined);
       assert.deepEqual(saved, [{ tool: 'bash', match: 'npm test' }]);
+      assert.match(asker.asked[0]!.message, /\nAlways allow: the same, kept as a rule in your user settings/);
       assert.equal(await approvals.decide('bash', { command: 'npm test' }, undefined), undefined);
       approvals.reset();
       assert.equal(await approvals.decide('bash', { command: 'npm test' }, undefined), undefined, 'not a session grant: it outlives the session');
