@@ -93,13 +93,13 @@ export class ApprovalRulesSetting implements vscode.Disposable {
   async manage(): Promise<void> {
     const pick = vscode.window.createQuickPick<RuleItem>();
     pick.title = vscode.l10n.t('Pi: Manage Approval Rules');
-    pick.placeholder = vscode.l10n.t('Rules from piPanel.approvalRules. A workspace can only ask or deny; its allow rules are ignored.');
+    pick.placeholder = vscode.l10n.t('Remove a rule with its trash button or Enter. A workspace can only ask or deny.');
     const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Remove') };
     const refresh = () => {
       const { rules, problems } = readApprovalRules();
       const items: RuleItem[] = rules.map((rule) => ({
-        label: ruleText(rule),
-        description: sourceText(rule.source),
+        label: `${ICONS[rule.action]} ${rule.tool}${rule.match !== undefined ? `: ${rule.match}` : ''}`,
+        description: `${rule.action} · ${sourceText(rule.source)}`,
         detail: actionText(rule),
         buttons: [remove],
         rule,
@@ -149,6 +149,9 @@ export class ApprovalRulesSetting implements vscode.Disposable {
     this._subscriptions.forEach((d) => d.dispose());
   }
 }
+
+/** Each action's codicon in the list. */
+const ICONS: Readonly<Record<ApprovalRule['action'], string>> = { allow: '$(pass)', ask: '$(question)', deny: '$(circle-slash)' };
 
 interface RuleItem extends vscode.QuickPickItem {
   readonly rule?: ApprovalRule;
