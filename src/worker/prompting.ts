@@ -225,15 +225,19 @@ export class Prompting {
 
   /**
    * Edits one queued message (the queue strip's Edit, Remove, Move up / down, Send now): checked against Pi's
-   * queue and applied in one synchronous step. A message Pi already took is reported, and nothing changes.
+   * queue and applied in one synchronous step. A message Pi already took is reported, and nothing changes (an
+   * edit's new text goes back to the composer).
    */
   editQueue(edit: QueueEdit): void {
     const session = this._target.session();
-    const raced = () =>
+    const raced = () => {
       this._notices.notice(
         'warning',
         t('"{0}" was already sent to Pi, so it was not changed.', edit.text.length > 80 ? `${edit.text.slice(0, 80)}…` : edit.text),
       );
+      // The text the user wrote for it is not thrown away: it goes back to the composer.
+      if (edit.op === 'edit' && edit.newText !== undefined) this._notices.restoreInput({ texts: [edit.newText] });
+    };
     if (!session || !this._target.isActive()) return raced();
     if (!canRequeue(session)) return this._notices.notice('warning', t('This version of Pi does not let the panel edit its queue.'));
     const now = queuesOf(session);

@@ -80,7 +80,7 @@ describe('queue edits on the real worker', function () {
     assert.equal(h.emitted.filter((e) => e.type === 'noticeMessage').length, 0, 'no edit raced');
   });
 
-  it('an edit of a follow-up Pi already took is reported as already sent, and the model gets the message once', async () => {
+  it('an edit of a follow-up Pi already took is reported as already sent, the model gets the message once and the new text goes back to the composer', async () => {
     const steps = [{ chunks: [{ text: 'Working' }, { hold: 'g' }, { text: '.' }], finish: 'stop' }, reply];
     const h = await harnesses.start({ name: 'queue-race', steps } as Scenario, []);
     await h.settledAfter(async () => {
@@ -89,10 +89,14 @@ describe('queue edits on the real worker', function () {
       await h.client.send('later', 'followUp');
       h.model.release('g');
     }, 'the run to settle');
+    const restored: string[] = [];
+    h.client.onDidRestoreInput((input) => restored.push(...input.texts));
     await h.client.request({ name: 'editQueue', params: { queue: 'followUp', index: 0, text: 'later', op: 'edit', newText: 'changed' } });
     await h.until(() => h.emitted.some((e) => e.type === 'noticeMessage'), 'the notice');
     const notice = h.emitted.find((e) => e.type === 'noticeMessage');
     assert.match(JSON.stringify(notice), /already sent/);
     assert.deepEqual(lastUserTexts(h, 1), ['later']);
+    await h.until(() => restored.length > 0, 'the edited text back in the composer');
+    assert.deepEqual(restored, ['changed'], 'the text written for it is not lost');
   });
 });
