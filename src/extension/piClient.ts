@@ -15,13 +15,13 @@ import type { EarlierPage } from '../shared/transcript/paging.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 import type {
   ExtensionUiNotice,
-  WorkerNotifications,
   Logger,
   RestoredInput,
   SessionStart,
   UserNotification,
   WorkerConfig,
   WorkerData,
+  WorkerNotifications,
   WorkerRequests,
 } from '../shared/wire/workerProtocol.ts';
 import type { TurnJournalStore } from '../shared/run/turnJournal.ts';
