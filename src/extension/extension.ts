@@ -21,6 +21,7 @@ import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
 import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
+import { ApprovalRulesSetting } from './approvalRulesSetting.ts';
 
 /** What `activate` returns: the sidebar chat's client and every chat, for the integration tests. */
 export interface PiPanelApi {
@@ -97,6 +98,10 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       }),
     );
   watchNotices(sidebar);
+  const approvalRules = new ApprovalRulesSetting(log);
+  // "Always allow" in any chat saves the rule in the user's settings; every chat's worker gets it from there.
+  const watchRules = (chat: Chat) => chat.own(chat.client.onDidSaveApprovalRule((rule) => void approvalRules.saveAllow(rule)));
+  watchRules(sidebar);
 
   context.subscriptions.push(
     log,
@@ -107,6 +112,8 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     registerBeforeContent((id) => chats.byId(id)?.review),
     terminals,
     chats.onDidAdd(watchNotices),
+    approvalRules,
+    chats.onDidAdd(watchRules),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, sidebar.view, { webviewOptions: { retainContextWhenHidden: false } }),
     vscode.window.registerWebviewPanelSerializer(CHAT_EDITOR_TYPE, chats),
     vscode.commands.registerCommand('piPanel.newChat', () => chats.open()),
@@ -200,7 +207,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir') || e.affectsConfiguration('piPanel.checkpoints'))
         chats.all.forEach((c) => void c.client.reload());
-      else if (e.affectsConfiguration('piPanel.approval')) chats.all.forEach((c) => c.client.configure());
+      else if (e.affectsConfiguration('piPanel.approval') || e.affectsConfiguration('piPanel.approvalRules')) chats.all.forEach((c) => c.client.configure());
     }),
   );
   // The queue a stop takes back from Pi cannot reach a view that is closing: the next extension host restores it.

@@ -21,6 +21,7 @@ import type {
   UserNotification,
   WorkerConfig,
   WorkerData,
+  WorkerNotifications,
   WorkerRequests,
 } from '../shared/wire/workerProtocol.ts';
 import type { TurnJournalStore } from '../shared/run/turnJournal.ts';
@@ -69,6 +70,9 @@ export class PiClient extends Disposable {
   private readonly _onDidExtensionUi = this._register(new Emitter<ExtensionUiNotice>());
   /** An extension set a status-bar item, the view's title or the composer's text. */
   readonly onDidExtensionUi = this._onDidExtensionUi.event;
+  private readonly _onDidSaveApprovalRule = this._register(new Emitter<WorkerNotifications['saveApprovalRule']>());
+  /** "Always allow" was chosen on an approval card: the rule to save in the user's settings. */
+  readonly onDidSaveApprovalRule = this._onDidSaveApprovalRule.event;
 
   /**
    * `journal`: where the streaming turn is kept against a crash (the extension's storage); none keeps nothing.
@@ -112,6 +116,7 @@ export class PiClient extends Disposable {
         notify: (n) => this._onDidNotify.fire(n),
         log: (l) => this._log[l.level](`[worker] ${l.message}`),
         extensionUi: (n) => this._onDidExtensionUi.fire(n),
+        saveApprovalRule: (r) => this._onDidSaveApprovalRule.fire(r),
       },
       log,
       clock,

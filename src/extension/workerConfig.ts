@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkerConfig } from '../shared/wire/workerProtocol.ts';
 import { readConfig } from './config.ts';
+import { readApprovalRules } from './approvalRulesSetting.ts';
 
 function expandHome(p: string): string {
   return p === '~' ? os.homedir() : p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p;
@@ -25,6 +26,7 @@ export function workerConfig(storageDir?: string): WorkerConfig {
     noResponseMs: config.noResponseMs,
     collapseThinking: config.collapseThinking,
     approval: config.approval,
+    approvalRules: readApprovalRules().rules,
     checkpoints: config.checkpoints,
     ...(storageDir ? { storageDir } : {}),
   };

@@ -85,6 +85,16 @@ export const DirectAction = {
   DropFromContext: 'drop-from-context',
 } as const;
 
+/** The queue strip's buttons on each queued message (stable test hooks: edit-queued, remove-queued, send-now). */
+export const QueueAction = {
+  EditQueued: 'edit-queued',
+  RemoveQueued: 'remove-queued',
+  SendNow: 'send-now',
+  MoveQueuedUp: 'move-queued-up',
+  MoveQueuedDown: 'move-queued-down',
+  StopEditingQueued: 'stop-editing-queued',
+} as const;
+
 /** Every action, by name. */
 export const Action = {
   ...ConversationAction,
@@ -94,6 +104,7 @@ export const Action = {
   ...SessionsAction,
   ...TreeAction,
   ...DirectAction,
+  ...QueueAction,
 } as const;
 
 /** The action names one group declares. */

@@ -13,7 +13,8 @@ import { type MessageView, type TranscriptState } from '../shared/transcript/row
 import { Announcer, markFocus, restoreFocus } from './a11y.ts';
 import { Announcements } from './announcements.ts';
 import { ClickRouter } from './clickRouter.ts';
-import { Composer, QueueStrip } from './composer.ts';
+import { Composer } from './composer.ts';
+import { QueueStrip } from './queueStrip.ts';
 import { ComposerBridge } from './composerBridge.ts';
 import { DialogList } from './dialogCards.ts';
 import { applyEvents, dispatchHostMessage, type HostMessageHandlers } from './dispatcher.ts';
@@ -77,7 +78,7 @@ export class ChatApp extends Disposable {
   private readonly _anchor: ScrollAnchor;
   private readonly _statusLine: StatusLine;
   private readonly _announcements = new Announcements();
-  private readonly _queue = new QueueStrip();
+  private readonly _queue: QueueStrip;
   private readonly _composer: Composer;
   private readonly _bridge: ComposerBridge;
   private readonly _modes: ViewModes;
@@ -140,6 +141,15 @@ export class ChatApp extends Disposable {
       saved.draft,
       saved.history,
     );
+    this._queue = new QueueStrip({
+      edit: (queue, index, text) =>
+        this._composer.editQueued(
+          text,
+          queue === 'steering' ? t('Editing a queued steer: Enter saves it') : t('Editing a queued follow-up: Enter saves it'),
+          (newText) => post({ type: 'editQueue', queue, index, text, op: 'edit', newText }),
+        ),
+      act: (edit) => post({ type: 'editQueue', ...edit }),
+    });
     this._plan = new PlanStrip(post);
     this._composer.addToBar(this._plan.toggle);
     const chatArea = h('div', { class: 'scroll-area' }, scroller, this._anchor.jump);

@@ -10,7 +10,7 @@ import type { ImageAttachment } from '../shared/images.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import { MAX_PROMPT_CHARS, type SendMode } from '../shared/wire/webviewProtocol.ts';
 import { isBuiltin, parseSlash, type BuiltinName } from '../shared/slashCommands.ts';
-import { ComposerAction, DirectAction } from './actions.ts';
+import { ComposerAction, DirectAction, QueueAction } from './actions.ts';
 import { ChipStrip } from './chips.ts';
 import { button } from './components.ts';
 import { closestAction, h, setAttr, setHidden, setText } from './dom.ts';
@@ -62,6 +62,10 @@ export class Composer {
   private readonly _images: ImageStrip;
   private readonly _fileInput: HTMLInputElement;
   readonly slashMenu: SlashMenu;
+  /** Edit on the queue strip: the next send saves the composer's text into that queued message; `draft` comes back after. */
+  private _editing: { readonly save: (text: string) => void; readonly draft: string } | undefined;
+  private readonly _editBanner: HTMLElement;
+  private readonly _editLabel: HTMLElement;
 
   constructor(host: ComposerHost, draft: string, history: readonly string[]) {
     this._host = host;
@@ -137,9 +141,14 @@ export class Composer {
       h('span', { class: 'attach-image-icon', 'aria-hidden': 'true' }),
     );
     attach.addEventListener('click', () => this._fileInput.click());
+    this._editLabel = h('span', { class: 'queue-editing-label' });
+    const stopEditing = button(t('Stop editing'), QueueAction.StopEditingQueued, 'secondary');
+    stopEditing.addEventListener('click', () => this._endEdit());
+    this._editBanner = h('div', { class: 'queue-editing', role: 'status', hidden: true }, this._editLabel, stopEditing);
     this.el = h(
       'div',
       { class: 'composer' },
+      this._editBanner,
       this.slashMenu.el,
       this._chips.el,
       this._images.el,
@@ -252,9 +261,37 @@ export class Composer {
     this._bar.insertBefore(el, this._hint);
   }
 
+  /**
+   * Edit on the queue strip: the composer holds the queued message's text, and the next send (any mode) saves it
+   * there instead of sending; Escape or Stop editing gives back what was being written before.
+   */
+  editQueued(text: string, label: string, save: (text: string) => void): void {
+    if (!this._editing) this._editing = { save, draft: this.textarea.value };
+    else this._editing = { save, draft: this._editing.draft };
+    setText(this._editLabel, label);
+    setHidden(this._editBanner, false);
+    this._setValue(text);
+    this.focus();
+  }
+
+  private _endEdit(): void {
+    const editing = this._editing;
+    if (!editing) return;
+    this._editing = undefined;
+    setHidden(this._editBanner, true);
+    this._setValue(editing.draft);
+  }
+
   /** Sends the composer's text in `mode` (a prompt becomes a steer while a run is active). */
   submit(mode: SendMode): void {
     const typed = this.textarea.value;
+    if (this._editing) {
+      if (!typed.trim() || typed.length > MAX_PROMPT_CHARS) return;
+      const { save } = this._editing;
+      this._endEdit();
+      save(typed);
+      return;
+    }
     const images = this._images.images;
     if (!typed.trim() && !this._chips.chips.length && !images.length) return;
     const text = expandChips(this._chips.chips, typed);
@@ -348,6 +385,12 @@ export class Composer {
       this.submit(e.altKey ? 'followUp' : 'prompt');
       return;
     }
+    if (e.key === 'Escape' && this._editing) {
+      e.preventDefault();
+      e.stopPropagation();
+      this._endEdit();
+      return;
+    }
     if (e.key === 'Escape' && this._running) {
       e.preventDefault();
       this._host.cancel();
@@ -368,44 +411,5 @@ export class Composer {
       const caret = up ? 0 : ta.value.length;
       ta.setSelectionRange(caret, caret);
     }
-  }
-}
-
-/** The queue strip: both queues in full, as the last `queue_update` gave them. */
-export class QueueStrip {
-  readonly el: HTMLElement;
-  private readonly _list: HTMLElement;
-  private _steering: readonly string[] = [];
-  private _followUp: readonly string[] = [];
-
-  constructor() {
-    this._list = h('ul', { class: 'queue-list' });
-    // Queued texts wrap in full; a long queue scrolls, so the strip takes focus for the keyboard.
-    this.el = h('div', { class: 'queue-strip', 'aria-label': t('Queued messages'), role: 'region', tabindex: 0, hidden: true }, this._list);
-  }
-
-  update(queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] }): void {
-    if (queue.steering === this._steering && queue.followUp === this._followUp) return;
-    this._steering = queue.steering;
-    this._followUp = queue.followUp;
-    const items: HTMLElement[] = [];
-    for (const [kind, label, texts] of [
-      ['steering', t('Steer'), queue.steering],
-      ['followUp', t('Follow-up'), queue.followUp],
-    ] as const) {
-      for (const text of texts) {
-        items.push(
-          h(
-            'li',
-            { class: `queue-item queue-${kind}`, 'data-queue': kind, title: text },
-            h('span', { class: 'queue-kind' }, label),
-            // Pi queues an images-only message with empty text.
-            h('span', { class: 'queue-text' }, text || '(images)'),
-          ),
-        );
-      }
-    }
-    this._list.replaceChildren(...items);
-    setHidden(this.el, items.length === 0);
   }
 }

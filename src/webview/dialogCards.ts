@@ -190,12 +190,13 @@ function restoreFiles(r: NonNullable<DialogView['restore']>): HTMLElement {
 }
 
 /**
- * A choice's label: the approval card's three choices (and a confirm's Yes / No, which the worker words)
+ * A choice's label: the approval card's choices (and a confirm's Yes / No, which the worker words)
  * in the display language; `data-choice` keeps the English the worker answers with, which e2e cases click by.
  */
 function choiceLabel(approval: boolean | undefined, choice: string): string {
   if (approval && choice === 'Allow') return t('Allow');
   if (approval && choice === 'Allow for session') return t('Allow for session');
+  if (approval && choice === 'Always allow') return t('Always allow');
   if (approval && choice === DENY) return t('Deny');
   if (choice === 'Yes') return t('Yes');
   if (choice === 'No') return t('No');

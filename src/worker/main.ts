@@ -130,6 +130,7 @@ const approvals = new Approvals(
   () => config?.approval ?? 'off',
   extensionUi.approvals,
   () => config?.cwd,
+  { rules: () => config?.approvalRules ?? [], save: (rule) => notify('saveApprovalRule', rule) },
 );
 
 const planMode = new PlanMode((plan) => controller.emitExternal([{ type: 'plan', plan }]));
@@ -206,6 +207,7 @@ controller.onDidChangeSession((info) => notify('session', { info, sessionFile: c
 
 function configure(c: WorkerConfig): void {
   config = c;
+  approvals.rulesChanged();
   Object.assign(options, {
     settleTimeoutMs: c.settleTimeoutMs,
     noResponseMs: c.noResponseMs,

@@ -14,6 +14,8 @@ import { errorText, type AgentSessionLike, type ControllerOptions } from './agen
 import type { RunWatchdog } from './runWatchdog.ts';
 import { restored, type SessionNotices } from './sessionNotices.ts';
 import { t } from '../shared/l10n.ts';
+import { applyQueueEdit, type QueueEdit } from '../shared/queueEdit.ts';
+import { canRequeue, queuesOf, replaceQueues } from './queueEditing.ts';
 
 /** What prompting needs of the session's owner. */
 export interface PromptTarget {
@@ -221,6 +223,45 @@ export class Prompting {
     await this._whenIdle(timeoutMs);
   }
 
+  /**
+   * Edits one queued message (the queue strip's Edit, Remove, Move up / down, Send now): checked against Pi's
+   * queue and applied in one synchronous step. A message Pi already took is reported, and nothing changes (an
+   * edit's new text goes back to the composer).
+   */
+  editQueue(edit: QueueEdit): void {
+    const session = this._target.session();
+    const raced = () => {
+      this._notices.notice(
+        'warning',
+        t('"{0}" was already sent to Pi, so it was not changed.', edit.text.length > 80 ? `${edit.text.slice(0, 80)}…` : edit.text),
+      );
+      // The text the user wrote for it is not thrown away: it goes back to the composer.
+      if (edit.op === 'edit' && edit.newText !== undefined) this._notices.restoreInput({ texts: [edit.newText] });
+    };
+    if (!session || !this._target.isActive()) return raced();
+    if (!canRequeue(session)) return this._notices.notice('warning', t('This version of Pi does not let the panel edit its queue.'));
+    const now = queuesOf(session);
+    const next = applyQueueEdit(now, edit);
+    if (!next) return raced();
+    if (next === now) return;
+    // Each message keeps its images, an edited one too; taken first, as clearQueue() would prune them.
+    const pool = [...this._queuedImages];
+    const take = (text: string) => {
+      const i = pool.findIndex((q) => q.text === text);
+      return i >= 0 ? pool.splice(i, 1)[0]!.images : undefined;
+    };
+    const edited = edit.op === 'edit' ? take(edit.text) : undefined;
+    const ordered = [...next.steering, ...next.followUp];
+    const images = ordered.map((text, i) => (edit.op === 'edit' && edited && text === edit.newText && i === indexOfEdited(next, edit) ? edited : take(text)));
+    replaceQueues(
+      session,
+      next,
+      images.map((list) => list?.map((img) => ({ type: 'image' as const, data: img.data, mimeType: img.mimeType }))),
+      (err) => this._log.error(`Queueing again after an edit failed: ${errorText(err)}`),
+    );
+    this._queuedImages = ordered.flatMap((text, i) => (images[i]?.length ? [{ text, images: images[i] }] : []));
+  }
+
   /** Forgets the images of queued messages Pi has delivered (their text left the queue). */
   pruneQueuedImages(queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] }): void {
     if (!this._queuedImages.length) return;
@@ -281,6 +322,11 @@ export class Prompting {
       const cancelTimer = this._clock.setTimer(done, timeoutMs);
     });
   }
+}
+
+/** Where an edited message is in `next`, steering then follow-up. */
+function indexOfEdited(next: { readonly steering: readonly string[] }, edit: QueueEdit): number {
+  return (edit.queue === 'followUp' ? next.steering.length : 0) + edit.index;
 }
 
 /** The images queued with `texts` (each text's oldest record first); undefined when there are none. */

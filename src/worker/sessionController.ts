@@ -140,7 +140,7 @@ export class SessionController extends Disposable {
       this._notices,
       this._lifecycle.pendingImport,
     );
-    this.commands = { ...this.branching.commands, ...restoring.commands };
+    this.commands = { ...this.branching.commands, ...restoring.commands, editQueue: async (edit) => this.prompting.editQueue(edit) };
   }
 
   /** How the panel's own questions (the restore card) are asked: the worker's dialog cards. */

@@ -36,7 +36,7 @@ describe('approvals on the real worker', function () {
     }, 'the run to settle');
     assert.equal(h.emitted.filter((e) => e.type === 'dialogOpen').length, 1, 'no second card asks why');
     assert.equal(asked?.kind, 'select');
-    assert.deepEqual(asked?.options, ['Allow', 'Allow for session', 'Deny']);
+    assert.deepEqual(asked?.options, ['Allow', 'Allow for session', 'Always allow', 'Deny']);
     assert.match(asked?.message ?? '', /^touch ran\.txt\n/);
     const card = toolOf(h.client.state.tools, 'call_b');
     assert.equal(card?.status, 'error');

@@ -42,6 +42,7 @@ export async function startClientHarness(
   options: {
     trusted?: boolean;
     approval?: WorkerConfig['approval'];
+    approvalRules?: WorkerConfig['approvalRules'];
     /** Writes what the run needs into the agent directory and the workspace before the worker starts (mcp.json, .pi/). */
     prepare?: (dirs: { agentDir: string; cwd: string }) => void;
     /** Where the client journals the streaming turn (none: nowhere). */
@@ -66,6 +67,7 @@ export async function startClientHarness(
     noResponseMs: 0,
     collapseThinking: true,
     approval: options.approval ?? 'off',
+    ...(options.approvalRules ? { approvalRules: options.approvalRules } : {}),
     ...(options.storageDir ? { storageDir: options.storageDir } : {}),
   };
   const log = new MemoryLog();

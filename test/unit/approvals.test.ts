@@ -8,6 +8,7 @@ import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
 import {
   ALLOW,
   ALLOW_SESSION,
+  ALWAYS_ALLOW,
   Approvals,
   commandPrefix,
   DENY,
@@ -16,6 +17,7 @@ import {
   type ApprovalMode,
 } from '../../src/worker/approvalExtension.ts';
 import { commandScope } from '../../src/worker/commandPrefix.ts';
+import { mergeRules, type ApprovalRule } from '../../src/shared/approvalRules.ts';
 
 /** An answer from the script: a choice, or a choice with the reason typed into the card. */
 type Scripted = string | ApprovalAnswer | undefined;
@@ -72,7 +74,7 @@ describe('approvals', () => {
     assert.equal(await approvals.decide('bash', { command: 'npm test' }, undefined), undefined);
     assert.equal(asker.asked.length, 2);
     assert.match(asker.asked[0]!.message, /^npm test\n/);
-    assert.deepEqual(asker.asked[0]!.choices, ['Allow', 'Allow for session', 'Deny']);
+    assert.deepEqual(asker.asked[0]!.choices, ['Allow', 'Allow for session', 'Always allow', 'Deny']);
   });
 
   it('Allow for session covers the command prefix, not other commands or compound ones', async () => {
@@ -154,7 +156,7 @@ describe('approvals', () => {
   it('Allow for session on `git --version` does not cover `git -c alias…`, nor `FOO=1 ls` cover `FOO=1 touch X`; the card says what is covered', async () => {
     const { approvals, asker } = make('commands', [ALLOW_SESSION, ALLOW, ALLOW_SESSION, ALLOW, ALLOW_SESSION, ALLOW]);
     await approvals.decide('bash', { command: 'git --version' }, undefined);
-    assert.match(asker.asked[0]!.message, /Allow for session: this exact command only\.$/);
+    assert.match(asker.asked[0]!.message, /Allow for session: this exact command only\.\n/);
     await approvals.decide('bash', { command: "git -c alias.x='!touch X' x" }, undefined);
     await approvals.decide('bash', { command: 'FOO=1 ls' }, undefined);
     await approvals.decide('bash', { command: 'FOO=1 touch X' }, undefined);
@@ -192,6 +194,84 @@ describe('approvals', () => {
     await approvals.decide('write', { path: 'x.txt', content }, undefined);
     assert.ok(asker.asked[0]!.message.startsWith(`${long}\n\n`), 'the tail of the command is in the card');
     assert.match(asker.asked[1]!.message, /\+ line 99\n/);
+  });
+
+  describe('rules (piPanel.approvalRules)', () => {
+    /** Approvals over `rules` (as the user and workspace set them), recording the rules Always allow saves. */
+    const withRules = (mode: ApprovalMode, levels: { user?: unknown; workspace?: unknown }, answers: Scripted[]) => {
+      const asker = new ScriptedAsker(answers);
+      const saved: { tool: string; match?: string }[] = [];
+      let rules: readonly ApprovalRule[] = mergeRules(levels).rules;
+      const approvals = new Approvals(
+        () => mode,
+        asker,
+        () => undefined,
+        { rules: () => rules, save: (r) => saved.push(r) },
+      );
+      return { approvals, asker, saved, setRules: (levels: { user?: unknown; workspace?: unknown }) => (rules = mergeRules(levels).rules) };
+    };
+
+    it('a deny rule blocks without asking and says which rule did it, whatever the mode', async () => {
+      const { approvals, asker } = withRules('off', { workspace: [{ tool: 'bash', match: 'rm', action: 'deny' }] }, []);
+      const d = await approvals.decide('bash', { command: 'sudo rm -rf /' }, undefined);
+      assert.equal(d?.block, true);
+      assert.match(d?.reason ?? '', /approval rule \{"tool":"bash","match":"rm","action":"deny"\} \(rule 1 in workspace settings\)/);
+      assert.equal(asker.asked.length, 0);
+    });
+
+    it('an allow rule of the user runs the command it covers without a card, and asks about anything wider', async () => {
+      const { approvals, asker } = withRules('commands', { user: [{ tool: 'bash', match: 'npm test', action: 'allow' }] }, [DENY]);
+      assert.equal(await approvals.decide('bash', { command: 'npm test -- --grep x' }, undefined), undefined);
+      assert.equal(asker.asked.length, 0);
+      assert.equal((await approvals.decide('bash', { command: 'npm test && rm -rf x' }, undefined))?.block, true);
+      assert.equal(asker.asked.length, 1);
+    });
+
+    it("a workspace's allow rule allows nothing: the card still shows", async () => {
+      const { approvals, asker } = withRules('commands', { workspace: [{ tool: 'bash', match: 'touch', action: 'allow' }] }, [ALLOW]);
+      await approvals.decide('bash', { command: 'touch x' }, undefined);
+      assert.equal(asker.asked.length, 1);
+    });
+
+    it('an ask rule asks even when piPanel.approval is off, beats Allow for session, and offers no Always allow', async () => {
+      const { approvals, asker } = withRules('off', { workspace: [{ tool: 'bash', match: 'git push', action: 'ask' }] }, [ALLOW_SESSION, ALLOW]);
+      await approvals.decide('bash', { command: 'git push origin' }, undefined);
+      await approvals.decide('bash', { command: 'git push origin' }, undefined);
+      assert.equal(asker.asked.length, 2);
+      assert.deepEqual(asker.asked[0]!.choices, [ALLOW, ALLOW_SESSION, DENY]);
+    });
+
+    it('Always allow saves the prefix the card showed, and the same command runs without a card after', async () => {
+      const { approvals, asker, saved } = withRules('commands', {}, [ALWAYS_ALLOW]);
+      assert.equal(await approvals.decide('bash', { command: 'npm test -- --grep a' }, undefined), undefined);
+      assert.deepEqual(saved, [{ tool: 'bash', match: 'npm test' }]);
+      assert.match(asker.asked[0]!.message, /\nAlways allow: the same, kept as a rule in your user settings/);
+      assert.equal(await approvals.decide('bash', { command: 'npm test' }, undefined), undefined);
+      approvals.reset();
+      assert.equal(await approvals.decide('bash', { command: 'npm test' }, undefined), undefined, 'not a session grant: it outlives the session');
+      assert.equal(asker.asked.length, 1);
+    });
+
+    it('Always allow of a compound command saves that exact command only; of a write, the tool', async () => {
+      const { approvals, saved } = withRules('all', {}, [ALWAYS_ALLOW, ALWAYS_ALLOW]);
+      await approvals.decide('bash', { command: 'make && rm -rf /' }, undefined);
+      await approvals.decide('write', { path: 'a.txt', content: '' }, undefined);
+      assert.deepEqual(saved, [{ tool: 'bash', match: 'make && rm -rf /' }, { tool: 'write' }]);
+    });
+
+    it('a saved rule removed from the settings stops allowing once the settings without it reach the worker', async () => {
+      const { approvals, asker, setRules } = withRules('commands', {}, [ALWAYS_ALLOW, ALLOW]);
+      await approvals.decide('bash', { command: 'ls' }, undefined);
+      approvals.rulesChanged();
+      await approvals.decide('bash', { command: 'ls' }, undefined);
+      assert.equal(asker.asked.length, 1, 'kept while the settings are still being written');
+      setRules({ user: [{ tool: 'bash', match: 'ls', action: 'allow' }] });
+      approvals.rulesChanged();
+      setRules({});
+      approvals.rulesChanged();
+      await approvals.decide('bash', { command: 'ls' }, undefined);
+      assert.equal(asker.asked.length, 2);
+    });
   });
 
   describe('the file an edit or write lands in', () => {

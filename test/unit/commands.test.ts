@@ -70,7 +70,7 @@ describe('commands table', () => {
       { settleTimeoutMs: 5000, noResponseMs: 60_000 },
     );
     // The rest (the shell, the composer's text, Retry) `main.ts` registers beside these, the type checking that none is left out.
-    assert.deepEqual(Object.keys(controller.commands).sort(), ['editResend', 'forkHere', 'newSession', 'restore', 'undoRestore']);
+    assert.deepEqual(Object.keys(controller.commands).sort(), ['editQueue', 'editResend', 'forkHere', 'newSession', 'restore', 'undoRestore']);
     controller.dispose();
   });
 });

@@ -5,6 +5,7 @@
  */
 
 import { isEntryId, MAX_PROMPT_CHARS } from './limits.ts';
+import { QUEUE_OPS, type QueueEdit } from '../queueEdit.ts';
 
 /** A checked payload, or why it was refused. */
 export type Parsed<T> = { ok: true; msg: T } | { ok: false; reason: string };
@@ -61,6 +62,17 @@ const text = (raw: Readonly<Record<string, unknown>>, name: string): Parsed<{ re
   return { ok: true, msg: { text: raw.text } };
 };
 
+const queueEdit = (raw: Readonly<Record<string, unknown>>, name: string): Parsed<QueueEdit> => {
+  if (raw.queue !== 'steering' && raw.queue !== 'followUp') return { ok: false, reason: `${name}.queue is not steering or followUp` };
+  if (typeof raw.index !== 'number' || !Number.isSafeInteger(raw.index) || raw.index < 0) return { ok: false, reason: `${name}.index is not a position` };
+  if (!isText(raw.text)) return { ok: false, reason: `${name}.text is not a string of sensible length` };
+  if (typeof raw.op !== 'string' || !(QUEUE_OPS as readonly string[]).includes(raw.op)) return { ok: false, reason: `${name}.op is not a queue edit` };
+  if (raw.op === 'edit' && (!isText(raw.newText) || !raw.newText.trim()))
+    return { ok: false, reason: `${name}.newText is not a non-empty string of sensible length` };
+  const op = raw.op as QueueEdit['op'];
+  return { ok: true, msg: { queue: raw.queue, index: raw.index, text: raw.text, op, ...(op === 'edit' ? { newText: raw.newText as string } : {}) } };
+};
+
 /** Every command the webview passes through the host to the worker. */
 export const COMMANDS = {
   /** "Edit and resend": the session moves back to before that user message and its text goes to the composer. */
@@ -81,6 +93,8 @@ export const COMMANDS = {
   composerText: { check: text, when: 'running', timeout: 'short', failure: 'report' },
   /** Drop from context: a tool result (by its session entry) is replaced by a short placeholder in what the model sees. */
   dropFromContext: { check: userEntry, when: 'ready', timeout: 'short', failure: 'report' },
+  /** Edit, remove, move or send now one queued steer or follow-up (the queue strip's buttons); only a running worker has a queue. */
+  editQueue: { check: queueEdit, when: 'running', timeout: 'short', failure: 'report' },
 } as const satisfies { readonly [name: string]: CommandSpec<unknown> };
 
 /** A command's name. */

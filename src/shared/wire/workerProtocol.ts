@@ -4,6 +4,7 @@
  */
 
 import type { ImageAttachment } from '../images.ts';
+import type { ApprovalRule } from '../approvalRules.ts';
 import type { CommandRequests } from './commands.ts';
 import type { PlanView } from '../plan.ts';
 import type { NoticeCode, NoticeLevel, WireEvent } from './events.ts';
@@ -37,6 +38,8 @@ export interface WorkerConfig {
   readonly storageDir?: string;
   /** Setting `piPanel.approval`: which tool calls wait for the user's Allow (absent: off). */
   readonly approval?: 'off' | 'writes' | 'commands' | 'all';
+  /** Setting `piPanel.approvalRules`, checked and merged (a workspace's allow rules already refused). */
+  readonly approvalRules?: readonly ApprovalRule[];
   /** Setting `piPanel.checkpoints`: a checkpoint of the workspace before each user message (never in Restricted Mode). */
   readonly checkpoints?: boolean;
 }
@@ -175,6 +178,8 @@ export interface WorkerNotifications {
   readonly log: { readonly level: LogLevel; readonly message: string };
   /** What Pi's extensions show outside the transcript: status-bar items, the view's title, the composer's text. */
   readonly extensionUi: ExtensionUiNotice;
+  /** "Always allow" on an approval card: the main thread saves this allow rule in the user's `piPanel.approvalRules`. */
+  readonly saveApprovalRule: { readonly tool: string; readonly match?: string };
 }
 
 /** An extension's request for a VS Code surface (dialogs and widgets travel as wire events instead). */
