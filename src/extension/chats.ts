@@ -100,6 +100,10 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
   readonly sidebar: Chat;
   private readonly _editors: Chat[] = [];
   private _opened = 0;
+  /** Each editor chat's lasting key (its files, its kept state). */
+  private readonly _keys = new Map<Chat, string>();
+  /** Chats being closed on purpose (Discard): their tab's closing ends them even while they run. */
+  private readonly _ending = new Set<Chat>();
   /** The window is closing or reloading: tabs that go now come back, so what they showed is kept. */
   private _closing = false;
   /** The chat the user was last in; none once a text editor took the focus. */
@@ -178,8 +182,13 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
 
   /** Shows the chat and puts the cursor in its composer. */
   async reveal(chat: Chat): Promise<void> {
+    const key = this._keys.get(chat);
     if (chat.panel) chat.panel.reveal();
-    else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+    else if (key !== undefined) {
+      // A worktree chat whose tab was closed while it ran: a new tab shows it again.
+      this._show(chat, vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, chat.label, vscode.ViewColumn.Active, {}), key);
+      this._onDidChange.fire();
+    } else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
     chat.view.focusComposer();
     this._focused = chat;
   }
@@ -231,9 +240,20 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     this._adopt(panel, key, sessionFile ? { open: sessionFile } : { fresh: true }, worktree);
   }
 
-  /** Closes an editor tab's chat (its worker stops, its session stays). */
+  /** Ends an editor tab's chat, also one running without its tab (its worker stops, its session stays). */
   close(chat: Chat): void {
-    chat.panel?.dispose();
+    this._ending.add(chat);
+    if (chat.panel) chat.panel.dispose();
+    else {
+      const key = this._keys.get(chat);
+      if (key !== undefined) this._forget(key);
+      this._end(chat);
+    }
+  }
+
+  /** Editor chats without a tab: worktree chats whose tab was closed while they ran. */
+  get background(): readonly Chat[] {
+    return this._editors.filter((c) => !c.panel);
   }
 
   /** Stops the worker of every chat (window reload or close), each keeping its turn. */
@@ -245,16 +265,8 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
   private _adopt(panel: vscode.WebviewPanel, key: string, first: SessionStart, worktree?: WorktreeInfo): Chat {
     const number = ++this._opened;
     const chat = this._make(`editor-${number}`, number, key, first, worktree);
-    chat.panel = panel;
-    panel.iconPath = vscode.Uri.joinPath(this._ctx.extensionUri, 'media', 'pi.svg');
-    chat.view.attach(panel);
+    this._keys.set(chat, key);
     this._editors.push(chat);
-    chat.own(
-      panel.onDidChangeViewState(() => {
-        if (panel.active) this._focused = chat;
-        this._onDidChange.fire();
-      }),
-    );
     chat.own(
       chat.client.onDidChangeSession(() => {
         this._keep(key, chat.client.sessionFile, worktree);
@@ -262,18 +274,43 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
         this._onDidChange.fire();
       }),
     );
-    // Closing the tab ends its chat: the run stops (kept in its session) and the worker with it.
-    panel.onDidDispose(() => {
-      const i = this._editors.indexOf(chat);
-      if (i >= 0) this._editors.splice(i, 1);
-      if (this._focused === chat) this._focused = undefined;
-      if (!this._closing) this._forget(key);
-      void chat.client.shutdown().finally(() => chat.dispose());
-      this._onDidChange.fire();
-    });
+    this._show(chat, panel, key);
     this._onDidAdd.fire(chat);
     this._onDidChange.fire();
     return chat;
+  }
+
+  /** Shows `chat` in the tab `panel`; closing the tab ends the chat, but for a worktree chat that is running. */
+  private _show(chat: Chat, panel: vscode.WebviewPanel, key: string): void {
+    chat.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this._ctx.extensionUri, 'media', 'pi.svg');
+    chat.view.attach(panel);
+    const viewState = panel.onDidChangeViewState(() => {
+      if (panel.active) this._focused = chat;
+      this._onDidChange.fire();
+    });
+    panel.onDidDispose(() => {
+      viewState.dispose();
+      if (chat.panel === panel) chat.panel = undefined;
+      if (this._focused === chat) this._focused = undefined;
+      // A worktree chat's run cannot collide with anyone's: it goes on without its tab (Pi: Show Chats opens it again).
+      if (!this._closing && !this._ending.has(chat) && chat.worktree && chat.phase !== 'idle') {
+        this._onDidChange.fire();
+        return;
+      }
+      if (!this._closing) this._forget(key);
+      this._end(chat);
+    });
+  }
+
+  /** Closing the tab ends its chat: the run stops (kept in its session) and the worker with it. */
+  private _end(chat: Chat): void {
+    const i = this._editors.indexOf(chat);
+    if (i >= 0) this._editors.splice(i, 1);
+    this._keys.delete(chat);
+    this._ending.delete(chat);
+    void chat.client.shutdown().finally(() => chat.dispose());
+    this._onDidChange.fire();
   }
 
   /** A chat with its own worker; `key` names its files (none: the sidebar's, as they always were). */

@@ -30,7 +30,7 @@ import { startScriptedModel } from '../scriptedModel/server.ts';
 import type { ScriptedModel } from '../scriptedModel/server.ts';
 import { launchBrowser, Workbench } from '../workbench/browser.ts';
 import type { Browser } from '../workbench/browser.ts';
-import type { Locator } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { startCodeServer } from '../workbench/codeServer.ts';
 import type { CodeServer } from '../workbench/codeServer.ts';
 import { REPO_ROOT } from '../workbench/install.ts';
@@ -99,7 +99,25 @@ const chatId = (target: 'sidebar' | number): string => (target === 'sidebar' ? '
 /** Where the webview actions look: the sidebar's visible webview while it is the only chat, else the target's frame. */
 async function chatView(wb: Workbench, chats: ChatTargets, deadline: number): Promise<{ locator(selector: string): Locator }> {
   if (chats.editors === 0 && chats.target === 'sidebar') return wb.webview();
-  return wb.chatFrame(chatId(chats.target), Math.max(1, deadline - Date.now()));
+  return chatFrameShown(wb, chats, chatId(chats.target), Math.max(1, deadline - Date.now()));
+}
+
+/**
+ * Chat `id`'s frame. With several editor-tab chats in one group only the active tab's page exists: when it is not
+ * there, its tab ("Chat N", the chat's title) is clicked first.
+ */
+async function chatFrameShown(wb: Workbench, chats: ChatTargets, id: string, timeoutMs: number): Promise<Frame> {
+  if (chats.editors < 2 || id === 'sidebar') return wb.chatFrame(id, timeoutMs);
+  const deadline = Date.now() + timeoutMs;
+  const shown = await wb.chatFrame(id, Math.min(2_000, timeoutMs)).catch(() => undefined);
+  if (shown) return shown;
+  const n = id.slice('editor-'.length);
+  await wb.page
+    .locator('.tabs-container .tab')
+    .filter({ hasText: new RegExp(`\\bChat ${n}\\b`) })
+    .first()
+    .click({ timeout: Math.max(1, deadline - Date.now()) });
+  return wb.chatFrame(id, Math.max(1, deadline - Date.now()));
 }
 
 export interface RunOptions {
@@ -778,7 +796,7 @@ async function waitChatsIdle(wb: Workbench, chats: ChatTargets, deadline: number
     }
     let state: string | null = null;
     for (let first = true; first || Date.now() < deadline; first = false) {
-      const frame = await wb.chatFrame(id, Math.max(1, deadline - Date.now())).catch(() => undefined);
+      const frame = await chatFrameShown(wb, chats, id, Math.max(1, deadline - Date.now())).catch(() => undefined);
       const runState = async () =>
         frame
           ? await frame
@@ -803,7 +821,7 @@ async function waitChatsIdle(wb: Workbench, chats: ChatTargets, deadline: number
 async function collectChats(wb: Workbench, chats: ChatTargets, out: string): Promise<void> {
   for (const target of ['sidebar' as const, ...Array.from({ length: chats.editors }, (_, i) => i + 1)]) {
     if (discarded(chats, chatId(target))) continue;
-    const frame = await wb.chatFrame(chatId(target), 10_000);
+    const frame = await chatFrameShown(wb, chats, chatId(target), 10_000);
     const transcript = frame.locator('[data-testid="transcript"]');
     const name = target === 'sidebar' ? 'panel' : `chat-${target}`;
     fs.writeFileSync(path.join(out, `${name}.html`), await transcript.evaluate((el) => el.outerHTML, undefined, { timeout: 10_000 }));

@@ -1,6 +1,5 @@
 /** Worktree chats' commands: New Chat in Worktree, Apply to Workspace, Discard, Open Worktree in New Window, Clean Up Worktrees and the Chats list. */
 
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { plainNotificationText } from '../../shared/notificationText.ts';
 import type { Chat, Chats } from '../chats.ts';
@@ -18,9 +17,12 @@ import {
   type WorktreeInfo,
 } from './worktreeGit.ts';
 
-/** The choice cards' answers: their buttons' `data-choice`, which e2e cases click by (a stable test hook). */
+/** The choice cards' answers: their buttons' `data-choice`, which e2e cases click by (a stable test hook); the card shows them translated. */
+// l10n-ignore: the answers' English, as the worker's cards keep theirs
 const APPLY = 'Apply';
+// l10n-ignore: as above
 const DISCARD = 'Discard';
+// l10n-ignore: as above
 const CANCEL = 'Cancel';
 
 /** Files a card or message names before it says "and N more". */
@@ -207,7 +209,9 @@ export function registerWorktreeCommands(ctx: WorktreeCommandsContext): vscode.D
     const pick = await vscode.window.showQuickPick(
       chats.all.map((chat) => ({
         label: chat.label,
-        description: [chat.phase, chat.worktree ? path.basename(chat.worktree.path) : undefined].filter(Boolean).join(' · '),
+        description: [chat.phase, chat.worktree?.branch, chat.number && !chat.panel ? vscode.l10n.t('no tab: runs in the background') : undefined]
+          .filter(Boolean)
+          .join(' · '),
         chat,
       })),
       { title: vscode.l10n.t('Pi: Show Chats'), placeHolder: vscode.l10n.t('Which chat to open?') },

@@ -298,6 +298,7 @@ export async function listWorktrees(dir: string, o: GitOptions = {}): Promise<Li
   for (const field of out.split('\0')) {
     if (field === '') flush();
     else if (field.startsWith('worktree ')) current.path = field.slice('worktree '.length);
+    // l10n-ignore: git's porcelain field
     else if (field.startsWith('branch refs/heads/')) current.branch = field.slice('branch refs/heads/'.length);
     else if (field.startsWith('prunable')) current.prunable = true;
   }
