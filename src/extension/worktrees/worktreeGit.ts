@@ -53,9 +53,9 @@ function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...extra };
 }
 
-function run(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<GitResult> {
+function run(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       o.gitPath ?? 'git',
       args,
       { cwd, env: gitEnv(o.env), encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, windowsHide: true },
@@ -68,6 +68,9 @@ function run(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJ
         resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, stdout, stderr: stderr.toString() });
       },
     );
+    // A git that could not start closes its input at once: the error comes through the callback.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(o.input ?? '');
   });
 }
 
@@ -206,10 +209,22 @@ export interface ApplyResult {
   readonly conflicts: readonly string[];
 }
 
-async function blob(cwd: string, spec: string, o: GitOptions): Promise<Buffer> {
-  const r = await run(cwd, ['cat-file', 'blob', spec], o);
+/** The blobs `specs` (`<tree-ish>:<path>`) name, read by one `git cat-file --batch`: one process for any number of files. */
+async function blobs(cwd: string, specs: readonly string[], o: GitOptions): Promise<Buffer[]> {
+  if (!specs.length) return [];
+  const r = await run(cwd, ['cat-file', '--batch'], { ...o, input: specs.join('\n') + '\n' });
   if (r.code !== 0) throw new WorktreeError('failed', t('git cat-file failed: {0}', r.stderr.trim()));
-  return r.stdout;
+  const out: Buffer[] = [];
+  let at = 0;
+  for (const spec of specs) {
+    const eol = r.stdout.indexOf(0x0a, at);
+    const header = r.stdout.subarray(at, eol).toString();
+    const size = Number(/^[0-9a-f]+ blob (\d+)$/.exec(header)?.[1]);
+    if (!Number.isFinite(size)) throw new WorktreeError('failed', t('git cat-file failed: {0}', `${spec}: ${header}`));
+    out.push(r.stdout.subarray(eol + 1, eol + 1 + size));
+    at = eol + 1 + size + 1;
+  }
+  return out;
 }
 
 async function readIfAny(file: string): Promise<Buffer | undefined> {
@@ -245,11 +260,21 @@ export async function applyWorktree(info: WorktreeInfo, root: string, o: GitOpti
   const changes = await changesBetween(info, tree, o);
   const writes: { file: string; rel: string; content: Buffer | undefined }[] = [];
   const conflicts: string[] = [];
+  const bases = await blobs(
+    info.path,
+    changes.filter((c) => c.status !== 'A').map((c) => `${info.base}:${c.path}`),
+    o,
+  );
+  const theirsAll = await blobs(
+    info.path,
+    changes.filter((c) => c.status !== 'D').map((c) => `${tree}:${c.path}`),
+    o,
+  );
   for (const change of changes) {
     const file = path.join(root, change.path);
     const ours = await readIfAny(file);
-    const base = change.status === 'A' ? undefined : await blob(info.path, `${info.base}:${change.path}`, o);
-    const theirs = change.status === 'D' ? undefined : await blob(info.path, `${tree}:${change.path}`, o);
+    const base = change.status === 'A' ? undefined : bases.shift();
+    const theirs = change.status === 'D' ? undefined : theirsAll.shift();
     if (same(ours, theirs)) continue;
     if (same(ours, base)) writes.push({ file, rel: change.path, content: theirs });
     else if (ours && base && theirs) {
