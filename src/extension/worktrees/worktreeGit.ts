@@ -144,8 +144,6 @@ export async function createWorktree(opts: { readonly dir: string; readonly fold
       if (/already exists/.test(add.stderr)) throw new WorktreeError('branchTaken', t('The branch {0} already exists. Try again, or delete it.', branch));
       throw new WorktreeError('failed', t('git worktree add failed: {0}', add.stderr.trim()));
     }
-    // Apply needs the commit the branch started from, also after a reload or from the leftovers list.
-    await git(repo.root, ['config', `branch.${branch}.piBase`, repo.head], opts);
     const info: WorktreeInfo = { path: where, branch, base: repo.head, repo: repo.root };
     if (opts.carry) await carryChanges(repo.root, where, opts);
     return info;
@@ -329,11 +327,4 @@ export async function listWorktrees(dir: string, o: GitOptions = {}): Promise<Li
   }
   flush();
   return found;
-}
-
-/** The commit a `pi/…` branch started from (recorded at creation), else where it meets HEAD. */
-export async function baseOf(root: string, branch: string, o: GitOptions = {}): Promise<string> {
-  const kept = await run(root, ['config', '--get', `branch.${branch}.piBase`], o);
-  if (kept.code === 0 && kept.stdout.toString().trim()) return kept.stdout.toString().trim();
-  return (await git(root, ['merge-base', 'HEAD', branch], o)).trim();
 }
