@@ -92,7 +92,10 @@ export function registerWorktreeCommands(ctx: WorktreeCommandsContext): vscode.D
         createWorktree({ dir: repo.root, folder: worktreeFolder(ctx.storage), carry }),
       );
       log.info(`Worktree chat: ${info.branch} at ${info.path} from ${info.base}.`);
-      return await chats.open(undefined, info);
+      const chat = await chats.open(undefined, info);
+      // No chat could open (piPanel.maxChats): the worktree, still as it was made, is not left behind.
+      if (!chat) await removeWorktree(info);
+      return chat;
     } catch (err) {
       if (!(err instanceof WorktreeError)) log.error(`New chat in worktree failed: ${errorText(err)}`);
       void warn(errorText(err));
@@ -104,6 +107,8 @@ export function registerWorktreeCommands(ctx: WorktreeCommandsContext): vscode.D
     const chat = worktreeChat(args);
     if (!chat) return;
     const info = chat.worktree;
+    // Half a run's edits are not what the user wants in the workspace.
+    if (chat.phase !== 'idle') return say(vscode.l10n.t('Pi is still working in {0}. Apply once its run has ended (or cancel it).', info.branch));
     try {
       const changes = await worktreeChanges(info);
       if (!changes.length) return say(vscode.l10n.t('{0} has no changes to apply.', info.branch));
