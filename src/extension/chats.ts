@@ -251,11 +251,6 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     }
   }
 
-  /** Editor chats without a tab: worktree chats whose tab was closed while they ran. */
-  get background(): readonly Chat[] {
-    return this._editors.filter((c) => !c.panel);
-  }
-
   /** Stops the worker of every chat (window reload or close), each keeping its turn. */
   async shutdown(): Promise<void> {
     this._closing = true;
