@@ -73,6 +73,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   readonly chatId: string;
   /** An editor tab's lasting key (a UUID), kept by its page across reloads; none for the sidebar. */
   readonly chatKey: string | undefined;
+  /** A worktree chat's branch: the page body's `data-worktree`; none for a chat in the workspace. */
+  worktreeBranch: string | undefined;
   /** The title when no extension set one: the sidebar's "Chat", a tab's session name. */
   private readonly _baseTitle: () => string;
   /** The tab's mark (●) for news the user has not seen. */
@@ -254,7 +256,14 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._view = view;
     const uri = (...segments: string[]) => vscode.Uri.joinPath(this._extensionUri, ...segments);
     view.webview.options = { enableScripts: true, localResourceRoots: [uri('dist', 'webview'), uri('media')] };
-    view.webview.html = chatHtml(view.webview, uri, { language: vscode.env.language, bundle: vscode.l10n.bundle }, this.chatId, this.chatKey);
+    view.webview.html = chatHtml(
+      view.webview,
+      uri,
+      { language: vscode.env.language, bundle: vscode.l10n.bundle },
+      this.chatId,
+      this.chatKey,
+      this.worktreeBranch,
+    );
     if (this._title || this._mark || this.chatId !== 'sidebar') this.refreshTitle();
     if (isSidebarView(view)) {
       view.badge = this._badge;
@@ -341,7 +350,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'forceIdle':
         return this._client.worker.forceIdle();
       case 'openLink':
-        return openLink(msg.href, this._client.sessionInfo.cwd, this._log);
+        return openLink(msg.href, this._review.root, this._log);
       case 'showLog':
         await vscode.commands.executeCommand('piPanel.showLog');
         return;

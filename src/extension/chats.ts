@@ -20,12 +20,14 @@ import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient, type Logger } from './piClient.ts';
 import { TurnJournalFile } from './turnJournalFile.ts';
 import { workerConfig } from './workerConfig.ts';
+import type { WorktreeInfo } from './worktrees/worktreeGit.ts';
+import { keptWorktree } from './worktrees/keptWorktree.ts';
 
 /** The editor tabs' webview type, also their serializer's. */
 export const CHAT_EDITOR_TYPE = 'piPanel.chatEditor';
 
-/** What the workspace remembers of an editor tab's chat, by its key: the session it shows. */
-type KeptChats = Record<string, { readonly sessionFile?: string }>;
+/** What the workspace remembers of an editor tab's chat, by its key: the session it shows, and a worktree chat's worktree. */
+type KeptChats = Record<string, { readonly sessionFile?: string; readonly worktree?: WorktreeInfo }>;
 const KEPT_CHATS = 'piPanel.editorChats';
 /** The sidebar chat's session file. */
 const SIDEBAR_SESSION = 'piPanel.sidebarSession';
@@ -43,21 +45,25 @@ export class Chat extends Disposable {
   panel: vscode.WebviewPanel | undefined;
   /** Something happened while the user could not see the chat (finished, failed, waiting). */
   unseen = false;
+  /** A worktree chat's worktree, where its Pi works; none for a chat in the workspace. */
+  readonly worktree: WorktreeInfo | undefined;
 
-  constructor(id: string, number: number, client: PiClient, view: ChatViewProvider, review: FileReview) {
+  constructor(id: string, number: number, client: PiClient, view: ChatViewProvider, review: FileReview, worktree?: WorktreeInfo) {
     super();
     this.id = id;
     this.number = number;
+    this.worktree = worktree;
     this.client = this._register(client);
     this.view = this._register(view);
     this.review = review;
   }
 
-  /** How the user knows the chat: its session's name, else "Sidebar chat" or "Chat N". */
+  /** How the user knows the chat: its session's name, else "Sidebar chat" or "Chat N"; a worktree chat's branch after it. */
   get label(): string {
     const name = this.client.sessionInfo.name?.trim();
     if (this.number === 0) return name ? vscode.l10n.t('Sidebar: {0}', name) : vscode.l10n.t('Sidebar chat');
-    return name || vscode.l10n.t('Chat {0}', this.number);
+    const label = name || vscode.l10n.t('Chat {0}', this.number);
+    return this.worktree ? vscode.l10n.t('{0} ({1})', label, this.worktree.branch) : label;
   }
 
   /** Where the chat is, for "open in …": "the sidebar", else its tab's title. */
@@ -94,6 +100,10 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
   readonly sidebar: Chat;
   private readonly _editors: Chat[] = [];
   private _opened = 0;
+  /** Each editor chat's lasting key (its files, its kept state). */
+  private readonly _keys = new Map<Chat, string>();
+  /** Chats being closed on purpose (Discard): their tab's closing ends them even while they run. */
+  private readonly _ending = new Set<Chat>();
   /** The window is closing or reloading: tabs that go now come back, so what they showed is kept. */
   private _closing = false;
   /** The chat the user was last in; none once a text editor took the focus. */
@@ -172,17 +182,22 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
 
   /** Shows the chat and puts the cursor in its composer. */
   async reveal(chat: Chat): Promise<void> {
+    const key = this._keys.get(chat);
     if (chat.panel) chat.panel.reveal();
-    else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+    else if (key !== undefined) {
+      // A worktree chat whose tab was closed while it ran: a new tab shows it again.
+      this._show(chat, vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, chat.label, vscode.ViewColumn.Active, {}), key);
+      this._onDidChange.fire();
+    } else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
     chat.view.focusComposer();
     this._focused = chat;
   }
 
   /**
    * Opens a chat in an editor tab: `sessionFile` opens that saved session (focusing the chat that has it open
-   * already), none an empty one. Undefined when `piPanel.maxChats` chats are open.
+   * already), none an empty one; `worktree`: the chat's Pi works there. Undefined when `piPanel.maxChats` chats are open.
    */
-  async open(sessionFile?: string): Promise<Chat | undefined> {
+  async open(sessionFile?: string, worktree?: WorktreeInfo): Promise<Chat | undefined> {
     const open = sessionFile ? this.withSession(sessionFile) : undefined;
     if (open) {
       await this.reveal(open);
@@ -195,7 +210,8 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     }
     const key = randomUUID();
     const panel = vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, vscode.l10n.t('Pi Chat'), vscode.ViewColumn.Active, {});
-    const chat = this._adopt(panel, key, sessionFile ? { open: sessionFile } : { fresh: true });
+    const chat = this._adopt(panel, key, sessionFile ? { open: sessionFile } : { fresh: true }, worktree);
+    if (worktree) this._keep(key, undefined, worktree);
     this._focused = chat;
     chat.view.focusComposer();
     return chat;
@@ -205,8 +221,34 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const saved = typeof state === 'object' && state !== null ? (state as { chatKey?: unknown }).chatKey : undefined;
     const key = typeof saved === 'string' && /^[\w-]{1,64}$/.test(saved) ? saved : randomUUID();
-    const sessionFile = this._kept()[key]?.sessionFile;
-    this._adopt(panel, key, sessionFile ? { open: sessionFile } : { fresh: true });
+    const kept = this._kept()[key];
+    const sessionFile = kept?.sessionFile;
+    const worktree = keptWorktree(kept?.worktree);
+    if (worktree && !fs.existsSync(worktree.path)) {
+      // Its Pi cannot work anywhere else: never in the workspace.
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'Pi: the worktree of {0} ({1}) is gone (deleted by hand?), so its chat was closed. Pi: Clean Up Worktrees removes its branch.',
+          worktree.branch,
+          worktree.path,
+        ),
+      );
+      this._forget(key);
+      panel.dispose();
+      return;
+    }
+    this._adopt(panel, key, sessionFile ? { open: sessionFile } : { fresh: true }, worktree);
+  }
+
+  /** Ends an editor tab's chat, also one running without its tab (its worker stops, its session stays). */
+  close(chat: Chat): void {
+    this._ending.add(chat);
+    if (chat.panel) chat.panel.dispose();
+    else {
+      const key = this._keys.get(chat);
+      if (key !== undefined) this._forget(key);
+      this._end(chat);
+    }
   }
 
   /** Stops the worker of every chat (window reload or close), each keeping its turn. */
@@ -215,42 +257,59 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     await Promise.all(this.all.map((c) => c.client.shutdown()));
   }
 
-  private _adopt(panel: vscode.WebviewPanel, key: string, first: SessionStart): Chat {
+  private _adopt(panel: vscode.WebviewPanel, key: string, first: SessionStart, worktree?: WorktreeInfo): Chat {
     const number = ++this._opened;
-    const chat = this._make(`editor-${number}`, number, key, first);
-    chat.panel = panel;
-    panel.iconPath = vscode.Uri.joinPath(this._ctx.extensionUri, 'media', 'pi.svg');
-    chat.view.attach(panel);
+    const chat = this._make(`editor-${number}`, number, key, first, worktree);
+    this._keys.set(chat, key);
     this._editors.push(chat);
     chat.own(
-      panel.onDidChangeViewState(() => {
-        if (panel.active) this._focused = chat;
-        this._onDidChange.fire();
-      }),
-    );
-    chat.own(
       chat.client.onDidChangeSession(() => {
-        this._keep(key, chat.client.sessionFile);
+        this._keep(key, chat.client.sessionFile, worktree);
         chat.view.refreshTitle();
         this._onDidChange.fire();
       }),
     );
-    // Closing the tab ends its chat: the run stops (kept in its session) and the worker with it.
-    panel.onDidDispose(() => {
-      const i = this._editors.indexOf(chat);
-      if (i >= 0) this._editors.splice(i, 1);
-      if (this._focused === chat) this._focused = undefined;
-      if (!this._closing) this._forget(key);
-      void chat.client.shutdown().finally(() => chat.dispose());
-      this._onDidChange.fire();
-    });
+    this._show(chat, panel, key);
     this._onDidAdd.fire(chat);
     this._onDidChange.fire();
     return chat;
   }
 
+  /** Shows `chat` in the tab `panel`; closing the tab ends the chat, but for a worktree chat that is running. */
+  private _show(chat: Chat, panel: vscode.WebviewPanel, key: string): void {
+    chat.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this._ctx.extensionUri, 'media', 'pi.svg');
+    chat.view.attach(panel);
+    const viewState = panel.onDidChangeViewState(() => {
+      if (panel.active) this._focused = chat;
+      this._onDidChange.fire();
+    });
+    panel.onDidDispose(() => {
+      viewState.dispose();
+      if (chat.panel === panel) chat.panel = undefined;
+      if (this._focused === chat) this._focused = undefined;
+      // A worktree chat's run cannot collide with anyone's: it goes on without its tab (Pi: Show Chats opens it again).
+      if (!this._closing && !this._ending.has(chat) && chat.worktree && chat.phase !== 'idle') {
+        this._onDidChange.fire();
+        return;
+      }
+      if (!this._closing) this._forget(key);
+      this._end(chat);
+    });
+  }
+
+  /** Closing the tab ends its chat: the run stops (kept in its session) and the worker with it. */
+  private _end(chat: Chat): void {
+    const i = this._editors.indexOf(chat);
+    if (i >= 0) this._editors.splice(i, 1);
+    this._keys.delete(chat);
+    this._ending.delete(chat);
+    void chat.client.shutdown().finally(() => chat.dispose());
+    this._onDidChange.fire();
+  }
+
   /** A chat with its own worker; `key` names its files (none: the sidebar's, as they always were). */
-  private _make(id: string, number: number, key: string | undefined, first: SessionStart): Chat {
+  private _make(id: string, number: number, key: string | undefined, first: SessionStart, worktree?: WorktreeInfo): Chat {
     const { log, storage, extensionUri } = this._ctx;
     const distDir = vscode.Uri.joinPath(extensionUri, 'dist').fsPath;
     const storageDir = key ? vscode.Uri.joinPath(storage, 'chats', key).fsPath : this._ctx.storageDir;
@@ -263,19 +322,21 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
           name: key ? `Pi ${id}` : 'Pi', // l10n-ignore: the thread's name, for debuggers
           workerData: { ...data, l10n: { language: vscode.env.language, bundle: vscode.l10n.bundle ?? {} } },
         }),
-      () => workerConfig(storageDir),
+      () => workerConfig(storageDir, worktree?.path),
       log,
       realScheduler,
       { requestTimeoutMs: 10_000, pingMs: 2_000, hangMs: 10_000 },
       new TurnJournalFile(file('turn-journal.json'), log),
       first,
     );
-    const review = new FileReview(client, log, () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? client.sessionInfo.cwd, id);
+    // A worktree chat's files, diffs and links are its worktree's.
+    const review = new FileReview(client, log, () => worktree?.path ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? client.sessionInfo.cwd, id);
     const imageDraft = new ComposerImageDraft(file('composer-images'), log);
     // The title names the chat, which does not exist yet while its view is made.
     const made: { chat?: Chat } = {};
     const view = new ChatViewProvider(extensionUri, client, log, review, imageDraft, id, () => made.chat?.label ?? vscode.l10n.t('Chat'), key);
-    const chat = (made.chat = new Chat(id, number, client, view, review));
+    view.worktreeBranch = worktree?.branch;
+    const chat = (made.chat = new Chat(id, number, client, view, review, worktree));
     const self = chat;
     // Its dialogs are announced while out of sight, unless the user turned notifications off.
     chat.own(
@@ -313,9 +374,13 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     return typeof kept === 'object' && kept !== null ? (kept as KeptChats) : {};
   }
 
-  private _keep(key: string, sessionFile: string | undefined): void {
-    if (this._kept()[key]?.sessionFile === sessionFile) return;
-    void this._ctx.workspaceState.update(KEPT_CHATS, { ...this._kept(), [key]: sessionFile ? { sessionFile } : {} });
+  private _keep(key: string, sessionFile: string | undefined, worktree?: WorktreeInfo): void {
+    const kept = this._kept()[key];
+    if (kept && kept.sessionFile === sessionFile && kept.worktree?.path === worktree?.path) return;
+    void this._ctx.workspaceState.update(KEPT_CHATS, {
+      ...this._kept(),
+      [key]: { ...(sessionFile ? { sessionFile } : {}), ...(worktree ? { worktree } : {}) },
+    });
   }
 
   private _forget(key: string): void {

@@ -35,6 +35,11 @@ export class FileReview {
     this._chatId = chatId;
   }
 
+  /** The folder the chat's files are in: the workspace's, or a worktree chat's worktree. */
+  get root(): string | undefined {
+    return this._root();
+  }
+
   /** A file's text before this chat's run changed it ('' when none is known); `runId` names the run (its checkpoint). */
   async before(file: string, runId?: string): Promise<string> {
     const before = await this._fileBefore(file, runId);

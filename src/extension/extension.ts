@@ -22,6 +22,7 @@ import { registerSessionCommands } from './sessionCommands.ts';
 import { StatusBar } from './statusBar.ts';
 import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
 import { ApprovalRulesSetting } from './approvalRulesSetting.ts';
+import { registerWorktreeCommands } from './worktrees/worktreeCommands.ts';
 
 /** What `activate` returns: the sidebar chat's client and every chat, for the integration tests. */
 export interface PiPanelApi {
@@ -169,6 +170,10 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       const messages = await Promise.all(chats.all.map(async (c) => (await c.client.call('clearCheckpoints', null))?.message));
       for (const message of messages) if (message) void vscode.window.showInformationMessage(plainNotificationText(vscode.l10n.t('Pi: {0}', message)));
     }),
+    ...registerWorktreeCommands({ chats, target, storage: storage.fsPath, log }),
+    // The palette offers Apply, Discard and Open Worktree while a worktree chat is the one in focus.
+    chats.onDidChange(() => void vscode.commands.executeCommand('setContext', 'piPanel.focusedWorktree', chats.focused?.worktree !== undefined)),
+    chats.onDidFocus(() => void vscode.commands.executeCommand('setContext', 'piPanel.focusedWorktree', chats.focused?.worktree !== undefined)),
     ...new PlanDocuments(target, (context.storageUri ?? context.globalStorageUri).fsPath, log).register(),
     // While Pi waits for an answer the click shows the question instead of cancelling; with several chats
     // running it goes to the one that waits (or runs) longest.

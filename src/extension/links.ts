@@ -5,8 +5,9 @@ import { codeForInsert } from '../shared/bidi.ts';
 import { linkTarget } from './linkTarget.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 
-export async function openLink(href: string, cwd: string | undefined, log: Logger): Promise<void> {
-  const target = linkTarget(href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? cwd);
+/** `root`: the folder a chat's relative links and files are in (the workspace's, or a worktree chat's worktree). */
+export async function openLink(href: string, root: string | undefined, log: Logger): Promise<void> {
+  const target = linkTarget(href, root);
   switch (target.kind) {
     case 'external':
       await vscode.env.openExternal(vscode.Uri.parse(target.url));

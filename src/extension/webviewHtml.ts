@@ -25,7 +25,7 @@ export function inertJson(value: unknown): string {
 /**
  * `locale`: the display language and its bundle; `chatId`: `sidebar` or `editor-N`, the body's `data-chat-id` (e2e runs find a chat by it);
  * `chatKey`: an editor tab's lasting key, which the page keeps in its state so the tab finds its chat again after
- * a window reload.
+ * a window reload; `worktree`: a worktree chat's branch, the body's `data-worktree`.
  */
 export function chatHtml(
   webview: vscode.Webview,
@@ -33,6 +33,7 @@ export function chatHtml(
   locale: ChatLocale,
   chatId = 'sidebar',
   chatKey?: string,
+  worktree?: string,
 ): string {
   const nonce = randomUUID().replace(/-/g, '');
   const script = webview.asWebviewUri(uri('dist', 'webview', 'main.js'));
@@ -47,7 +48,7 @@ export function chatHtml(
 <link rel="stylesheet" href="${style}">
 <title>Pi</title>
 </head>
-<body data-run-state="idle" data-chat-id="${chatId}"${chatKey ? ` data-chat-key="${chatKey}"` : ''}>
+<body data-run-state="idle" data-chat-id="${chatId}"${chatKey ? ` data-chat-key="${chatKey}"` : ''}${worktree ? ` data-worktree="${worktree.replace(/[^\w./-]/g, '')}"` : ''}>
 <script type="application/json" id="pi-l10n">${inertJson({ language: locale.language, bundle: locale.bundle ?? {} })}</script>
 <div id="app"></div>
 <script nonce="${nonce}" src="${script}"></script>

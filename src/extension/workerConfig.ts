@@ -11,17 +11,20 @@ function expandHome(p: string): string {
   return p === '~' ? os.homedir() : p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p;
 }
 
-/** The worker's configuration now; an empty agent directory lets Pi use its own default in the worker. */
-export function workerConfig(storageDir?: string): WorkerConfig {
+/**
+ * The worker's configuration now; an empty agent directory lets Pi use its own default in the worker.
+ * `worktree`: a worktree chat's folder, where its Pi works instead of the workspace.
+ */
+export function workerConfig(storageDir?: string, worktree?: string): WorkerConfig {
   const config = readConfig();
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-  const cwd = folder ? folder.uri.fsPath : os.homedir();
+  const cwd = worktree ?? (folder ? folder.uri.fsPath : os.homedir());
   return {
     cwd,
     agentDir: config.agentDir ? expandHome(config.agentDir) : '',
     trusted: vscode.workspace.isTrusted,
     tools: config.tools,
-    cwdNote: folder ? undefined : vscode.l10n.t('No folder is open, so Pi works in your home directory ({0}).', cwd),
+    cwdNote: folder || worktree ? undefined : vscode.l10n.t('No folder is open, so Pi works in your home directory ({0}).', cwd),
     settleTimeoutMs: config.settleTimeoutMs,
     noResponseMs: config.noResponseMs,
     collapseThinking: config.collapseThinking,

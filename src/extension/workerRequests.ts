@@ -52,6 +52,8 @@ export const REQUEST_RULES = {
   renameSession: { when: 'now', timeout: 'short', failure: 'throw' },
   lastAnswer: { when: 'now', timeout: 'short', failure: 'throw' },
   sessionTree: { when: 'now', timeout: 'none', failure: 'throw' },
+  // The user answers when they like: no timeout.
+  askPanel: { when: 'now', timeout: 'none', failure: 'throw' },
   exportHtml: { when: 'now', timeout: 'none', failure: 'throw' },
   exportJsonl: { when: 'now', timeout: 'none', failure: 'throw' },
 } as const satisfies { readonly [M in WorkerRequestMethod]: RequestRule };

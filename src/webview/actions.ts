@@ -54,6 +54,13 @@ export const PlanAction = {
   ActOnPlan: 'act-on-plan',
 } as const;
 
+/** A worktree chat's strip under the header (worktreeStrip.ts); stable test hooks. */
+export const WorktreeAction = {
+  ApplyWorktree: 'apply-worktree',
+  DiscardWorktree: 'discard-worktree',
+  OpenWorktreeWindow: 'open-worktree-window',
+} as const;
+
 /** The Sessions list. */
 export const SessionsAction = {
   BackToChat: 'back-to-chat',
@@ -105,6 +112,7 @@ export const Action = {
   ...TreeAction,
   ...DirectAction,
   ...QueueAction,
+  ...WorktreeAction,
 } as const;
 
 /** The action names one group declares. */

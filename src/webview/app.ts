@@ -25,6 +25,7 @@ import { ImageViewer } from './images.ts';
 import { markdownBody } from './markdownStream/markdownBody.ts';
 import { Paging, type TranscriptHolder } from './paging.ts';
 import { PlanStrip } from './planStrip.ts';
+import { worktreeStrip } from './worktreeStrip.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { ShellLive } from './shellLive.ts';
 import { StatusLine } from './statusLine.ts';
@@ -159,9 +160,12 @@ export class ChatApp extends Disposable {
         if (this._modes.mode !== 'chat') this._modes.set('chat');
       }),
     );
+    // A worktree chat's page says its branch in the body (`data-worktree`, set by the host).
+    const worktree = worktreeStrip(root.ownerDocument.body.dataset.worktree, post);
     root.replaceChildren(
       this._header.el,
       this._header.context.el,
+      ...(worktree ? [worktree] : []),
       chatArea,
       this._modes.sessionsView.el,
       this._modes.treeView.el,

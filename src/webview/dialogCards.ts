@@ -200,6 +200,10 @@ function choiceLabel(approval: boolean | undefined, choice: string): string {
   if (approval && choice === DENY) return t('Deny');
   if (choice === 'Yes') return t('Yes');
   if (choice === 'No') return t('No');
+  // A worktree chat's Apply and Discard cards.
+  if (choice === 'Apply') return t('Apply');
+  if (choice === 'Discard') return t('Discard');
+  if (choice === 'Cancel') return t('Cancel');
   return showInvisibles(choice);
 }
 

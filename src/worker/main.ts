@@ -292,6 +292,10 @@ const handlers: RequestHandlers = {
   },
   undo: async ({ path, runId }) => controller.review.undo(path, runId),
   answerDialog: async ({ id, value, reason }) => ({ answered: extensionUi.answer(id, value, reason) }),
+  askPanel: async ({ title, message, options }) => {
+    const answer = await extensionUi.ask({ kind: 'select', title, message, options });
+    return answer === undefined ? {} : { answer };
+  },
   listCommands: async () => ({ commands: listPiCommands(await session()) }),
   setSessionName: acknowledge(async ({ name }) => setSessionName(await session(), name)),
   importSession: acknowledge(({ file }) => controller.branching.importSession(file)),

@@ -30,7 +30,7 @@ import { startScriptedModel } from '../scriptedModel/server.ts';
 import type { ScriptedModel } from '../scriptedModel/server.ts';
 import { launchBrowser, Workbench } from '../workbench/browser.ts';
 import type { Browser } from '../workbench/browser.ts';
-import type { Locator } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { startCodeServer } from '../workbench/codeServer.ts';
 import type { CodeServer } from '../workbench/codeServer.ts';
 import { REPO_ROOT } from '../workbench/install.ts';
@@ -65,7 +65,9 @@ export type Action =
   // through its file picker, and wait for its chip.
   | { readonly do: 'attachImage'; readonly path: string }
   // Several chats: open one in an editor tab (it becomes the target), choose the target, pick from a quick pick.
-  | { readonly do: 'newChat' }
+  // `worktree`: Pi: New Chat in Worktree; the run writes chat-N.files.json (that worktree's files) and result.json's
+  // chats entry gains `worktree` (its absolute path).
+  | { readonly do: 'newChat'; readonly worktree?: boolean }
   | { readonly do: 'target'; readonly chat: 'sidebar' | number }
   | { readonly do: 'pick'; readonly text: string };
 
@@ -74,6 +76,21 @@ interface ChatTargets {
   target: 'sidebar' | number;
   /** Editor-tab chats opened so far (`editor-1` … `editor-N`). */
   editors: number;
+  /** Worktree chats' worktrees (absolute paths), by N. */
+  worktrees?: Record<number, string>;
+  /** The run's workspace, where `git worktree list` finds them. */
+  workspace?: string;
+}
+
+/** The worktree of the branch a worktree chat's page names (`data-worktree`), as `git worktree list` has it. */
+function worktreeOfBranch(workspace: string, branch: string): string {
+  const r = spawnSync('git', ['worktree', 'list', '--porcelain'], { cwd: workspace, encoding: 'utf8' });
+  let current = '';
+  for (const line of (r.stdout ?? '').split('\n')) {
+    if (line.startsWith('worktree ')) current = line.slice('worktree '.length);
+    else if (line === `branch refs/heads/${branch}`) return current;
+  }
+  throw new Error(`no worktree of branch ${branch} in ${workspace}`);
 }
 
 /** The `data-chat-id` of a target. */
@@ -82,7 +99,25 @@ const chatId = (target: 'sidebar' | number): string => (target === 'sidebar' ? '
 /** Where the webview actions look: the sidebar's visible webview while it is the only chat, else the target's frame. */
 async function chatView(wb: Workbench, chats: ChatTargets, deadline: number): Promise<{ locator(selector: string): Locator }> {
   if (chats.editors === 0 && chats.target === 'sidebar') return wb.webview();
-  return wb.chatFrame(chatId(chats.target), Math.max(1, deadline - Date.now()));
+  return chatFrameShown(wb, chats, chatId(chats.target), Math.max(1, deadline - Date.now()));
+}
+
+/**
+ * Chat `id`'s frame. With several editor-tab chats in one group only the active tab's page exists: when it is not
+ * there, its tab ("Chat N", the chat's title) is clicked first.
+ */
+async function chatFrameShown(wb: Workbench, chats: ChatTargets, id: string, timeoutMs: number): Promise<Frame> {
+  if (chats.editors < 2 || id === 'sidebar') return wb.chatFrame(id, timeoutMs);
+  const deadline = Date.now() + timeoutMs;
+  const shown = await wb.chatFrame(id, Math.min(2_000, timeoutMs)).catch(() => undefined);
+  if (shown) return shown;
+  const n = id.slice('editor-'.length);
+  await wb.page
+    .locator('.tabs-container .tab')
+    .filter({ hasText: new RegExp(`\\bChat ${n}\\b`) })
+    .first()
+    .click({ timeout: Math.max(1, deadline - Date.now()) });
+  return wb.chatFrame(id, Math.max(1, deadline - Date.now()));
 }
 
 export interface RunOptions {
@@ -109,7 +144,7 @@ export interface RunResult {
   readonly elapsedMs: number;
   readonly errors: string[];
   /** With editor-tab chats: every chat's state and the session file it shows. */
-  readonly chats?: readonly { readonly id: string; readonly runState: string | null; readonly sessionFile: string | null }[];
+  readonly chats?: readonly { readonly id: string; readonly runState: string | null; readonly sessionFile: string | null; readonly worktree?: string }[];
 }
 
 /** A workbench that several runs share: one code-server with the extension installed, one browser. */
@@ -275,7 +310,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   });
   let runState: string | null = null;
   let elapsedMs = 0;
-  const chats: ChatTargets = { target: 'sidebar', editors: 0 };
+  const chats: ChatTargets = { target: 'sidebar', editors: 0, worktrees: {}, workspace };
   let deadline = Date.now() + timeoutMs;
   let chatStates: { id: string; runState: string | null }[] = [];
   try {
@@ -299,7 +334,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     if (chats.editors) {
       // Several chats: each must come to rest; the run's state is the first that did not.
       chatStates = await waitChatsIdle(wb, chats, deadline);
-      runState = chatStates.find((c) => c.runState !== 'idle')?.runState ?? 'idle';
+      runState = chatStates.find((c) => c.runState !== 'idle' && c.runState !== 'closed')?.runState ?? 'idle';
     } else runState = await waitIdle(wb, deadline);
     elapsedMs = Date.now() - sentAt;
     if (runState !== 'idle') errors.push(`run did not reach idle within ${timeoutMs} ms (data-run-state=${runState})`);
@@ -336,7 +371,16 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   // Pi writes the session file as the run goes; give the last append a moment after the page closed.
   await sleep(200);
   const agentDirSessions = sessionFiles(agentDir);
-  const chatSessions = chats.editors ? chatStates.map((c) => ({ ...c, sessionFile: sessionOfChat(agentDirSessions, out, c.id) })) : undefined;
+  const worktreeOf = (id: string) => chats.worktrees?.[Number(id.slice('editor-'.length))];
+  const chatSessions = chats.editors
+    ? chatStates.map((c) => {
+        const worktree = worktreeOf(c.id);
+        return { ...c, sessionFile: sessionOfChat(agentDirSessions, out, c.id), ...(worktree ? { worktree } : {}) };
+      })
+    : undefined;
+  // A worktree chat's files, as files.json has the workspace's: none once its worktree was discarded.
+  for (const [n, worktree] of Object.entries(chats.worktrees ?? {}))
+    fs.writeFileSync(path.join(out, `chat-${n}.files.json`), JSON.stringify(fs.existsSync(worktree) ? workspaceFiles(worktree) : {}, null, 2) + '\n');
   // With several chats, session.jsonl is the sidebar's, as panel.txt is; editor chat N's goes to chat-N.session.jsonl.
   const session = chatSessions ? (chatSessions.find((c) => c.id === 'sidebar')?.sessionFile ?? undefined) : newestSessionFile(agentDir);
   for (const c of chatSessions ?? [])
@@ -487,10 +531,15 @@ async function playAction(
       case 'newChat': {
         // From now on focus leaves a webview by a blur: a click on the editor area would activate a chat's tab.
         wb.blurToFocusWorkbench = true;
-        await runCommandById(wb, 'piPanel.newChat', remaining());
+        await runCommandById(wb, action.worktree ? 'piPanel.newChatInWorktree' : 'piPanel.newChat', remaining());
         chats.editors++;
         chats.target = chats.editors;
         await (await view()).locator('[data-testid="transcript"]').first().waitFor({ state: 'attached', timeout: remaining() });
+        if (action.worktree) {
+          const branch = await (await view()).locator('body').getAttribute('data-worktree', { timeout: remaining() });
+          if (!branch || !chats.workspace) throw new Error('the new chat is not a worktree chat (no data-worktree)');
+          (chats.worktrees ??= {})[chats.editors] = worktreeOfBranch(chats.workspace, branch);
+        }
         return;
       }
       case 'target':
@@ -730,14 +779,24 @@ async function openEditors(wb: Workbench, workspaceFilePaths: readonly string[])
   }));
 }
 
+/** A worktree chat whose worktree is gone: Discard closed its tab (runState `closed`, no chat-N.txt). */
+function discarded(chats: ChatTargets, id: string): boolean {
+  const worktree = chats.worktrees?.[Number(id.slice('editor-'.length))];
+  return worktree !== undefined && !fs.existsSync(worktree);
+}
+
 /** With several chats: waits until each one is idle (two looks apart, so a trailing batch lands); each chat's last state. */
 async function waitChatsIdle(wb: Workbench, chats: ChatTargets, deadline: number): Promise<{ id: string; runState: string | null }[]> {
   const ids = ['sidebar', ...Array.from({ length: chats.editors }, (_, i) => `editor-${i + 1}`)];
   const states: { id: string; runState: string | null }[] = [];
   for (const id of ids) {
+    if (discarded(chats, id)) {
+      states.push({ id, runState: 'closed' });
+      continue;
+    }
     let state: string | null = null;
     for (let first = true; first || Date.now() < deadline; first = false) {
-      const frame = await wb.chatFrame(id, Math.max(1, deadline - Date.now())).catch(() => undefined);
+      const frame = await chatFrameShown(wb, chats, id, Math.max(1, deadline - Date.now())).catch(() => undefined);
       const runState = async () =>
         frame
           ? await frame
@@ -761,7 +820,8 @@ async function waitChatsIdle(wb: Workbench, chats: ChatTargets, deadline: number
 /** With several chats: the sidebar's transcript into panel.html / panel.txt, editor chat N's into chat-N.html / chat-N.txt. */
 async function collectChats(wb: Workbench, chats: ChatTargets, out: string): Promise<void> {
   for (const target of ['sidebar' as const, ...Array.from({ length: chats.editors }, (_, i) => i + 1)]) {
-    const frame = await wb.chatFrame(chatId(target), 10_000);
+    if (discarded(chats, chatId(target))) continue;
+    const frame = await chatFrameShown(wb, chats, chatId(target), 10_000);
     const transcript = frame.locator('[data-testid="transcript"]');
     const name = target === 'sidebar' ? 'panel' : `chat-${target}`;
     fs.writeFileSync(path.join(out, `${name}.html`), await transcript.evaluate((el) => el.outerHTML, undefined, { timeout: 10_000 }));

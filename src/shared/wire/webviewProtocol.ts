@@ -44,6 +44,9 @@ export const VIEW_COMMANDS = [
   'togglePlanMode',
   'openPlan',
   'actOnPlan',
+  'applyWorktree',
+  'discardWorktree',
+  'openWorktreeWindow',
 ] as const;
 /** One of `VIEW_COMMANDS`. */
 export type ViewCommand = (typeof VIEW_COMMANDS)[number];

@@ -157,6 +157,11 @@ export interface WorkerRequests extends CommandRequests {
   readonly setPlanMode: { readonly params: { readonly on?: boolean }; readonly result: { readonly plan: PlanView } };
   /** Leaves plan mode, tracks `text`'s items as the checklist and sends the plan to Pi as the next prompt, with full tools. */
   readonly actOnPlan: { readonly params: { readonly text: string }; readonly result: null };
+  /** A question of the panel's own (a worktree chat's Apply or Discard) in the chat's dialog card; no `answer`: dismissed. */
+  readonly askPanel: {
+    readonly params: { readonly title: string; readonly message: string; readonly options: readonly string[] };
+    readonly result: { readonly answer?: string };
+  };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
 }
