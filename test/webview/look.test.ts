@@ -1,0 +1,183 @@
+/**
+ * The compact, icon-led look at the sidebar's narrowest width: actions are codicon buttons named by their
+ * tooltip in every display language, in toolbars that show on hover and focus and never wrap onto a line of
+ * their own; a blocked or failed edit reads as a proposal that did not run; the Changes row is a compact list.
+ */
+
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
+import { T0 } from './builders.ts';
+import { batch, deliver, openView, posted, root, session, useBrowser } from './harness.ts';
+
+const AXE_SOURCE = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const bundle = (locale: string): Record<string, string> =>
+  locale === 'en' ? {} : (JSON.parse(readFileSync(join(root, 'l10n', `bundle.l10n.${locale}.json`), 'utf8')) as Record<string, string>);
+
+/** One `edit` call of `id` on `path`; `error` makes it fail (or be blocked) with that reason. */
+function editCall(id: string, path: string, error?: string): WireEvent[] {
+  const args = JSON.stringify({ path: `/work/${path}`, edits: [{ oldText: 'const a = 1;', newText: 'const a = 2;' }] });
+  return [
+    { type: 'assistantStart', at: T0 },
+    { type: 'blockStart', index: 0, kind: 'toolCall', at: T0, toolCallId: id, toolName: 'edit' },
+    { type: 'delta', index: 0, text: args },
+    { type: 'blockEnd', index: 0, at: T0 },
+    { type: 'assistantEnd', stopReason: 'toolUse', at: T0 },
+    { type: 'toolStart', toolCallId: id, toolName: 'edit', args, at: T0 },
+    { type: 'toolEnd', toolCallId: id, isError: error !== undefined, output: error ?? 'Successfully replaced 1 block(s).', durationMs: 3 },
+    { type: 'toolResult', toolCallId: id, toolName: 'edit', isError: error !== undefined },
+  ];
+}
+
+const CHANGES: WireEvent = {
+  type: 'changes',
+  runId: 'r1',
+  files: [
+    { path: 'src/a-rather-long-file-name-for-the-sidebar.ts', added: 12, removed: 3, created: false },
+    { path: 'new.txt', added: 3, removed: 0, created: true },
+  ],
+};
+
+async function axeMismatches(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const w = globalThis as unknown as {
+      axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      document: unknown;
+    };
+    const r = await w.axe.run(w.document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+    });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+/** Asserts `b` is an icon button: a codicon glyph, no visible text, named exactly as its tooltip. */
+async function assertIconButton(b: Locator, name: string): Promise<void> {
+  assert.equal(await b.count(), 1, `one ${name} button`);
+  assert.equal(await b.locator('.codicon').count(), 1, `${name} shows a codicon`);
+  assert.equal(((await b.textContent()) ?? '').trim(), '', `${name} has no visible text`);
+  const label = await b.getAttribute('aria-label');
+  assert.ok(label, `${name} has an accessible name`);
+  assert.equal(await b.getAttribute('title'), label, `${name}'s tooltip is its accessible name`);
+}
+
+const opacityOf = (l: Locator) =>
+  l.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(el).opacity);
+
+async function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+    return d.documentElement.scrollWidth - d.documentElement.clientWidth;
+  });
+}
+
+describe('the compact, icon-led look (headless Chromium, 240 px)', function () {
+  this.timeout(120_000);
+  const env = useBrowser();
+
+  async function open(locale: string): Promise<Page> {
+    const page = await openView(env.browser, env.server.origin, 'dark-modern', { width: 240, height: 800 }, locale === 'en' ? {} : { locale });
+    await deliver(page, { type: 'snapshot', state: initialTranscript, session });
+    return page;
+  }
+
+  for (const locale of ['en', 'zh-cn', 'vi']) {
+    it(`shows Open Diff, Undo and Undo all as icon buttons named by their tooltip, in a toolbar on the card's own line, in ${locale}`, async () => {
+      const tr = bundle(locale);
+      const page = await open(locale);
+      try {
+        await batch(page, [
+          { type: 'userMessage', text: 'Edit a.ts.', images: 0, entryId: 'u1' },
+          { type: 'runStart' },
+          ...editCall('e1', 'src/a-rather-long-file-name-for-the-sidebar.ts'),
+          { type: 'settled', aborted: false, at: T0 },
+          CHANGES,
+        ]);
+        const card = page.locator('.tool-card[data-tool-call-id="e1"]');
+        const diff = card.locator('[data-action="open-diff"]');
+        await assertIconButton(diff, 'Open Diff');
+        assert.equal(
+          await diff.getAttribute('aria-label'),
+          (tr['Open diff of {0}'] ?? 'Open diff of {0}').replace('{0}', 'src/a-rather-long-file-name-for-the-sidebar.ts'),
+        );
+        assert.equal(await diff.getAttribute('data-path'), 'src/a-rather-long-file-name-for-the-sidebar.ts');
+
+        // The toolbar sits on the card's head line, hidden until the card is hovered or focused.
+        const head = await card.locator('.tool-head').boundingBox();
+        const box = await diff.boundingBox();
+        assert.ok(head && box && box.y >= head.y - 1 && box.y + box.height <= head.y + head.height + 1, 'Open Diff is on the head line, not a line of its own');
+        await page.mouse.move(0, 0);
+        const toolbar = card.locator('.toolbar');
+        assert.equal(await opacityOf(toolbar), '0', 'hidden while the card is neither hovered nor focused');
+        await diff.focus();
+        assert.equal(await opacityOf(toolbar), '1', 'shown on keyboard focus');
+        await page.keyboard.press('Enter');
+        assert.deepEqual((await posted(page)).filter((m) => m.type === 'openDiff').at(-1), {
+          type: 'openDiff',
+          path: 'src/a-rather-long-file-name-for-the-sidebar.ts',
+        });
+
+        const row = page.locator('[data-testid="changes"]');
+        await assertIconButton(row.locator('[data-action="undo-all"]'), 'Undo all');
+        for (const path of ['src/a-rather-long-file-name-for-the-sidebar.ts', 'new.txt']) {
+          const item = row.locator(`li[data-path="${path}"]`);
+          await assertIconButton(item.locator(`[data-action="open-diff"][data-path="${path}"]`), `Open Diff of ${path}`);
+          await assertIconButton(item.locator(`[data-action="undo-file"][data-path="${path}"]`), `Undo of ${path}`);
+          // One line per file: name, counts and actions side by side.
+          const lines = await item.evaluate((el) => {
+            const tops = new Set<number>();
+            for (const c of Array.from((el as unknown as { children: ArrayLike<{ getBoundingClientRect(): { top: number; height: number } }> }).children)) {
+              const r = c.getBoundingClientRect();
+              if (r.height > 0) tops.add(Math.round(r.top + r.height / 2));
+            }
+            return tops.size;
+          });
+          assert.ok(lines <= 1 || (await item.evaluate((el) => el.getBoundingClientRect().height)) < 30, `${path}'s entry stays one line`);
+        }
+        assert.ok((await sidewaysOverflow(page)) <= 0, 'nothing scrolls sideways at 240 px');
+        assert.deepEqual(await axeMismatches(page), []);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  for (const [what, reason] of [
+    ['blocked by plan mode', 'Plan mode is on: only read-only tools may run, so "edit" was not run. Propose the change in your plan instead.'],
+    ['failed', 'Could not find the exact text in src/a.ts. The old text must match exactly including all whitespace and newlines.'],
+  ] as const) {
+    it(`shows an edit ${what} as a proposal that did not run, its reason on one line and no Open Diff`, async () => {
+      const page = await open('en');
+      try {
+        await batch(page, [{ type: 'userMessage', text: 'Edit a.ts.', images: 0, entryId: 'u1' }, { type: 'runStart' }, ...editCall('b1', 'src/a.ts', reason)]);
+        const card = page.locator('.tool-card[data-tool-call-id="b1"]');
+        assert.equal(await card.getAttribute('data-status'), 'error', 'the hook still says error');
+        assert.equal(await card.locator('[data-action="open-diff"]:visible').count(), 0, 'no Open Diff for a change that never happened');
+        assert.equal(await card.getAttribute('data-applied'), 'false');
+        assert.match((await card.locator('.tool-proposal-label').textContent()) ?? '', /not applied/i);
+        const shown = card.locator('.tool-reason');
+        assert.equal(await shown.count(), 1);
+        assert.equal(await shown.textContent(), reason, 'the whole reason is in the DOM (and panel.txt)');
+        const style = await shown.evaluate((el) => {
+          const s = (
+            globalThis as unknown as { getComputedStyle(e: unknown): { fontFamily: string; lineHeight: string; whiteSpace: string } }
+          ).getComputedStyle(el);
+          return { font: s.fontFamily, height: el.getBoundingClientRect().height, line: s.lineHeight, ws: s.whiteSpace };
+        });
+        assert.doesNotMatch(style.font, /mono|courier|consolas|menlo/i, 'not a monospace paragraph');
+        assert.ok(style.height < 24, `one line (${style.height} px)`);
+        assert.equal(await card.locator('.tool-output:visible').count(), 0, 'no red output paragraph');
+        assert.ok((await sidewaysOverflow(page)) <= 0);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
