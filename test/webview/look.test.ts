@@ -181,3 +181,81 @@ describe('the compact, icon-led look (headless Chromium, 240 px)', function () {
     });
   }
 });
+
+/** One read-only call `name` of `id` in its own assistant message, with its result row; `error` makes it fail. */
+function readCall(id: string, name: string, args: Record<string, unknown>, error?: string): WireEvent[] {
+  const text = JSON.stringify(args);
+  return [
+    { type: 'assistantStart', at: T0 },
+    { type: 'blockStart', index: 0, kind: 'toolCall', at: T0, toolCallId: id, toolName: name },
+    { type: 'delta', index: 0, text },
+    { type: 'blockEnd', index: 0, at: T0 },
+    { type: 'assistantEnd', stopReason: 'toolUse', at: T0 },
+    { type: 'toolStart', toolCallId: id, toolName: name, args: text, at: T0 },
+    { type: 'toolEnd', toolCallId: id, isError: error !== undefined, output: error ?? `output of ${id}`, durationMs: 2 },
+    { type: 'toolResult', toolCallId: id, toolName: name, isError: error !== undefined },
+  ];
+}
+
+describe('read-only tool calls grouped into one line (headless Chromium)', function () {
+  this.timeout(120_000);
+  const env = useBrowser();
+
+  it('folds consecutive reads and searches into one expandable line; edits and a failing call stand alone; every card stays in the DOM', async () => {
+    const page = await openView(env.browser, env.server.origin, 'dark-modern', { width: 240, height: 900 });
+    try {
+      await deliver(page, { type: 'snapshot', state: initialTranscript, session });
+      await batch(page, [
+        { type: 'userMessage', text: 'Look around, then edit.', images: 0, entryId: 'u1' },
+        { type: 'runStart' },
+        ...readCall('r1', 'read', { path: 'a.ts' }),
+        ...readCall('r2', 'read', { path: 'b.ts' }),
+        ...readCall('g1', 'grep', { pattern: 'foo' }),
+        ...readCall('r3', 'read', { path: 'c.ts' }),
+        ...readCall('g2', 'grep', { pattern: 'bar' }),
+        ...readCall('r4', 'read', { path: 'd.ts' }),
+        ...readCall('r5', 'read', { path: 'e.ts' }),
+        ...editCall('e1', 'src/a.ts'),
+        ...readCall('r6', 'read', { path: 'f.ts' }),
+        ...readCall('bad', 'read', { path: 'missing.ts' }, 'ENOENT: no such file'),
+        ...readCall('r7', 'ls', { path: '.' }),
+      ]);
+      const groups = page.locator('.tool-group-summary');
+      assert.equal(await groups.count(), 1, 'one group: a lone read before a failing call, and one after it, stay cards');
+      const summary = groups.first();
+      assert.equal(
+        (await summary.innerText())
+          .trim()
+          .replace(/\s+/g, ' ')
+          .replace(/^[^A-Za-z]+/, ''),
+        'Read 5 files, searched 2 patterns',
+      );
+      assert.equal(await summary.getAttribute('aria-expanded'), 'false');
+      for (const id of ['r1', 'r2', 'g1', 'r3', 'g2', 'r4', 'r5']) {
+        const card = page.locator(`.tool-card[data-tool-call-id="${id}"]`);
+        assert.equal(await card.count(), 1, `${id} is still in the DOM`);
+        assert.equal(await card.getAttribute('data-status'), 'done');
+        assert.equal(await card.isVisible(), false, `${id} is folded into the group`);
+      }
+      for (const id of ['e1', 'r6', 'bad', 'r7'])
+        assert.equal(await page.locator(`.tool-card[data-tool-call-id="${id}"]`).isVisible(), true, `${id} stands alone`);
+      assert.equal(await page.locator('.tool-card[data-tool-call-id="e1"] .tool-diff').isVisible(), true, 'the edit keeps its diff');
+
+      await summary.click();
+      assert.equal(await summary.getAttribute('aria-expanded'), 'true');
+      for (const id of ['r1', 'g2', 'r5'])
+        assert.equal(await page.locator(`.tool-card[data-tool-call-id="${id}"]`).isVisible(), true, `${id} shows once expanded`);
+      await summary.focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await summary.getAttribute('aria-expanded'), 'false', 'Enter folds it again');
+      assert.equal(
+        await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement.className),
+        'tool-group-summary',
+        'focus stays on the line',
+      );
+      assert.ok((await sidewaysOverflow(page)) <= 0);
+    } finally {
+      await page.close();
+    }
+  });
+});
