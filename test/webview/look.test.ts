@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
-import { T0 } from './builders.ts';
+import { build, exchange, T0 } from './builders.ts';
 import { batch, deliver, openView, posted, root, session, useBrowser } from './harness.ts';
 
 const AXE_SOURCE = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -258,4 +258,60 @@ describe('read-only tool calls grouped into one line (headless Chromium)', funct
       await page.close();
     }
   });
+});
+
+describe('the header at sidebar width (headless Chromium)', function () {
+  this.timeout(120_000);
+  const env = useBrowser();
+
+  for (const locale of ['en', 'zh-cn', 'vi']) {
+    it(`keeps every header control inside the header with Plan mode on at 240 px, in ${locale}`, async () => {
+      const page = await openView(env.browser, env.server.origin, 'dark-modern', { width: 240, height: 700 }, locale === 'en' ? {} : { locale });
+      try {
+        // A transcript taller than the view: the header must hold its height against it.
+        await deliver(page, {
+          type: 'snapshot',
+          state: build([...exchange(0), ...exchange(1), ...exchange(2)]),
+          session: { ...session, model: 'Claude Sonnet 4.5 (extended)', modelId: 'anthropic/claude-sonnet-4-5', contextPercent: 42 },
+        });
+        await batch(page, [
+          { type: 'plan', plan: { on: true, items: [] } },
+          { type: 'sessionInfo', name: 'Refactor the payment module' },
+          { type: 'thinkingLevel', level: 'high' },
+        ] as WireEvent[]);
+        assert.equal(await page.locator('[data-testid="plan-mode"]').isVisible(), true);
+        const boxes = await page.evaluate(() => {
+          const d = (
+            globalThis as unknown as {
+              document: { querySelector(s: string): { getBoundingClientRect(): DOMRectLike; querySelectorAll(s: string): ArrayLike<Element> } };
+            }
+          ).document;
+          type DOMRectLike = { left: number; right: number; top: number; bottom: number; width: number };
+          type Element = { getBoundingClientRect(): DOMRectLike; getAttribute(n: string): string | null; className: string; hidden: boolean };
+          const header = d.querySelector('.header');
+          const transcript = d.querySelector('.scroller');
+          const hb = header.getBoundingClientRect();
+          const items = Array.from(header.querySelectorAll(':scope > *'))
+            .filter((e) => !e.hidden && e.getBoundingClientRect().width > 0)
+            .map((e) => ({ what: e.getAttribute('data-action') ?? e.getAttribute('data-testid') ?? e.className, r: e.getBoundingClientRect() }));
+          return { header: hb, transcriptTop: transcript.getBoundingClientRect().top, items };
+        });
+        for (const { what, r } of boxes.items) {
+          assert.ok(
+            r.left >= boxes.header.left - 0.5 && r.right <= boxes.header.right + 0.5,
+            `${what} is clipped sideways (${r.left}–${r.right} in ${boxes.header.left}–${boxes.header.right})`,
+          );
+          assert.ok(r.bottom <= boxes.header.bottom + 0.5, `${what} slides under the transcript (${r.bottom} > ${boxes.header.bottom})`);
+        }
+        assert.ok(boxes.header.bottom <= boxes.transcriptTop + 0.5, `the transcript starts below the header (${boxes.header.bottom} > ${boxes.transcriptTop})`);
+        for (const action of ['show-sessions', 'show-tree', 'select-model']) {
+          const b = page.locator(`.header [data-action="${action}"]`);
+          if ((await b.count()) === 1) assert.equal(await b.isVisible(), true, `${action} is on screen`);
+        }
+        assert.ok((await sidewaysOverflow(page)) <= 0);
+      } finally {
+        await page.close();
+      }
+    });
+  }
 });
