@@ -10,7 +10,7 @@
  *                           as a child process.
  * - dist/pi/codemode-worker.js  the worker Pi's codemode runs scripts in (bundled Pi looks for it beside itself).
  * - dist/webview/main.js    webview code (browser, iife) and main.css when present.
- * - dist/codicons/          VS Code's icon font (@vscode/codicons): codicon.css and codicon.ttf.
+ * - dist/webview/codicons/  VS Code's icon font (@vscode/codicons): codicon.css and codicon.ttf.
  *
  * Entries whose source does not exist yet are skipped with a note, so the build works while the
  * project is being written.
@@ -278,16 +278,16 @@ if (webviewEntries.length) {
 // VS Code's icon font for the webview's icon buttons: its stylesheet and the font it names, from the
 // extension's own dist/ (the CSP's font-src and style-src are the webview's resource root).
 builds.push({
-  label: 'dist/codicons',
+  label: 'dist/webview/codicons',
   options: {
     ...common,
     entryPoints: [join(packageDir('@vscode/codicons', root), 'dist', 'codicon.css')],
-    outdir: join(root, 'dist', 'codicons'),
+    outdir: join(root, 'dist', 'webview', 'codicons'),
     loader: { '.ttf': 'file' },
     assetNames: '[name]',
     minify: true,
     sourcemap: false,
-    plugins: [reportPlugin('dist/codicons')],
+    plugins: [reportPlugin('dist/webview/codicons')],
   },
 });
 

@@ -37,7 +37,7 @@ export function chatHtml(
   const nonce = randomUUID().replace(/-/g, '');
   const script = webview.asWebviewUri(uri('dist', 'webview', 'main.js'));
   const style = webview.asWebviewUri(uri('media', 'chat.css'));
-  const icons = webview.asWebviewUri(uri('dist', 'codicons', 'codicon.css'));
+  const icons = webview.asWebviewUri(uri('dist', 'webview', 'codicons', 'codicon.css'));
   const csp = chatCsp(webview.cspSource, nonce);
   return `<!DOCTYPE html>
 <html lang="${locale.language.replace(/[^A-Za-z0-9-]/g, '') || 'en'}">

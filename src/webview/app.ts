@@ -107,6 +107,7 @@ export class ChatApp extends Disposable {
       new DialogList({
         answer: (id, value, reason) =>
           post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value, ...(reason ? { reason } : {}) }),
+        home: () => this._composer.focus(),
       }),
     );
     this._content = h('div', { class: 'scroll-content' }, this._transcript.earlier, this._transcript.el, this._shell.el, this._dialogs.el, this._working);

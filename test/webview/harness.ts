@@ -1,5 +1,5 @@
 /**
- * A test page for the chat webview outside VS Code: serves dist/webview/main.js, dist/codicons/ and media/chat.css
+ * A test page for the chat webview outside VS Code: serves dist/webview/main.js, dist/webview/codicons/ and media/chat.css
  * under the same CSP as the real shell (src/extension/webviewHtml.ts), with a stub `acquireVsCodeApi`
  * that records what the webview posts, a canary global and a CSP-violation log.
  */
@@ -62,8 +62,8 @@ export async function startServer(): Promise<TestServer> {
     const file =
       url.pathname === '/dist/webview/main.js'
         ? join(root, 'dist', 'webview', 'main.js')
-        : url.pathname.startsWith('/dist/codicons/')
-          ? join(root, 'dist', 'codicons', url.pathname.slice(15).replace(/\.\./g, ''))
+        : url.pathname.startsWith('/dist/webview/codicons/')
+          ? join(root, 'dist', 'webview', 'codicons', url.pathname.slice(23).replace(/\.\./g, ''))
           : url.pathname.startsWith('/media/')
             ? join(root, 'media', url.pathname.slice(7).replace(/\.\./g, ''))
             : undefined;
@@ -125,7 +125,7 @@ export function pageHtml(origin: string, options: PageOptions = {}): string {
 <meta charset="UTF-8">
 <style id="_defaultStyles">${CAPTURED.defaultStyles}</style>
 <meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="${origin}/dist/codicons/codicon.css">
+<link rel="stylesheet" href="${origin}/dist/webview/codicons/codicon.css">
 <link rel="stylesheet" href="${origin}/media/chat.css">
 <title>Pi test</title>
 <script nonce="${NONCE}">

@@ -103,6 +103,16 @@ describe('the compact, icon-led look (headless Chromium, 240 px)', function () {
         const card = page.locator('.tool-card[data-tool-call-id="e1"]');
         const diff = card.locator('[data-action="open-diff"]');
         await assertIconButton(diff, 'Open Diff');
+        const fontLoaded = await page.evaluate(async () => {
+          const fonts = (
+            globalThis as unknown as { document: { fonts: { ready: Promise<unknown>; forEach(cb: (f: { family: string; status: string }) => void): void } } }
+          ).document.fonts;
+          await fonts.ready;
+          let loaded = false;
+          fonts.forEach((f) => (loaded ||= f.family.replace(/"/g, '') === 'codicon' && f.status === 'loaded'));
+          return loaded;
+        });
+        assert.ok(fontLoaded, 'the codicon font loaded under the CSP');
         assert.equal(
           await diff.getAttribute('aria-label'),
           (tr['Open diff of {0}'] ?? 'Open diff of {0}').replace('{0}', 'src/a-rather-long-file-name-for-the-sidebar.ts'),
@@ -309,6 +319,235 @@ describe('the header at sidebar width (headless Chromium)', function () {
           if ((await b.count()) === 1) assert.equal(await b.isVisible(), true, `${action} is on screen`);
         }
         assert.ok((await sidewaysOverflow(page)) <= 0);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
+
+/** Describes the focused element, or `body` when focus fell to the page. */
+async function focusedOn(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const d = (globalThis as unknown as { document: { activeElement: { tagName: string; getAttribute(n: string): string | null } | null; body: unknown } })
+      .document;
+    const el = d.activeElement;
+    if (!el || el === d.body) return 'body';
+    return `${el.tagName.toLowerCase()}[${el.getAttribute('data-action') ?? el.getAttribute('data-testid') ?? el.getAttribute('data-choice') ?? ''}]${el.getAttribute('data-index') ?? ''}`;
+  });
+}
+
+const chip = (path: string, text: string) => ({ type: 'addChip', chip: { kind: 'selection', path, startLine: 1, endLine: 2, text } }) as const;
+
+describe('focus, Escape and contrast on the newest surfaces (headless Chromium)', function () {
+  this.timeout(120_000);
+  const env = useBrowser();
+
+  async function open(theme = 'dark-modern'): Promise<Page> {
+    const page = await openView(env.browser, env.server.origin, theme, { width: 240, height: 800 });
+    await deliver(page, { type: 'snapshot', state: initialTranscript, session });
+    return page;
+  }
+
+  it('keeps focus on a chip when its text expands, closes the preview with Escape, and moves focus to the next chip or the composer when one is removed', async () => {
+    const page = await open();
+    try {
+      await deliver(page, chip('src/a.ts', 'let a = 1;\nlet b = 2;\n'));
+      await deliver(page, chip('src/b.ts', 'let c = 3;\n'));
+      const strip = page.locator('[data-testid="composer-chips"]');
+      await strip.locator('[data-action="expand-chip"]').first().focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await page.locator('[data-testid="chip-preview"]').isVisible(), true, 'the preview opened');
+      assert.equal(await focusedOn(page), 'button[expand-chip]0', 'focus stays on the chip that expanded');
+      await page.keyboard.press('Escape');
+      assert.equal(await page.locator('[data-testid="chip-preview"]').isVisible(), false, 'Escape closed the preview');
+      assert.equal(await focusedOn(page), 'button[expand-chip]0');
+      assert.equal(await page.getAttribute('body', 'data-run-state'), 'idle');
+
+      await strip.locator('[data-action="remove-chip"]').first().focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await strip.locator('.chip').count(), 1);
+      assert.equal(await focusedOn(page), 'button[remove-chip]0', "focus moves to the next chip's remove button");
+      await page.keyboard.press('Enter');
+      assert.equal(await focusedOn(page), 'textarea[composer]', 'the last chip removed: focus goes to the composer');
+    } finally {
+      await page.close();
+    }
+  });
+
+  for (const how of ['a choice', 'Escape']) {
+    it(`returns focus to the Restore button, not the page body, once the restore card is answered by ${how}`, async () => {
+      const page = await open();
+      try {
+        await batch(page, [
+          { type: 'userMessage', text: 'Edit a.ts.', images: 0, entryId: 'u1' },
+          { type: 'runStart' },
+          ...editCall('e1', 'src/a.ts'),
+          { type: 'settled', aborted: false, at: T0 },
+        ]);
+        const restore = page.locator('[data-role="user"] [data-action="restore"]');
+        await restore.focus();
+        await page.keyboard.press('Enter');
+        const choices = ['Code and conversation', 'Conversation only', 'Code only'];
+        await batch(page, [
+          {
+            type: 'dialogOpen',
+            dialog: {
+              id: 'dialog-1',
+              kind: 'select',
+              title: 'Restore to this message?',
+              options: choices,
+              panel: true,
+              restore: { checkpoint: 'a'.repeat(40), files: [] },
+              at: T0,
+            },
+          },
+        ]);
+        assert.match(await focusedOn(page), /^button\[/, 'the card took focus');
+        if (how === 'Escape') await page.keyboard.press('Escape');
+        else await page.locator('[data-choice="Conversation only"]').press('Enter');
+        assert.notEqual(await focusedOn(page), 'body', 'focus stays in the answered card until it closes');
+        await batch(page, [{ type: 'dialogClose', id: 'dialog-1', outcome: 'answered' }]);
+        assert.equal(await focusedOn(page), 'button[restore]', 'focus goes back to what opened the card');
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  for (const theme of ['dark-modern', 'light-modern']) {
+    it(`draws +N/−N counts and chip sizes at 4.5:1 and focus rings on Open Diff and chip buttons at 3:1, unclipped, in ${theme}`, async () => {
+      const page = await open(theme);
+      try {
+        await batch(page, [
+          { type: 'userMessage', text: 'Edit a.ts.', images: 0, entryId: 'u1' },
+          { type: 'runStart' },
+          ...editCall('e1', 'src/a.ts'),
+          { type: 'settled', aborted: false, at: T0 },
+          CHANGES,
+        ]);
+        await deliver(page, chip('src/a.ts', 'let a = 1;\n'));
+        const ratios = await page.evaluate(() => {
+          type El = { parentElement: El | null; getBoundingClientRect(): { left: number; right: number; top: number; bottom: number } };
+          const g = globalThis as unknown as {
+            document: { querySelectorAll(s: string): ArrayLike<El> };
+            getComputedStyle(e: El): Record<string, string>;
+          };
+          const rgb = (c: string): number[] => {
+            const m = /rgba?\(([^)]+)\)/.exec(c);
+            if (m)
+              return m[1]!
+                .split(/[ ,/]+/)
+                .filter(Boolean)
+                .map(Number);
+            const s = /srgb ([\d.]+) ([\d.]+) ([\d.]+)(?: \/ ([\d.]+))?/.exec(c);
+            if (s) return [Number(s[1]) * 255, Number(s[2]) * 255, Number(s[3]) * 255, s[4] === undefined ? 1 : Number(s[4])];
+            throw new Error(`colour ${c}`);
+          };
+          const lum = (c: number[]) => {
+            const [r, gg, b] = c.slice(0, 3).map((v) => {
+              const x = v / 255;
+              return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+            });
+            return 0.2126 * r! + 0.7152 * gg! + 0.0722 * b!;
+          };
+          const ratio = (a: number[], b: number[]) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+          /** The first opaque background at or above `el`. */
+          const bgOf = (el: El | null): number[] => {
+            for (let e = el; e; e = e.parentElement) {
+              const c = rgb(g.getComputedStyle(e).backgroundColor!);
+              if ((c[3] ?? 1) > 0.5) return c;
+            }
+            return rgb(g.getComputedStyle((globalThis as unknown as { document: { body: El } }).document.body).backgroundColor!);
+          };
+          const out: Record<string, number> = {};
+          for (const sel of ['[data-testid="changes"] .change-added', '[data-testid="changes"] .change-removed', '.chip-size']) {
+            const el = g.document.querySelectorAll(sel)[0]!;
+            // Opacity fades the text into what is behind it.
+            const bg = bgOf(el);
+            const op = Number(g.getComputedStyle(el).opacity);
+            const fg = rgb(g.getComputedStyle(el).color!)
+              .slice(0, 3)
+              .map((v, i) => v * op + bg[i]! * (1 - op));
+            out[sel] = ratio(fg, bg);
+          }
+          return out;
+        });
+        for (const [sel, r] of Object.entries(ratios)) assert.ok(r >= 4.5, `${sel}: ${r.toFixed(2)}:1`);
+
+        for (const sel of [
+          '.tool-card [data-action="open-diff"]',
+          '[data-testid="changes"] [data-action="undo-file"]',
+          '[data-testid="composer-chips"] [data-action="remove-chip"]',
+          '[data-testid="composer-chips"] [data-action="expand-chip"]',
+        ]) {
+          // Keyboard focus, so :focus-visible applies.
+          await page
+            .locator(sel)
+            .first()
+            .evaluate((el) => (el as unknown as { focus(o: unknown): void }).focus({ focusVisible: true }));
+          const ring = await page
+            .locator(sel)
+            .first()
+            .evaluate((el) => {
+              type E = { parentElement: E | null; getBoundingClientRect(): { left: number; right: number; top: number; bottom: number } };
+              const g = globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> };
+              const s = g.getComputedStyle(el);
+              const width = parseFloat(s.outlineWidth!);
+              const offset = parseFloat(s.outlineOffset!);
+              const r = (el as unknown as E).getBoundingClientRect();
+              const outer = { left: r.left - offset - width, right: r.right + offset + width, top: r.top - offset - width, bottom: r.bottom + offset + width };
+              // The ring's colour against what lies beside it: inside the button (its offset is negative) or around it.
+              let bgEl: E | null = offset < 0 ? (el as unknown as E) : (el as unknown as E).parentElement;
+              let bg = 'rgba(0, 0, 0, 0)';
+              for (; bgEl; bgEl = bgEl.parentElement) {
+                const c = g.getComputedStyle(bgEl).backgroundColor!;
+                if (!/rgba\(.*, 0\)$/.test(c) && c !== 'transparent') {
+                  bg = c;
+                  break;
+                }
+              }
+              let clipped = '';
+              for (let p = (el as unknown as E).parentElement; p; p = p.parentElement) {
+                const ps = g.getComputedStyle(p);
+                if (ps.overflowX === 'visible' && ps.overflowY === 'visible') continue;
+                const pr = p.getBoundingClientRect();
+                if (outer.left < pr.left - 0.5 || outer.right > pr.right + 0.5 || outer.top < pr.top - 0.5 || outer.bottom > pr.bottom + 0.5)
+                  clipped = `${ps.overflowX}/${ps.overflowY}`;
+              }
+              return { style: s.outlineStyle, width, color: s.outlineColor, bg, clipped };
+            });
+          assert.notEqual(ring.style, 'none', `${sel} shows a ring`);
+          assert.ok(ring.width >= 1, `${sel} ring width ${ring.width}`);
+          assert.equal(ring.clipped, '', `${sel}'s ring is clipped by an ancestor`);
+          const contrast = await page.evaluate(
+            ([a, b]) => {
+              const rgb = (c: string) => {
+                const m = /rgba?\(([^)]+)\)/.exec(c);
+                if (m)
+                  return m[1]!
+                    .split(/[ ,/]+/)
+                    .filter(Boolean)
+                    .map(Number);
+                const s = /srgb ([\d.]+) ([\d.]+) ([\d.]+)/.exec(c)!;
+                return [Number(s[1]) * 255, Number(s[2]) * 255, Number(s[3]) * 255];
+              };
+              const lum = (c: number[]) =>
+                c
+                  .slice(0, 3)
+                  .map((v) => {
+                    const x = v / 255;
+                    return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+                  })
+                  .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+              const la = lum(rgb(a!));
+              const lb = lum(rgb(b!));
+              return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+            },
+            [ring.color, ring.bg],
+          );
+          assert.ok(contrast >= 3, `${sel}'s ring ${ring.color} on ${ring.bg}: ${contrast.toFixed(2)}:1`);
+        }
       } finally {
         await page.close();
       }
