@@ -18,12 +18,12 @@ export interface GroupRow {
 const READ_ONLY = new Set(['read', 'grep', 'find', 'ls']);
 
 /** Whether a call of `name` only looks (VS Code's tools by their prefix, except rename, which edits files). */
-export function isReadOnlyTool(name: string): boolean {
+function isReadOnlyTool(name: string): boolean {
   return READ_ONLY.has(name) || (name.startsWith('vscode_') && name !== 'vscode_rename');
 }
 
 /** "Read 5 files, searched 2 patterns": what a run of read-only calls did, by kind, in the order kinds first appear. */
-export function groupSummary(names: readonly string[]): string {
+function groupSummary(names: readonly string[]): string {
   const counts = new Map<string, number>();
   for (const name of names) {
     const kind = name.startsWith('vscode_') ? 'vscode' : name;
