@@ -554,3 +554,87 @@ describe('focus, Escape and contrast on the newest surfaces (headless Chromium)'
     });
   }
 });
+
+describe('a view shown again draws its last picture at once (headless Chromium)', function () {
+  this.timeout(120_000);
+  const env = useBrowser();
+
+  async function openWith(state: unknown): Promise<Page> {
+    const page = await env.browser.newPage({ viewport: { width: 360, height: 700 } });
+    await page.addInitScript((s) => {
+      (globalThis as unknown as { __uiState: unknown }).__uiState = s;
+    }, state);
+    await page.goto(`${env.server.origin}/`);
+    await page.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
+    return page;
+  }
+
+  it('saves a picture of the rows on screen, shows it before the snapshot (inert, no hooks), and drops it for the live rows', async () => {
+    const first = await openView(env.browser, env.server.origin, 'dark-modern', { width: 360, height: 700 });
+    const last = 'The last reply, as the user left it.';
+    const state = build([
+      ...exchange(0),
+      { type: 'userMessage', text: 'And now?', images: 0, entryId: 'u9' },
+      { type: 'runStart' },
+      ...editCall('e1', 'src/a.ts'),
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+      { type: 'delta', index: 0, text: `Some **markdown** and [a link](https://example.com).\n\n${last}` },
+      { type: 'blockEnd', index: 0, at: T0 },
+      { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      { type: 'settled', aborted: false, at: T0 },
+    ]);
+    let saved: unknown;
+    try {
+      await deliver(first, { type: 'snapshot', state, session });
+      await first.waitForFunction(
+        (text) => JSON.stringify((globalThis as unknown as { __uiState?: { render?: unknown } }).__uiState?.render ?? '').includes(text),
+        last,
+      );
+      saved = await first.evaluate(() => (globalThis as unknown as { __uiState: unknown }).__uiState);
+    } finally {
+      await first.close();
+    }
+
+    const again = await openWith(saved);
+    try {
+      const picture = again.locator('.saved-render');
+      assert.equal(await picture.count(), 1, 'the picture is drawn before any message from the host');
+      assert.equal(await picture.getByText(last).isVisible(), true, 'the last reply is on screen at once');
+      assert.equal(await picture.getAttribute('aria-hidden'), 'true');
+      assert.equal(await picture.getAttribute('inert'), '');
+      assert.equal(
+        await picture.locator('[data-testid], [data-tool-call-id], [data-action], [data-role], a, button, img, script').count(),
+        0,
+        'no hooks, links or controls',
+      );
+      assert.equal(await again.locator('[data-testid="transcript"]').getByText(last).count(), 0, 'the transcript itself is still empty');
+      await deliver(again, { type: 'snapshot', state, session });
+      assert.equal(await again.locator('.saved-render').count(), 0, 'the live rows replaced it');
+      assert.equal(await again.locator('[data-testid="transcript"]').getByText(last).isVisible(), true);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('draws only known tags and plain class names from a saved picture, whatever the state holds', async () => {
+    const page = await openWith({
+      render: [
+        ['script', '', 'globalThis.__pwned = 1'],
+        ['div', 'row" onclick="x', ['img', ''], 'kept text', ['iframe', '', 'no']],
+        ['div', 'row row-assistant', ['p', '', 'plain ', ['strong', '', 'bold']]],
+        { tag: 'div' },
+      ],
+    });
+    try {
+      const picture = page.locator('.saved-render');
+      assert.equal(await picture.count(), 1);
+      assert.equal(((await picture.textContent()) ?? '').replace(/\s+/g, ' ').trim(), 'kept textplain bold');
+      assert.equal(await picture.locator('script, img, iframe, [onclick]').count(), 0);
+      assert.equal(await picture.locator('div.row.row-assistant strong').count(), 1);
+      assert.equal(await page.evaluate(() => (globalThis as unknown as { __pwned: number }).__pwned), 0);
+    } finally {
+      await page.close();
+    }
+  });
+});
