@@ -10,7 +10,7 @@
  *                           as a child process.
  * - dist/pi/codemode-worker.js  the worker Pi's codemode runs scripts in (bundled Pi looks for it beside itself).
  * - dist/webview/main.js    webview code (browser, iife) and main.css when present.
- * - dist/webview/codicons/  VS Code's icon font (@vscode/codicons): codicon.css and codicon.ttf.
+ * - dist/webview/codicons/  VS Code's icon font (@vscode/codicons): codicon.ttf.
  *
  * Entries whose source does not exist yet are skipped with a note, so the build works while the
  * project is being written.
@@ -275,21 +275,14 @@ if (webviewEntries.length) {
   console.log('[build] skipping dist/webview: neither src/webview/main.ts nor main.css exists yet');
 }
 
-// VS Code's icon font for the webview's icon buttons: its stylesheet and the font it names, from the
-// extension's own dist/ (the CSP's font-src and style-src are the webview's resource root).
-builds.push({
-  label: 'dist/webview/codicons',
-  options: {
-    ...common,
-    entryPoints: [join(packageDir('@vscode/codicons', root), 'dist', 'codicon.css')],
-    outdir: join(root, 'dist', 'webview', 'codicons'),
-    loader: { '.ttf': 'file' },
-    assetNames: '[name]',
-    minify: true,
-    sourcemap: false,
-    plugins: [reportPlugin('dist/webview/codicons')],
-  },
-});
+// VS Code's icon font for the webview's icon buttons (media/chat.css names the few glyphs it draws): the font
+// itself, from the extension's own dist/webview/ (the CSP's font-src is the webview's resource root).
+function copyCodicons() {
+  const out = join(root, 'dist', 'webview', 'codicons');
+  mkdirSync(out, { recursive: true });
+  cpSync(join(packageDir('@vscode/codicons', root), 'dist', 'codicon.ttf'), join(out, 'codicon.ttf'));
+}
+copyCodicons();
 
 async function main() {
   if (watch) {

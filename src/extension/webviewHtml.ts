@@ -37,7 +37,6 @@ export function chatHtml(
   const nonce = randomUUID().replace(/-/g, '');
   const script = webview.asWebviewUri(uri('dist', 'webview', 'main.js'));
   const style = webview.asWebviewUri(uri('media', 'chat.css'));
-  const icons = webview.asWebviewUri(uri('dist', 'webview', 'codicons', 'codicon.css'));
   const csp = chatCsp(webview.cspSource, nonce);
   return `<!DOCTYPE html>
 <html lang="${locale.language.replace(/[^A-Za-z0-9-]/g, '') || 'en'}">
@@ -45,7 +44,6 @@ export function chatHtml(
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${icons}">
 <link rel="stylesheet" href="${style}">
 <title>Pi</title>
 </head>

@@ -125,7 +125,6 @@ export function pageHtml(origin: string, options: PageOptions = {}): string {
 <meta charset="UTF-8">
 <style id="_defaultStyles">${CAPTURED.defaultStyles}</style>
 <meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="${origin}/dist/webview/codicons/codicon.css">
 <link rel="stylesheet" href="${origin}/media/chat.css">
 <title>Pi test</title>
 <script nonce="${NONCE}">
