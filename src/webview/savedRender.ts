@@ -86,7 +86,7 @@ function toNode(node: Node, budget: { chars: number }): SavedNode | undefined {
 }
 
 /** Builds a saved picture (from the page's state: checked, never parsed as HTML); undefined when there is none. */
-export function drawSaved(saved: unknown): HTMLElement | undefined {
+function drawSaved(saved: unknown): HTMLElement | undefined {
   if (!Array.isArray(saved) || saved.length === 0) return undefined;
   const el = h('div', { class: 'saved-render transcript', 'aria-hidden': 'true', inert: true });
   for (const row of saved) {
