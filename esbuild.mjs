@@ -10,6 +10,7 @@
  *                           as a child process.
  * - dist/pi/codemode-worker.js  the worker Pi's codemode runs scripts in (bundled Pi looks for it beside itself).
  * - dist/webview/main.js    webview code (browser, iife) and main.css when present.
+ * - dist/webview/codicons/  VS Code's icon font (@vscode/codicons): codicon.ttf.
  *
  * Entries whose source does not exist yet are skipped with a note, so the build works while the
  * project is being written.
@@ -273,6 +274,15 @@ if (webviewEntries.length) {
 } else {
   console.log('[build] skipping dist/webview: neither src/webview/main.ts nor main.css exists yet');
 }
+
+// VS Code's icon font for the webview's icon buttons (media/chat.css names the few glyphs it draws): the font
+// itself, from the extension's own dist/webview/ (the CSP's font-src is the webview's resource root).
+function copyCodicons() {
+  const out = join(root, 'dist', 'webview', 'codicons');
+  mkdirSync(out, { recursive: true });
+  cpSync(join(packageDir('@vscode/codicons', root), 'dist', 'codicon.ttf'), join(out, 'codicon.ttf'));
+}
+copyCodicons();
 
 async function main() {
   if (watch) {

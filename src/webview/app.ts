@@ -26,6 +26,7 @@ import { markdownBody } from './markdownStream/markdownBody.ts';
 import { Paging, type TranscriptHolder } from './paging.ts';
 import { PlanStrip } from './planStrip.ts';
 import { worktreeStrip } from './worktreeStrip.ts';
+import { captureRows, SavedPicture } from './savedRender.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { ShellLive } from './shellLive.ts';
 import { StatusLine } from './statusLine.ts';
@@ -85,6 +86,7 @@ export class ChatApp extends Disposable {
   private readonly _modes: ViewModes;
   private readonly _paging: Paging;
   private readonly _handlers: HostMessageHandlers;
+  private readonly _picture: SavedPicture;
 
   /** Builds the view into `root` from the UI state `saved` kept. */
   constructor(root: HTMLElement, host: AppHost, saved: UiState) {
@@ -110,9 +112,26 @@ export class ChatApp extends Disposable {
       new DialogList({
         answer: (id, value, reason) =>
           post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value, ...(reason ? { reason } : {}) }),
+        home: () => this._composer.focus(),
       }),
     );
-    this._content = h('div', { class: 'scroll-content' }, this._transcript.earlier, this._transcript.el, this._shell.el, this._dialogs.el, this._working);
+    // The last picture of the rows on screen, shown until the host's snapshot is drawn (a view shown again).
+    this._picture = new SavedPicture(
+      saved.render,
+      () => captureRows(scroller, this._transcript.el),
+      () => this._persist(),
+    );
+    const picture = this._picture.el ? [this._picture.el] : [];
+    this._content = h(
+      'div',
+      { class: 'scroll-content' },
+      this._transcript.earlier,
+      ...picture,
+      this._transcript.el,
+      this._shell.el,
+      this._dialogs.el,
+      this._working,
+    );
     const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': t('Conversation') }, this._content);
     this._anchor = new ScrollAnchor(scroller, this._content, saved.follow);
     const statusAnnouncer = new Announcer('announce-status');
@@ -222,6 +241,7 @@ export class ChatApp extends Disposable {
         this.state = msg.state;
         this._session = msg.session ?? this._session;
         this._announcements.skip(this.state);
+        this._picture.goLive();
         this._schedule();
       },
       batch: (msg) => {
@@ -281,6 +301,7 @@ export class ChatApp extends Disposable {
       toggled: this._toggled,
       follow: a.following,
       fromBottom: a.fromBottom,
+      render: this._picture.rows,
     });
   }
 
@@ -320,6 +341,7 @@ export class ChatApp extends Disposable {
     markDroppedCards(this._content, session.context?.dropped);
     this._statusLine.render(state.run);
     this._announcements.finished(this.state);
+    this._picture.rendered();
   }
 
   /**

@@ -1,9 +1,9 @@
-/** The "Changes" row after a run that changed files: per file +/− lines, Open Diff and Undo; Undo all. */
+/** The "Changes" row after a run that changed files, as a compact list: per file its name, +/− lines and icon buttons Open Diff and Undo; Undo all. */
 
 import { showInvisibles } from '../shared/visibleText.ts';
 import type { FileChangeView } from '../shared/wire/events.ts';
 import { ConversationAction } from './actions.ts';
-import { button } from './components.ts';
+import { button, codiconButton, toolbar } from './components.ts';
 import { h } from './dom.ts';
 import { t } from './l10n.ts';
 
@@ -16,13 +16,7 @@ export function renderChanges(el: HTMLElement, files: readonly FileChangeView[])
     h('span', { class: 'changes-title' }, t('Changes')),
     h('span', { class: 'changes-count' }, `${files.length} file${files.length === 1 ? '' : 's'}`),
   );
-  if (open.length > 0)
-    head.append(
-      button(t('Undo all'), ConversationAction.UndoAll, 'secondary', {
-        class: 'btn btn-secondary btn-small',
-        'aria-label': t("Undo all of this run's changes"),
-      }),
-    );
+  if (open.length > 0) head.append(toolbar(codiconButton('discard', t("Undo all of this run's changes"), ConversationAction.UndoAll)));
   const list = h('ul', { class: 'changes-list' });
   for (const f of files) list.append(fileItem(f));
   el.replaceChildren(head, list);
@@ -51,16 +45,12 @@ function fileItem(f: FileChangeView): HTMLElement {
     return li;
   }
   li.append(
-    button(t('Open Diff'), ConversationAction.OpenDiff, 'secondary', {
-      class: 'btn btn-secondary btn-small',
-      'data-path': f.path,
-      'aria-label': t('Open diff of {0}', name),
-    }),
-    button(t('Undo'), ConversationAction.UndoFile, 'secondary', {
-      class: 'btn btn-secondary btn-small',
-      'data-path': f.path,
-      'aria-label': f.created ? t('Undo: delete {0}, which Pi created', name) : t('Undo the changes to {0}', name),
-    }),
+    toolbar(
+      codiconButton('diff', t('Open diff of {0}', name), ConversationAction.OpenDiff, { 'data-path': f.path }),
+      codiconButton('discard', f.created ? t('Undo: delete {0}, which Pi created', name) : t('Undo the changes to {0}', name), ConversationAction.UndoFile, {
+        'data-path': f.path,
+      }),
+    ),
   );
   return li;
 }

@@ -2,7 +2,7 @@
 
 import { chipRef, chipSize, splitChips, type CodeChip } from '../shared/chips.ts';
 import { showInvisibles } from '../shared/visibleText.ts';
-import { actionSelector, DirectAction } from './actions.ts';
+import { actionSelector, DirectAction, type ActionOf } from './actions.ts';
 import { iconButton } from './components.ts';
 import { h, setHidden } from './dom.ts';
 import type { TextBody } from './textBody.ts';
@@ -52,9 +52,13 @@ export class ChipStrip {
   /** The ref of the chip whose text is shown in full. */
   private _expanded: string | undefined;
   private readonly _changed: () => void;
+  /** Focuses what comes after the chips (the composer): where focus goes once the last chip is removed. */
+  private readonly _home: () => void;
 
-  constructor(changed: () => void) {
+  /** `changed`: the chips changed; `home`: focus the composer. */
+  constructor(changed: () => void, home: () => void = () => {}) {
     this._changed = changed;
+    this._home = home;
     this._list = h('div', {
       class: 'chips',
       'data-testid': 'composer-chips',
@@ -68,16 +72,37 @@ export class ChipStrip {
       const btn = (e.target as Element).closest(`${actionSelector(DirectAction.RemoveChip)}, ${actionSelector(DirectAction.ExpandChip)}`);
       if (!btn) return;
       const i = Number(btn.getAttribute('data-index'));
+      // The strip is drawn again: focus goes to the same chip, or the next, never to the page body.
+      const hadFocus = btn.contains(document.activeElement);
       if (btn.getAttribute('data-action') === DirectAction.ExpandChip) {
         const ref = chipRef(this._chips[i]!);
         this._expanded = this._expanded === ref ? undefined : ref;
         this._render();
+        if (hadFocus) this._focus(DirectAction.ExpandChip, i);
         return;
       }
       this._chips.splice(i, 1);
       this._render();
       this._changed();
+      if (hadFocus) this._focus(DirectAction.RemoveChip, Math.min(i, this._chips.length - 1));
     });
+    // Escape closes an open preview (and only that: it must not also cancel the run).
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || this._expanded === undefined || e.isComposing) return;
+      const i = this._chips.findIndex((c) => chipRef(c) === this._expanded);
+      e.preventDefault();
+      e.stopPropagation();
+      this._expanded = undefined;
+      this._render();
+      this._focus(DirectAction.ExpandChip, i);
+    });
+  }
+
+  /** Focuses chip `i`'s button for `action`, or the composer when there is no such chip. */
+  private _focus(action: ActionOf<typeof DirectAction>, i: number): void {
+    const b = i >= 0 ? this._list.querySelector<HTMLElement>(`${actionSelector(action)}[data-index="${i}"]`) : null;
+    if (b) b.focus();
+    else this._home();
   }
 
   get chips(): readonly CodeChip[] {

@@ -26,6 +26,28 @@ export function iconButton(glyph: string, label: string, action: Action, extra: 
   return b;
 }
 
+/**
+ * An icon button drawn with VS Code's icon font (`codicon`: a name such as `diff` or `discard`). Its tooltip is
+ * its accessible name, so what a sighted user reads on hover and what a screen reader says are the same words
+ * in every language.
+ */
+export function codiconButton(codicon: string, label: string, action: Action, extra: ButtonAttrs = {}): HTMLButtonElement {
+  const b = h('button', { type: 'button', class: 'btn btn-icon codicon-button', 'data-action': action, ...extra, 'aria-label': label, title: label });
+  b.append(h('span', { class: `codicon codicon-${codicon}`, 'aria-hidden': 'true' }));
+  return b;
+}
+
+/** Sets an icon button's name and tooltip together, so they never drift apart. */
+export function nameIconButton(b: HTMLElement, label: string): void {
+  if (b.getAttribute('aria-label') !== label) b.setAttribute('aria-label', label);
+  if (b.getAttribute('title') !== label) b.setAttribute('title', label);
+}
+
+/** A row of icon buttons, shown while its owner is hovered or holds focus (media/chat.css `.toolbar`). */
+export function toolbar(...buttons: HTMLElement[]): HTMLElement {
+  return h('div', { class: 'toolbar' }, ...buttons);
+}
+
 /** Text only a screen reader sees. */
 export function srOnly(text: string): HTMLSpanElement {
   return h('span', { class: 'sr-only' }, text);

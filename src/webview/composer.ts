@@ -105,7 +105,10 @@ export class Composer {
     this._hint = h('div', { id: 'composer-hint', class: 'composer-hint' });
     this._actions = h('div', { class: 'composer-actions' });
     this._error = h('div', { class: 'composer-error', role: 'alert', hidden: true });
-    this._chips = new ChipStrip(() => this._host.changed());
+    this._chips = new ChipStrip(
+      () => this._host.changed(),
+      () => this.focus(),
+    );
     this._images = new ImageStrip(
       () => this._host.changed(),
       (message) => this._showError(message),

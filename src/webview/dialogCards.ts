@@ -14,6 +14,8 @@ import { t } from './l10n.ts';
 export interface DialogHost {
   /** The user's answer; no `value` dismisses the dialog; `reason` is what an approval card's Deny sends. */
   answer(id: string, value: string | undefined, reason?: string): void;
+  /** Focuses the composer: where focus goes when a closed card's opener is gone. */
+  home?(): void;
 }
 
 interface Card {
@@ -28,6 +30,8 @@ interface Card {
 export class DialogList {
   readonly el: HTMLElement;
   private readonly _cards = new Map<string, Card>();
+  /** What had focus when a card took it (the Restore button that asked), by dialog id: focus goes back there. */
+  private readonly _openers = new Map<string, HTMLElement>();
   private readonly _host: DialogHost;
   private _dialogs: readonly DialogView[] | undefined;
   /** Cards made so far: numbers each card's element ids. */
@@ -48,11 +52,16 @@ export class DialogList {
     this._dialogs = dialogs;
     const open = new Set(dialogs.map((d) => d.id));
     let focusLost = false;
+    let opener: HTMLElement | undefined;
     for (const [id, card] of this._cards) {
       if (open.has(id)) continue;
-      focusLost ||= card.el.contains(document.activeElement);
+      if (card.el.contains(document.activeElement)) {
+        focusLost = true;
+        opener ??= this._openers.get(id);
+      }
       card.el.remove();
       this._cards.delete(id);
+      this._openers.delete(id);
     }
     let fresh: Card | undefined;
     for (const d of dialogs) {
@@ -71,7 +80,16 @@ export class DialogList {
     }
     // Focus moves to the question; once it is answered, to the next open one.
     const target = fresh ?? (focusLost ? [...this._cards.values()][0] : undefined);
-    target?.first.focus();
+    if (fresh) {
+      const before = document.activeElement;
+      if (before instanceof HTMLElement && before !== document.body && !this.el.contains(before)) this._openers.set(fresh.dialog.id, before);
+    }
+    if (target) target.first.focus();
+    // The last card closed with focus in it: back to what opened it, or the composer; never the page body.
+    else if (focusLost) {
+      if (opener?.isConnected && !(opener as HTMLButtonElement).disabled) opener.focus();
+      else this._host.home?.();
+    }
   }
 
   /** Stops the countdown's ticking. */
@@ -99,7 +117,13 @@ export class DialogList {
   private _answer(card: Card, value: string | undefined, reason?: string): void {
     if (card.el.hasAttribute('data-answered')) return;
     card.el.setAttribute('data-answered', value === undefined ? 'dismissed' : 'answered');
+    // Disabling the focused button would drop focus to the page body: the card holds it until it closes.
+    const hadFocus = card.el.contains(document.activeElement);
     for (const b of card.el.querySelectorAll('button')) b.disabled = true;
+    if (hadFocus) {
+      card.el.tabIndex = -1;
+      card.el.focus({ preventScroll: true });
+    }
     this._host.answer(card.dialog.id, value, reason?.trim() || undefined);
   }
 

@@ -11,7 +11,7 @@ import { ConversationAction } from './actions.ts';
 import { ClipView, headOf, piecesOf, prettyJson, type ClipContent } from './clip.ts';
 import { scrollRegion, srOnly } from './components.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
-import { FileActions } from './fileActions.ts';
+import { FileActions, isFileTool } from './fileActions.ts';
 import { imageGallery } from './images.ts';
 import { clipLines, cleanTerminalText, editPairs, formatDuration, parseArgs, str, toolSummary } from './format.ts';
 import { t } from './l10n.ts';
@@ -40,6 +40,9 @@ export class ToolCard {
   private readonly _args: HTMLElement;
   private readonly _output: HTMLElement;
   private readonly _outputClip: ClipView;
+  /** A file tool's call that failed or was blocked: "Not applied" and the reason, in one line. */
+  private readonly _proposal: HTMLElement;
+  private readonly _reason: HTMLElement;
   /** Long arguments (unknown tools' JSON, a written file, raw text), kept across renders so its toggle keeps focus. */
   private _argsClip: ClipView | undefined;
   private _argsContent: ClipContent | undefined;
@@ -70,10 +73,13 @@ export class ToolCard {
     this._args = h('div', { class: 'tool-args' });
     this._outputClip = new ClipView('tool-output-text', ConversationAction.ToolShowAll);
     this._output = h('div', { class: 'tool-output', hidden: true }, this._outputClip.el);
+    this._reason = h('span', { class: 'tool-reason' });
+    this._proposal = h('div', { class: 'tool-proposal', hidden: true }, h('span', { class: 'tool-proposal-label' }, t('Not applied:')), ' ', this._reason);
     this.el = h(
       'div',
       { class: 'tool-card', 'data-status': 'pending' },
-      h('div', { class: 'tool-head' }, this._glyph, this._statusText, this._name, this._summary, this._duration),
+      h('div', { class: 'tool-head' }, this._glyph, this._statusText, this._name, this._summary, this._duration, this._files.toolbar),
+      this._proposal,
       this._files.el,
       this._args,
       this._childList,
@@ -100,6 +106,8 @@ export class ToolCard {
     setAttr(this.el, 'data-tool-name', name);
     setAttr(this.el, 'data-status', status);
     setAttr(this.el, 'data-duration-ms', card?.durationMs);
+    // A blocked (plan mode, a denied approval) or failed edit changed nothing: it reads as a proposal, not a diff that happened.
+    setAttr(this.el, 'data-applied', isFileTool(name) && status === 'error' ? 'false' : undefined);
     setText(this._glyph, STATUS_GLYPH[status]);
     setText(this._statusText, `${STATUS_LABEL[status]}: `);
     // Name and summary are the one line a reader trusts: a bidi override must show, not reorder them, and tag
@@ -196,8 +204,17 @@ export class ToolCard {
     const key = `${card?.status}\u0000${all}\u0000${output}`;
     if (key === this._outputKey) return;
     this._outputKey = key;
-    setHidden(this._output, !card || (output === '' && card.status !== 'error'));
+    const notApplied = this.el.getAttribute('data-applied') === 'false';
+    setHidden(this._proposal, !notApplied);
+    setHidden(this._output, !card || notApplied || (output === '' && card.status !== 'error'));
     if (!card) return;
+    if (notApplied) {
+      // One line a reader can scan; the whole reason stays in the DOM (and in its tooltip).
+      const reason = output.trim() || t('(failed without output)');
+      setText(this._reason, reason);
+      setAttr(this._reason, 'title', reason);
+      return;
+    }
     if (output === '') {
       this._outputClip.show({ text: card.status === 'error' ? t('(failed without output)') : '', clipped: false, all: () => [] }, false);
       return;

@@ -21,6 +21,7 @@ import { h, setAttr, setClass, setHidden, setText } from './dom.ts';
 import { thoughtFor } from './format.ts';
 import { ClipView } from './clip.ts';
 import { clipContent, ToolCard } from './toolCard.ts';
+import { ToolGroups } from './toolGroups.ts';
 import { imageGallery } from './images.ts';
 import { shellHeader } from './shellLive.ts';
 import { plainBody, type TextBody, type TextBodyFactory } from './textBody.ts';
@@ -64,6 +65,7 @@ export class TranscriptView {
   collapseThinking = true;
   private readonly _rows = new Map<number, MessageRow>();
   private readonly _cards = new Map<string, Set<ToolCallPart>>();
+  private readonly _groups = new ToolGroups();
   /** Rows of the state rendered last, and the id of its first. */
   private _count = 0;
   private _firstId: number | undefined;
@@ -169,6 +171,25 @@ export class TranscriptView {
         }
       }
     }
+    if (rowsChanged || !sameTools(prev, state)) this._regroup();
+  }
+
+  /** Folds runs of read-only calls among the rendered rows (a status change or a new row may start or end one). */
+  private _regroup(): void {
+    const state = this._state;
+    const rows = this._rows;
+    const first = this._first;
+    const last = this._last;
+    this._groups.update(
+      (function* () {
+        for (let i = first; i < last; i++) {
+          const m = rowAt(state, i);
+          const row = m && rows.get(m.id);
+          if (m && row) yield { message: m, el: row.el };
+        }
+      })(),
+      (id) => toolCard(state, id),
+    );
   }
 
   /** How many of the state's first rows are neither rendered nor near: the owner may give them back to the host. */
@@ -190,7 +211,10 @@ export class TranscriptView {
     const before = this._first;
     this._first = Math.max(0, this._first - count);
     if (this._last - this._first > MAX_WINDOW_ROWS) this._last = this._first + MAX_WINDOW_ROWS;
-    if (this._first !== before) this._sync();
+    if (this._first !== before) {
+      this._sync();
+      this._regroup();
+    }
     return before - this._first;
   }
 
@@ -199,7 +223,10 @@ export class TranscriptView {
     const before = this._last;
     this._last = Math.min(this._count, this._last + count);
     if (this._last - this._first > MAX_WINDOW_ROWS) this._first = this._last - MAX_WINDOW_ROWS;
-    if (this._last !== before) this._sync();
+    if (this._last !== before) {
+      this._sync();
+      this._regroup();
+    }
     return this._last - before;
   }
 

@@ -33,6 +33,8 @@ export interface UiState {
   /** Whether the view followed the newest message, and how far from the bottom it was otherwise. */
   readonly follow: boolean;
   readonly fromBottom: number;
+  /** A picture of the rows on screen (savedRender.ts), drawn at once when the view is shown again; checked when drawn. */
+  readonly render?: unknown;
 }
 
 const emptyUi: UiState = { draft: '', history: [], toggled: {}, follow: true, fromBottom: 0 };
@@ -51,6 +53,7 @@ export function loadUiState(): UiState {
     toggled,
     follow: r.follow !== false,
     fromBottom: typeof r.fromBottom === 'number' && Number.isFinite(r.fromBottom) ? r.fromBottom : 0,
+    render: r.render,
   };
 }
 

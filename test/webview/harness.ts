@@ -1,5 +1,5 @@
 /**
- * A test page for the chat webview outside VS Code: serves dist/webview/main.js and media/chat.css
+ * A test page for the chat webview outside VS Code: serves dist/webview/main.js, dist/webview/codicons/ and media/chat.css
  * under the same CSP as the real shell (src/extension/webviewHtml.ts), with a stub `acquireVsCodeApi`
  * that records what the webview posts, a canary global and a CSP-violation log.
  */
@@ -62,9 +62,11 @@ export async function startServer(): Promise<TestServer> {
     const file =
       url.pathname === '/dist/webview/main.js'
         ? join(root, 'dist', 'webview', 'main.js')
-        : url.pathname.startsWith('/media/')
-          ? join(root, 'media', url.pathname.slice(7).replace(/\.\./g, ''))
-          : undefined;
+        : url.pathname.startsWith('/dist/webview/codicons/')
+          ? join(root, 'dist', 'webview', 'codicons', url.pathname.slice(23).replace(/\.\./g, ''))
+          : url.pathname.startsWith('/media/')
+            ? join(root, 'media', url.pathname.slice(7).replace(/\.\./g, ''))
+            : undefined;
     if (!file) {
       res.writeHead(404).end();
       return;
