@@ -17,7 +17,7 @@ import { builtinCommands, type BuiltinName, type SlashCommand } from '../shared/
 import { commandFromChat } from './chatRouting.ts';
 import type { ComposerImageDraft } from './composerImageDraft.ts';
 import type { FileReview } from './diffs.ts';
-import { insertAtCursor, openLink } from './links.ts';
+import { insertAtCursor, openLink, openSvg } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
 import { SessionActions } from './sessionActions.ts';
 import { ViewFeed } from './viewFeed.ts';
@@ -354,6 +354,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._run(msg.command);
       case 'insertCode':
         return insertAtCursor(msg.text);
+      case 'openSvg':
+        return openSvg(msg.svg);
       case 'openFile':
         return this._review.openFile(msg.path, msg.line, msg.firstChange === true);
       case 'openDiff':

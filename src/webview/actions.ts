@@ -29,6 +29,10 @@ export const ConversationAction = {
   UndoAll: 'undo-all',
   CopyCode: 'copy-code',
   InsertCode: 'insert-code',
+  // A drawn diagram's toolbar (diagrams.ts).
+  DiagramSource: 'diagram-source',
+  CopyDiagram: 'copy-diagram',
+  OpenSvg: 'open-svg',
 } as const;
 
 /** The header's pickers and mode buttons. */

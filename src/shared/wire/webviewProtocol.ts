@@ -95,6 +95,8 @@ export type WebviewToHost =
   | { readonly type: 'openLink'; readonly href: string }
   /** A code block's text, to insert at the cursor of the active editor. */
   | { readonly type: 'insertCode'; readonly text: string }
+  /** A drawn diagram's SVG, to open in an untitled editor. */
+  | { readonly type: 'openSvg'; readonly svg: string }
   | { readonly type: 'showLog' }
   /** The view got focus: commands act on this chat until another or a text editor gets it. */
   | { readonly type: 'focused' }
