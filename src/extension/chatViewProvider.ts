@@ -277,6 +277,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   /** Focuses the composer (after the view is shown). */
+  /** Pi: Find in Chat: opens the view's find box, searching for `text` if given. */
+  openFind(text?: string): void {
+    this._post({ type: 'openFind', ...(text ? { text } : {}) });
+  }
+
   focusComposer(): void {
     this._post({ type: 'focusComposer' });
   }
@@ -402,6 +407,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._sessions.showTree();
       case 'loadEarlier':
         return this._feed.loadEarlier(msg.before, msg.count);
+      case 'find': {
+        const found = await this._client.find(msg.query);
+        return this._post({ type: 'found', seq: msg.seq, ...found });
+      }
       default:
         assertNever(msg, 'webview message');
     }

@@ -75,6 +75,10 @@ export const TreeAction = {
 
 /** Buttons their own component listens for, by element or by selector, with no router between. */
 export const DirectAction = {
+  // The find box (findBox.ts).
+  FindPrevious: 'find-previous',
+  FindNext: 'find-next',
+  FindClose: 'find-close',
   // A dialog card's answers: the choice itself is in `data-choice`.
   DialogChoice: 'dialog-choice',
   DialogDismiss: 'dialog-dismiss',

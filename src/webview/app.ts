@@ -16,6 +16,7 @@ import { ClickRouter } from './clickRouter.ts';
 import { Composer, QueueStrip } from './composer.ts';
 import { ComposerBridge } from './composerBridge.ts';
 import { DialogList } from './dialogCards.ts';
+import { FindBox } from './findBox.ts';
 import { applyEvents, dispatchHostMessage, type HostMessageHandlers } from './dispatcher.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { Header } from './header.ts';
@@ -82,6 +83,7 @@ export class ChatApp extends Disposable {
   private readonly _modes: ViewModes;
   private readonly _paging: Paging;
   private readonly _handlers: HostMessageHandlers;
+  private readonly _find: FindBox;
 
   /** Builds the view into `root` from the UI state `saved` kept. */
   constructor(root: HTMLElement, host: AppHost, saved: UiState) {
@@ -141,7 +143,16 @@ export class ChatApp extends Disposable {
     );
     this._plan = new PlanStrip(post);
     this._composer.addToBar(this._plan.toggle);
-    const chatArea = h('div', { class: 'scroll-area' }, scroller, this._anchor.jump);
+    this._find = new FindBox({
+      conversation: this._transcript.el,
+      pageEarlier: () => {
+        // Rows paged in for a match above stay: a view that follows the newest rows would draw only those.
+        this._anchor.release();
+        return this._paging.pageEarlier();
+      },
+      post,
+    });
+    const chatArea = h('div', { class: 'scroll-area' }, this._find.el, scroller, this._anchor.jump);
     this._modes = new ViewModes(chatArea, this._composer, this._header, post);
     this._bridge = this._register(
       new ComposerBridge(this._composer, post, () => {
@@ -231,10 +242,18 @@ export class ChatApp extends Disposable {
         this._session = msg.session;
         this._schedule();
       },
+      openFind: (msg) => this._find.open(typeof msg.text === 'string' ? msg.text : undefined),
+      found: (msg) => this._find.onFound(msg),
       ...this._bridge.handlers,
       ...this._modes.handlers,
     };
     const onKey = (e: KeyboardEvent): void => {
+      // Ctrl/Cmd+F: the chat's own find, over the whole session (the page's find sees only the rows on screen).
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        this._find.open();
+        return;
+      }
       if (e.key === 'Escape' && !e.defaultPrevented && runCondition(this.state.run).phase !== 'idle') {
         e.preventDefault();
         post({ type: 'cancel' });
