@@ -79,6 +79,8 @@ export const DirectAction = {
   FindPrevious: 'find-previous',
   FindNext: 'find-next',
   FindClose: 'find-close',
+  // The prompt navigator's outline toggle (promptNavigator.ts).
+  TogglePromptOutline: 'toggle-prompt-outline',
   // A dialog card's answers: the choice itself is in `data-choice`.
   DialogChoice: 'dialog-choice',
   DialogDismiss: 'dialog-dismiss',

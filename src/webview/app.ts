@@ -24,6 +24,7 @@ import { ImageViewer } from './images.ts';
 import { markdownBody } from './markdownStream/markdownBody.ts';
 import { Paging, type TranscriptHolder } from './paging.ts';
 import { PlanStrip } from './planStrip.ts';
+import { PromptNavigator } from './promptNavigator.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { ShellLive } from './shellLive.ts';
 import { StatusLine } from './statusLine.ts';
@@ -84,6 +85,7 @@ export class ChatApp extends Disposable {
   private readonly _paging: Paging;
   private readonly _handlers: HostMessageHandlers;
   private readonly _find: FindBox;
+  private readonly _prompts: PromptNavigator;
 
   /** Builds the view into `root` from the UI state `saved` kept. */
   constructor(root: HTMLElement, host: AppHost, saved: UiState) {
@@ -152,7 +154,16 @@ export class ChatApp extends Disposable {
       },
       post,
     });
-    const chatArea = h('div', { class: 'scroll-area' }, this._find.el, scroller, this._anchor.jump);
+    this._prompts = new PromptNavigator({
+      conversation: this._transcript.el,
+      scroller,
+      state: () => this._reading ?? this.state,
+      pageEarlier: () => {
+        this._anchor.release();
+        return this._paging.pageEarlier();
+      },
+    });
+    const chatArea = h('div', { class: 'scroll-area' }, this._find.el, scroller, this._anchor.jump, this._prompts.button, this._prompts.el);
     this._modes = new ViewModes(chatArea, this._composer, this._header, post);
     this._bridge = this._register(
       new ComposerBridge(this._composer, post, () => {
@@ -252,6 +263,13 @@ export class ChatApp extends Disposable {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') {
         e.preventDefault();
         this._find.open();
+        return;
+      }
+      // Alt+Up/Down: the previous or next of the user's own messages.
+      if (e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
+        e.preventDefault();
+        if (e.key === 'ArrowDown') this._anchor.release();
+        void this._prompts.step(e.key === 'ArrowUp' ? -1 : 1);
         return;
       }
       if (e.key === 'Escape' && !e.defaultPrevented && runCondition(this.state.run).phase !== 'idle') {

@@ -150,15 +150,8 @@ export class FindBox {
     return undefined;
   }
 
-  /** The row's element, paging older rows in until it is on screen. */
-  private async _reveal(id: number, move: number): Promise<Element | undefined> {
-    for (;;) {
-      const row = this._t.conversation.querySelector(`[data-msg-id="${id}"]`);
-      if (row) return row;
-      const first = Number(this._t.conversation.querySelector('[data-msg-id]')?.getAttribute('data-msg-id'));
-      // Only rows above those shown are paged in; one below is shown already, or gone.
-      if (!(id < first) || move !== this._move || !(await this._t.pageEarlier())) return undefined;
-    }
+  private _reveal(id: number, move: number): Promise<Element | undefined> {
+    return revealRow(this._t.conversation, id, () => (move === this._move ? this._t.pageEarlier() : Promise.resolve(false)));
   }
 
   private _showCount(): void {
@@ -166,6 +159,17 @@ export class FindBox {
     if (this._query && this._total === 0) text = t('No results');
     else if (this._total) text = this._current >= 0 ? t('{0} of {1}', this._current + 1, this._total) : t('{0} matches', this._total);
     setText(this._count, text);
+  }
+}
+
+/** Row `id`'s element in `conversation`, paging older rows in (`pageEarlier`) until it is on screen. */
+export async function revealRow(conversation: HTMLElement, id: number, pageEarlier: () => Promise<boolean>): Promise<Element | undefined> {
+  for (;;) {
+    const row = conversation.querySelector(`[data-msg-id="${id}"]`);
+    if (row) return row;
+    const first = Number(conversation.querySelector('[data-msg-id]')?.getAttribute('data-msg-id'));
+    // Only rows above those shown are paged in; one below is shown already, or gone.
+    if (!(id < first) || !(await pageEarlier())) return undefined;
   }
 }
 
