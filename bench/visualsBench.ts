@@ -64,7 +64,17 @@ function richReply(): string {
 async function richBench(browser: Browser, origin: string): Promise<void> {
   const text = richReply();
   const chunks = text.match(/[\s\S]{1,120}/g)!;
-  const rounds: { stream: number; draw: number; drawnMs: number; heapMb: number; math: number; diagrams: number }[] = [];
+  const rounds: {
+    stream: number;
+    second: number;
+    over50: number;
+    failed: number;
+    draw: number;
+    drawnMs: number;
+    heapMb: number;
+    math: number;
+    diagrams: number;
+  }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const { page } = await open(browser, origin);
     const r = await page.evaluate(
@@ -95,13 +105,18 @@ async function richBench(browser: Browser, origin: string): Promise<void> {
           { type: 'assistantEnd', stopReason: 'stop', at },
           { type: 'settled', aborted: false, at },
         ]);
-        const streamWorst = Math.max(0, ...w.__long);
+        const streamTasks = [...w.__long].sort((a, b) => b - a);
         w.__long.length = 0;
         const t = w.performance.now();
-        while (w.document.querySelector('[data-diagram-pending]')) await new Promise<void>((r) => w.setTimeout(r, 10));
+        // Until every diagram is drawn or failed (the last fence's figure is made after the frame that closed it).
+        while (w.document.querySelectorAll('[data-diagram="mermaid"], [data-diagram-error]').length < 20) await new Promise<void>((r) => w.setTimeout(r, 10));
         const drawnMs = w.performance.now() - t;
         return {
-          stream: streamWorst,
+          // The longest task is the diagram library's one-time load; the second longest is the worst of the rest.
+          stream: streamTasks[0] ?? 0,
+          second: streamTasks[1] ?? 0,
+          over50: streamTasks.length,
+          failed: w.document.querySelectorAll('[data-diagram-error]').length,
           draw: Math.max(0, ...w.__long),
           drawnMs,
           math: w.document.querySelectorAll('[data-math] math').length,
@@ -115,14 +130,14 @@ async function richBench(browser: Browser, origin: string): Promise<void> {
     const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
     rounds.push({ ...r, heapMb: heap.usedSize / 1e6 });
     console.log(
-      `round ${round + 1}: worst task while streaming ${fmt(r.stream)} (0 = none over 50 ms), while drawing ${fmt(r.draw)}; ` +
-        `${r.diagrams} diagrams drawn in ${fmt(r.drawnMs)} after the reply ended; ${r.math} formulas; heap ${(heap.usedSize / 1e6).toFixed(1)} MB`,
+      `round ${round + 1}: tasks over 50 ms while streaming: ${r.over50}, longest ${fmt(r.stream)} (the library's load), next ${fmt(r.second)}; ` +
+        `after the reply ended: longest ${fmt(r.draw)}, ${r.diagrams} diagrams drawn (${r.failed} failed) within ${fmt(r.drawnMs)}; ${r.math} formulas; heap ${(heap.usedSize / 1e6).toFixed(1)} MB`,
     );
     await page.close();
   }
   const med = (f: (r: (typeof rounds)[number]) => number) => quantile(rounds.map(f), 0.5);
   console.log(
-    `20 diagrams + 200 formulas, median of ${ROUNDS}: worst task streaming ${fmt(med((r) => r.stream))}, drawing ${fmt(med((r) => r.draw))} ` +
+    `20 diagrams + 200 formulas, median of ${ROUNDS}: longest task streaming ${fmt(med((r) => r.stream))} (library load), next ${fmt(med((r) => r.second))}, after the end ${fmt(med((r) => r.draw))} ` +
       `(target 50 ms); all drawn ${fmt(med((r) => r.drawnMs))} after the end; heap after ${med((r) => r.heapMb).toFixed(1)} MB`,
   );
 }
