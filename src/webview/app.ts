@@ -150,7 +150,7 @@ export class ChatApp extends Disposable {
       pageEarlier: () => {
         // Rows paged in for a match above stay: a view that follows the newest rows would draw only those.
         this._anchor.release();
-        return this._paging.pageEarlier();
+        return this._paging.pageEarlier(MAX_PAGE_ROWS);
       },
       post,
     });

@@ -86,17 +86,18 @@ export class Paging {
 
   /**
    * Shows the next older rows and resolves once they are on screen: true, or false when there are none (the
-   * session's first row is shown) or they did not come.
+   * session's first row is shown) or they did not come. `count`: rows at a time (find in chat goes far up in
+   * fewer, larger steps).
    */
-  async pageEarlier(): Promise<boolean> {
+  async pageEarlier(count = PAGE_ROWS): Promise<boolean> {
     if (this._transcript.first > 0) {
-      this.showEarlier();
+      this._anchor.keepPosition(() => this._transcript.showEarlier(count), this._transcript.el);
       return true;
     }
     if (this._transcript.remote <= 0) return false;
     const before = firstRowId(this._holder.state);
     const arrived = new Promise<void>((resolve) => this._waiting.push(resolve));
-    this._requestEarlier();
+    this._requestEarlier(count);
     if (!this._loadingBefore) return false;
     await arrived;
     return firstRowId(this._holder.state) !== before;
@@ -123,10 +124,10 @@ export class Paging {
   }
 
   /** Asks the host for the page before the first row held, once at a time. */
-  private _requestEarlier(): void {
+  private _requestEarlier(count = PAGE_ROWS): void {
     const first = firstRowId(this._holder.state);
     if (this._loadingBefore || this._transcript.remote <= 0 || first === undefined) return;
     this._loadingBefore = first;
-    this._post({ type: 'loadEarlier', before: first, count: PAGE_ROWS });
+    this._post({ type: 'loadEarlier', before: first, count });
   }
 }
