@@ -203,7 +203,7 @@ async function findBench(browser: Browser, origin: string): Promise<void> {
   console.log(
     `find over ${host.messages.length} messages: findRows median ${fmt(quantile(searches, 0.5))}; in the view, typing to the count ${fmt(countMs)} ` +
       `(includes the 120 ms typing pause), to the first match marked ${(firstMs / 1000).toFixed(2)} s (the match is the session's first prompt, ` +
-      `${Math.ceil(part.earlier / 100)} pages of 100 rows above)`,
+      `${part.earlier} rows above, paged in up to 1,000 at a time)`,
   );
   await page.close();
 }
