@@ -271,6 +271,21 @@ if (webviewEntries.length) {
       plugins: [reportPlugin('dist/webview')],
     },
   });
+  // The diagram library, loaded by the view only when a diagram appears (src/webview/diagrams.ts).
+  builds.push({
+    label: 'dist/webview/mermaid.js',
+    options: {
+      ...common,
+      entryPoints: { mermaid: join(root, 'src', 'webview', 'mermaidChunk.ts') },
+      outdir: join(root, 'dist', 'webview'),
+      platform: 'browser',
+      format: 'iife',
+      target: ['chrome120'],
+      // Mermaid's own chunks are loaded by dynamic import; in one iife they are bundled in.
+      splitting: false,
+      plugins: [reportPlugin('dist/webview/mermaid.js')],
+    },
+  });
 } else {
   console.log('[build] skipping dist/webview: neither src/webview/main.ts nor main.css exists yet');
 }

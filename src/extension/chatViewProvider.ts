@@ -17,7 +17,7 @@ import { builtinCommands, type BuiltinName, type SlashCommand } from '../shared/
 import { commandFromChat } from './chatRouting.ts';
 import type { ComposerImageDraft } from './composerImageDraft.ts';
 import type { FileReview } from './diffs.ts';
-import { insertAtCursor, openLink } from './links.ts';
+import { insertAtCursor, openLink, openSvg } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
 import { SessionActions } from './sessionActions.ts';
 import { ViewFeed } from './viewFeed.ts';
@@ -286,6 +286,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   /** Focuses the composer (after the view is shown). */
+  /** Pi: Find in Chat: opens the view's find box, searching for `text` if given. */
+  openFind(text?: string): void {
+    this._post({ type: 'openFind', ...(text ? { text } : {}) });
+  }
+
   focusComposer(): void {
     this._post({ type: 'focusComposer' });
   }
@@ -363,6 +368,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._run(msg.command);
       case 'insertCode':
         return insertAtCursor(msg.text);
+      case 'openSvg':
+        return openSvg(msg.svg);
       case 'openFile':
         return this._review.openFile(msg.path, msg.line, msg.firstChange === true);
       case 'openDiff':
@@ -409,6 +416,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._sessions.showTree();
       case 'loadEarlier':
         return this._feed.loadEarlier(msg.before, msg.count);
+      case 'find': {
+        const found = await this._client.find(msg.query);
+        return this._post({ type: 'found', seq: msg.seq, ...found });
+      }
       default:
         assertNever(msg, 'webview message');
     }

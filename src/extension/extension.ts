@@ -156,6 +156,12 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     // The sidebar's title-bar buttons get no arguments from VS Code: each runs its palette command naming the sidebar chat.
     ...sidebarTitleCommands.map((id) => vscode.commands.registerCommand(id, () => vscode.commands.executeCommand(...sidebarTitleCommand(id, sidebar.id)))),
     vscode.commands.registerCommand('piPanel.focusChat', focusChat),
+    vscode.commands.registerCommand('piPanel.find', async (...args: unknown[]) => {
+      const chat = target(args);
+      if (!chat) return;
+      await chats.reveal(chat);
+      chat.view.openFind();
+    }),
     vscode.commands.registerCommand('piPanel.showLog', () => log.show()),
     vscode.commands.registerCommand('piPanel.compact', (...args: unknown[]) => target(args)?.client.call('compact', null)),
     vscode.commands.registerCommand('piPanel.clearCheckpoints', async () => {

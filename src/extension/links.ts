@@ -27,6 +27,12 @@ export async function openLink(href: string, root: string | undefined, log: Logg
 }
 
 /** Inserts text at the cursor of the active editor, or says why it cannot. */
+/** Opens a diagram's SVG as an untitled XML document beside the chat. */
+export async function openSvg(svg: string): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'xml', content: svg });
+  await vscode.window.showTextDocument(doc, { preview: false });
+}
+
 export async function insertAtCursor(text: string): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {

@@ -34,6 +34,7 @@ import { errorText, REQUEST_RULES } from './workerRequests.ts';
 import { WorkerRpc, type AskMethod, type CallMethod } from './workerRpc.ts';
 import { WorkerSupervisor, type RunningWorker, type WorkerSupervisorOptions } from './workerSupervisor.ts';
 import { t } from '../shared/l10n.ts';
+import { findRows, type FindResult } from '../shared/transcript/find.ts';
 
 export type { ExtensionUiNotice, Logger, RestoredInput, UserNotification };
 export { errorText };
@@ -239,6 +240,12 @@ export class PiClient extends Disposable {
   /** Sends `method` at once (starting a worker if none runs): its answer, or a rejection the caller shows. */
   ask<M extends AskMethod>(method: M, params: WorkerRequests[M]['params']): Promise<WorkerRequests[M]['result']> {
     return this._rpc.ask(method, params);
+  }
+
+  /** Find in chat over the whole session: the worker holds every row; without one, the rows this thread holds. */
+  async find(query: string): Promise<FindResult> {
+    const found = await this.call('findRows', { query }).catch(() => undefined);
+    return found ?? findRows(this.state, query);
   }
 
   /** Sends a command of the table (`COMMANDS`), as the view asked for it. */

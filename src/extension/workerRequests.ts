@@ -19,6 +19,7 @@ export const REQUEST_RULES = {
   ensureSession: { when: 'running', timeout: 'none', failure: 'throw' },
   ping: { when: 'running', timeout: 'none', failure: 'throw' },
   earlierRows: { when: 'running', timeout: 'short', failure: 'throw' },
+  findRows: { when: 'running', timeout: 'short', failure: 'throw' },
   cancel: { when: 'running', timeout: 'short', failure: 'report' },
   forceIdle: { when: 'running', timeout: 'short', failure: 'throw' },
   answerDialog: { when: 'running', timeout: 'short', failure: 'report' },

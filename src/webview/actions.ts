@@ -29,6 +29,10 @@ export const ConversationAction = {
   UndoAll: 'undo-all',
   CopyCode: 'copy-code',
   InsertCode: 'insert-code',
+  // A drawn diagram's toolbar (diagrams.ts).
+  DiagramSource: 'diagram-source',
+  CopyDiagram: 'copy-diagram',
+  OpenSvg: 'open-svg',
 } as const;
 
 /** The header's pickers and mode buttons. */
@@ -78,6 +82,12 @@ export const TreeAction = {
 
 /** Buttons their own component listens for, by element or by selector, with no router between. */
 export const DirectAction = {
+  // The find box (findBox.ts).
+  FindPrevious: 'find-previous',
+  FindNext: 'find-next',
+  FindClose: 'find-close',
+  // The prompt navigator's outline toggle (promptNavigator.ts).
+  TogglePromptOutline: 'toggle-prompt-outline',
   // A dialog card's answers: the choice itself is in `data-choice`.
   DialogChoice: 'dialog-choice',
   DialogDismiss: 'dialog-dismiss',

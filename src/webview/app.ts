@@ -17,6 +17,7 @@ import { Composer } from './composer.ts';
 import { QueueStrip } from './queueStrip.ts';
 import { ComposerBridge } from './composerBridge.ts';
 import { DialogList } from './dialogCards.ts';
+import { FindBox } from './findBox.ts';
 import { applyEvents, dispatchHostMessage, type HostMessageHandlers } from './dispatcher.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { Header } from './header.ts';
@@ -27,6 +28,7 @@ import { Paging, type TranscriptHolder } from './paging.ts';
 import { PlanStrip } from './planStrip.ts';
 import { worktreeStrip } from './worktreeStrip.ts';
 import { captureRows, SavedPicture } from './savedRender.ts';
+import { PromptNavigator } from './promptNavigator.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { ShellLive } from './shellLive.ts';
 import { StatusLine } from './statusLine.ts';
@@ -87,6 +89,8 @@ export class ChatApp extends Disposable {
   private readonly _paging: Paging;
   private readonly _handlers: HostMessageHandlers;
   private readonly _picture: SavedPicture;
+  private readonly _find: FindBox;
+  private readonly _prompts: PromptNavigator;
 
   /** Builds the view into `root` from the UI state `saved` kept. */
   constructor(root: HTMLElement, host: AppHost, saved: UiState) {
@@ -172,7 +176,25 @@ export class ChatApp extends Disposable {
     });
     this._plan = new PlanStrip(post);
     this._composer.addToBar(this._plan.toggle);
-    const chatArea = h('div', { class: 'scroll-area' }, scroller, this._anchor.jump);
+    this._find = new FindBox({
+      conversation: this._transcript.el,
+      pageEarlier: () => {
+        // Rows paged in for a match above stay: a view that follows the newest rows would draw only those.
+        this._anchor.release();
+        return this._paging.pageEarlier(MAX_PAGE_ROWS);
+      },
+      post,
+    });
+    this._prompts = new PromptNavigator({
+      conversation: this._transcript.el,
+      scroller,
+      state: () => this._reading ?? this.state,
+      pageEarlier: () => {
+        this._anchor.release();
+        return this._paging.pageEarlier();
+      },
+    });
+    const chatArea = h('div', { class: 'scroll-area' }, this._find.el, scroller, this._anchor.jump, this._prompts.button, this._prompts.el);
     this._modes = new ViewModes(chatArea, this._composer, this._header, post);
     this._bridge = this._register(
       new ComposerBridge(this._composer, post, () => {
@@ -267,10 +289,25 @@ export class ChatApp extends Disposable {
         this._session = msg.session;
         this._schedule();
       },
+      openFind: (msg) => this._find.open(typeof msg.text === 'string' ? msg.text : undefined),
+      found: (msg) => this._find.onFound(msg),
       ...this._bridge.handlers,
       ...this._modes.handlers,
     };
     const onKey = (e: KeyboardEvent): void => {
+      // Ctrl/Cmd+F: the chat's own find, over the whole session (the page's find sees only the rows on screen).
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        this._find.open();
+        return;
+      }
+      // Alt+Up/Down: the previous or next of the user's own messages.
+      if (e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
+        e.preventDefault();
+        if (e.key === 'ArrowDown') this._anchor.release();
+        void this._prompts.step(e.key === 'ArrowUp' ? -1 : 1);
+        return;
+      }
       if (e.key === 'Escape' && !e.defaultPrevented && runCondition(this.state.run).phase !== 'idle') {
         e.preventDefault();
         post({ type: 'cancel' });

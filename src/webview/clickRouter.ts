@@ -9,6 +9,7 @@ import type { UserRow } from '../shared/transcript/rows.ts';
 import type { Announcer } from './a11y.ts';
 import { ConversationAction } from './actions.ts';
 import type { ComposerBridge } from './composerBridge.ts';
+import { diagramSource, diagramSvg, toggleDiagramSource } from './diagrams.ts';
 import { closestAction } from './dom.ts';
 import type { ImageViewer } from './images.ts';
 import { safeHref } from './markdown.ts';
@@ -129,6 +130,17 @@ export class ClickRouter {
         const code = el.closest('.code-block')?.querySelector('code')?.textContent ?? '';
         if (action === ConversationAction.InsertCode) t.post({ type: 'insertCode', text: code });
         else void this._copyText(code, el);
+        return;
+      }
+      case ConversationAction.DiagramSource:
+      case ConversationAction.CopyDiagram:
+      case ConversationAction.OpenSvg: {
+        const figure = el.closest('figure.diagram');
+        if (!figure) return;
+        if (action === ConversationAction.DiagramSource) return toggleDiagramSource(figure);
+        if (action === ConversationAction.CopyDiagram) return void this._copyText(diagramSource(figure), el);
+        const svg = diagramSvg(figure);
+        if (svg) t.post({ type: 'openSvg', svg });
         return;
       }
       default:

@@ -12,8 +12,10 @@ import MarkdownIt, { type Env, type Token as MdToken } from 'markdown-it';
 import { showInvisibles } from '../shared/visibleText.ts';
 import { ConversationAction } from './actions.ts';
 import { button, scrollRegion } from './components.ts';
+import { DIAGRAM, diagramFigure } from './diagrams.ts';
 import { h } from './dom.ts';
 import { t } from './l10n.ts';
+import { drawMath, MATH_BLOCK, MATH_INLINE, mathFenceHtml, mathPlugin } from './math.ts';
 
 /** Code longer than this is shown without highlighting (highlighting is linear but not cheap). */
 const HIGHLIGHT_MAX_CHARS = 100_000;
@@ -33,6 +35,24 @@ const md = new MarkdownIt({
     }
   },
 });
+
+md.use(mathPlugin);
+
+// A closed ```math or ```mermaid fence (rendered with highlighting: finished) becomes a placeholder that
+// `sanitize` draws; while it streams it stays a code block showing its source.
+const defaultFence = md.renderer.rules.fence!;
+md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+  const token = tokens[idx]!;
+  const lang = fenceLang(token.info);
+  if (highlighting && lang === 'math') return mathFenceHtml(token.content, md.utils.escapeHtml);
+  // l10n-ignore: markup, not text the user reads
+  if (highlighting && lang === 'mermaid') return `<div class="${DIAGRAM}">${md.utils.escapeHtml(token.content)}</div>\n`;
+  return defaultFence(tokens, idx, options, env, self);
+};
+
+function fenceLang(info: string): string {
+  return md.utils.unescapeAll(info).trim().split(/\s+/)[0] ?? '';
+}
 
 // Images never load: they become links to their source, which the host opens on click. Inside a link
 // (a README badge) the image is only its alt text, so the link around it keeps its own target and no
@@ -103,6 +123,7 @@ const PURIFY: Config & { RETURN_DOM_FRAGMENT: true } = {
     'th',
     'td',
     'span',
+    'div',
   ],
   ALLOWED_ATTR: ['href', 'class', 'start', 'title'],
   ALLOW_DATA_ATTR: false,
@@ -110,10 +131,11 @@ const PURIFY: Config & { RETURN_DOM_FRAGMENT: true } = {
   RETURN_DOM_FRAGMENT: true,
 };
 
-// Only classes markdown-it and highlight.js produce survive.
+// Only classes markdown-it and highlight.js produce survive, and the math and diagram placeholders.
+const KEPT_CLASS = new RegExp(`^(hljs[\\w-]*|language-[\\w+#.-]+|image-link|align-(?:left|center|right)|${MATH_INLINE}|${MATH_BLOCK}|${DIAGRAM}|[\\w]+_)$`);
 DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
   if (data.attrName === 'class') {
-    const kept = data.attrValue.split(/\s+/).filter((c) => /^(hljs[\w-]*|language-[\w+#.-]+|image-link|align-(?:left|center|right)|[\w]+_)$/.test(c));
+    const kept = data.attrValue.split(/\s+/).filter((c) => KEPT_CLASS.test(c));
     data.attrValue = kept.join(' ');
     if (!kept.length) data.keepAttr = false;
   }
@@ -182,13 +204,14 @@ export function renderClosedInline(src: string, env: MdEnv): string | undefined 
     probe = undefined;
   }
   if (p.open) return undefined;
-  for (const t of tokens[0]?.children ?? []) if (t.type === 'text' && /[[`]/.test(t.content)) return undefined;
+  for (const t of tokens[0]?.children ?? []) if (t.type === 'text' && /[[`$]/.test(t.content)) return undefined;
   return md.renderer.renderInline(tokens[0]?.children ?? [], md.options, env);
 }
 
 /** Whether closing a fence with this info string and content highlights it (otherwise it stays as streamed). */
 export function highlights(info: string, content: string): boolean {
-  const lang = md.utils.unescapeAll(info).trim().split(/\s+/)[0] ?? '';
+  const lang = fenceLang(info);
+  if (lang === 'math' || lang === 'mermaid') return true;
   return lang !== '' && content.length <= HIGHLIGHT_MAX_CHARS && hljs.getLanguage(lang) !== undefined;
 }
 
@@ -210,6 +233,8 @@ export function sanitize(html: string): DocumentFragment {
   for (const el of Array.from(frag.querySelectorAll('[title]'))) el.setAttribute('title', showInvisibles(el.getAttribute('title') ?? ''));
   // A wide table scrolls sideways in a narrow view: the keyboard can scroll it once it takes focus.
   for (const table of Array.from(frag.querySelectorAll('table'))) table.setAttribute('tabindex', '0');
+  drawMath(frag);
+  for (const el of Array.from(frag.querySelectorAll(`div.${DIAGRAM}`))) el.replaceWith(diagramFigure(el.textContent ?? '', codeBlockOf));
   for (const pre of Array.from(frag.querySelectorAll('pre'))) {
     const code = pre.querySelector('code');
     const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(code?.className ?? '')?.[1] ?? '';
@@ -233,6 +258,14 @@ function neutralizeLink(a: HTMLAnchorElement): void {
     a.removeAttribute('href');
     a.classList.add('link-refused');
   }
+}
+
+/** A code block showing `code` as plain text, with the actions of one (a diagram's source). */
+function codeBlockOf(code: string): HTMLElement {
+  const pre = h('pre', {}, h('code', { class: 'language-mermaid' }, code));
+  const block = codeBlock('mermaid');
+  block.append(scrollRegion(pre, t('{0} code', 'mermaid')));
+  return block;
 }
 
 /** A code block with its Copy and Insert-at-cursor actions (handled by delegation in clickRouter.ts). */

@@ -25,6 +25,8 @@ export class Paging {
   private readonly _post: (msg: WebviewToHost) => void;
   /** Id of the row a `loadEarlier` asked for rows before, while its reply is awaited (0: none). */
   private _loadingBefore = 0;
+  /** Who waits for the reply to the `loadEarlier` under way (find in chat paging a match in). */
+  private _waiting: (() => void)[] = [];
 
   private readonly _fillGap: () => void;
 
@@ -55,6 +57,7 @@ export class Paging {
   /** A new transcript (a snapshot, a new session): `remote` rows precede it on the host, and no reply is awaited. */
   reset(remote: number): void {
     this._loadingBefore = 0;
+    this._wake();
     this._transcript.remote = remote;
   }
 
@@ -74,6 +77,39 @@ export class Paging {
   onEarlier(msg: Extract<HostToWebview, { type: 'earlier' }>): void {
     const asked = this._loadingBefore;
     this._loadingBefore = 0;
+    try {
+      this._putEarlier(asked, msg);
+    } finally {
+      this._wake();
+    }
+  }
+
+  /**
+   * Shows the next older rows and resolves once they are on screen: true, or false when there are none (the
+   * session's first row is shown) or they did not come. `count`: rows at a time (find in chat goes far up in
+   * fewer, larger steps).
+   */
+  async pageEarlier(count = PAGE_ROWS): Promise<boolean> {
+    if (this._transcript.first > 0) {
+      this._anchor.keepPosition(() => this._transcript.showEarlier(count), this._transcript.el);
+      return true;
+    }
+    if (this._transcript.remote <= 0) return false;
+    const before = firstRowId(this._holder.state);
+    const arrived = new Promise<void>((resolve) => this._waiting.push(resolve));
+    this._requestEarlier(count);
+    if (!this._loadingBefore) return false;
+    await arrived;
+    return firstRowId(this._holder.state) !== before;
+  }
+
+  private _wake(): void {
+    const waiting = this._waiting;
+    this._waiting = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  private _putEarlier(asked: number, msg: Extract<HostToWebview, { type: 'earlier' }>): void {
     const state = this._holder.state;
     // A reply to an older question, or for a transcript replaced since (a reset, a snapshot), is dropped.
     if (msg.before !== asked || firstRowId(state) !== msg.before || !Array.isArray(msg.messages)) return;
@@ -88,10 +124,10 @@ export class Paging {
   }
 
   /** Asks the host for the page before the first row held, once at a time. */
-  private _requestEarlier(): void {
+  private _requestEarlier(count = PAGE_ROWS): void {
     const first = firstRowId(this._holder.state);
     if (this._loadingBefore || this._transcript.remote <= 0 || first === undefined) return;
     this._loadingBefore = first;
-    this._post({ type: 'loadEarlier', before: first, count: PAGE_ROWS });
+    this._post({ type: 'loadEarlier', before: first, count });
   }
 }

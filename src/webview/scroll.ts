@@ -54,6 +54,14 @@ export class ScrollAnchor {
     this.onChange?.();
   }
 
+  /** Stops following the newest rows, as a scroll up does (find in chat goes to a match above). */
+  release(): void {
+    if (!this._follow) return;
+    this._follow = false;
+    setHidden(this.jump, false);
+    this.onChange?.();
+  }
+
   /** Restores a saved position measured from the bottom. */
   restore(follow: boolean, fromBottom: number): void {
     if (follow) return this.toBottom();

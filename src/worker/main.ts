@@ -11,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
+import { findRows } from '../shared/transcript/find.ts';
 import { pageBefore, recentPart } from '../shared/transcript/paging.ts';
 import { COMMANDS, type CommandHandlers, type CommandName } from '../shared/wire/commands.ts';
 import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
@@ -319,6 +320,7 @@ const handlers: RequestHandlers = {
     return null;
   },
   earlierRows: async ({ before, count }) => ({ page: pageBefore(controller.state, before, count) }),
+  findRows: async ({ query }) => findRows(controller.state, query),
   shutdown: acknowledge(async ({ settleMs, extensionsMs }) => {
     clearTimeout(warmTimer);
     await controller.shutdown(settleMs, extensionsMs);

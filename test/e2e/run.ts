@@ -69,7 +69,9 @@ export type Action =
   // chats entry gains `worktree` (its absolute path).
   | { readonly do: 'newChat'; readonly worktree?: boolean }
   | { readonly do: 'target'; readonly chat: 'sidebar' | number }
-  | { readonly do: 'pick'; readonly text: string };
+  | { readonly do: 'pick'; readonly text: string }
+  // Find in chat: Pi: Find in Chat opens the target chat's find box, which then searches for the text.
+  | { readonly do: 'find'; readonly text: string };
 
 /** The chats a run opened and the one its webview actions go to. */
 interface ChatTargets {
@@ -566,6 +568,13 @@ async function playAction(
       case 'command':
         await runCommandById(wb, action.id, remaining());
         return;
+      case 'find': {
+        await runCommandById(wb, 'piPanel.find', remaining());
+        const box = (await view()).locator('[data-testid="find"]');
+        await box.waitFor({ state: 'visible', timeout: remaining() });
+        await box.fill(action.text, { timeout: remaining() });
+        return;
+      }
       case 'answer':
         await (
           await view()

@@ -41,7 +41,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Serves the test page at `/`, plus `/dist/webview/main.js` and `/media/*`. */
+/** Serves the test page at `/`, plus `/dist/webview/*.js` and `/media/*`. */
 export async function startServer(): Promise<TestServer> {
   let origin = '';
   const server: Server = createServer((req, res) => {
@@ -60,8 +60,9 @@ export async function startServer(): Promise<TestServer> {
       return;
     }
     const file =
-      url.pathname === '/dist/webview/main.js'
-        ? join(root, 'dist', 'webview', 'main.js')
+      // main.js, and the chunks it loads on demand (mermaid.js).
+      /^\/dist\/webview\/[\w-]+\.js$/.test(url.pathname)
+        ? join(root, 'dist', 'webview', url.pathname.slice('/dist/webview/'.length))
         : url.pathname.startsWith('/dist/webview/codicons/')
           ? join(root, 'dist', 'webview', 'codicons', url.pathname.slice(23).replace(/\.\./g, ''))
           : url.pathname.startsWith('/media/')

@@ -2,9 +2,10 @@
 
 import { parseImageAttachments } from '../images.ts';
 import { isBuiltin } from '../slashCommands.ts';
+import { MAX_FIND_CHARS } from '../transcript/find.ts';
 import { MAX_PAGE_ROWS } from '../transcript/paging.ts';
 import { isCommandName, parseCommand, type CommandName, type Parsed } from './commands.ts';
-import { isEntryId } from './limits.ts';
+import { isEntryId, MAX_SVG_CHARS } from './limits.ts';
 import {
   MAX_DENY_REASON_CHARS,
   MAX_DROPPED_URIS,
@@ -127,6 +128,16 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
   insertCode: (raw) => {
     if (typeof raw.text !== 'string' || raw.text.length > MAX_PROMPT_CHARS) return { ok: false, reason: 'insertCode.text is not a string of sensible length' };
     return { ok: true, msg: { type: 'insertCode', text: raw.text } };
+  },
+  find: (raw) => {
+    if (typeof raw.query !== 'string' || raw.query.length > MAX_FIND_CHARS) return { ok: false, reason: 'find.query is not a string of sensible length' };
+    if (!Number.isSafeInteger(raw.seq)) return { ok: false, reason: 'find.seq is not a whole number' };
+    return { ok: true, msg: { type: 'find', query: raw.query, seq: raw.seq as number } };
+  },
+  openSvg: (raw) => {
+    if (typeof raw.svg !== 'string' || raw.svg.length > MAX_SVG_CHARS || !raw.svg.startsWith('<svg'))
+      return { ok: false, reason: 'openSvg.svg is not an SVG of sensible length' };
+    return { ok: true, msg: { type: 'openSvg', svg: raw.svg } };
   },
   openFile: (raw) => {
     if (!isPath(raw.path)) return { ok: false, reason: 'openFile.path is not a path' };

@@ -5,6 +5,7 @@ import type { ImageAttachment } from '../images.ts';
 import type { BuiltinName, SlashCommand } from '../slashCommands.ts';
 import type { SessionPage, SessionStatsView, TreeNodeView } from '../sessions.ts';
 import type { ContextBreakdownView } from '../contextGauge.ts';
+import type { FindMatch } from '../transcript/find.ts';
 import type { MessageView, ToolCardView, TranscriptState } from '../transcript/rows.ts';
 import type { CommandMessage } from './commands.ts';
 import type { WireEvent } from './events.ts';
@@ -83,7 +84,11 @@ export type HostToWebview =
   | { readonly type: 'sessions'; readonly page: SessionPage }
   /** Which of the listed sessions another chat has open now, by file ("the sidebar", "Chat 2"): the list on screen updates its marks. */
   | { readonly type: 'sessionsOpenIn'; readonly openIn: Readonly<Record<string, string>> }
-  | { readonly type: 'sessionTree'; readonly nodes: readonly TreeNodeView[] };
+  | { readonly type: 'sessionTree'; readonly nodes: readonly TreeNodeView[] }
+  /** Pi: Find in Chat: the find box opens (with `text`, searching for it). */
+  | { readonly type: 'openFind'; readonly text?: string }
+  /** The reply to `find` number `seq`: the rows of the whole session holding the text. */
+  | { readonly type: 'found'; readonly seq: number; readonly matches: readonly FindMatch[]; readonly total: number };
 
 /** What the view shows. */
 export type ViewMode = 'chat' | 'sessions' | 'tree';
@@ -101,6 +106,8 @@ export type WebviewToHost =
   | { readonly type: 'openLink'; readonly href: string }
   /** A code block's text, to insert at the cursor of the active editor. */
   | { readonly type: 'insertCode'; readonly text: string }
+  /** A drawn diagram's SVG, to open in an untitled editor. */
+  | { readonly type: 'openSvg'; readonly svg: string }
   | { readonly type: 'showLog' }
   /** The view got focus: commands act on this chat until another or a text editor gets it. */
   | { readonly type: 'focused' }
@@ -137,7 +144,9 @@ export type WebviewToHost =
   | { readonly type: 'showTree' }
   | { readonly type: 'navigateTree'; readonly entryId: string }
   /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */
-  | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number };
+  | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number }
+  /** Find in chat: which rows of the whole session hold `query` (answered by `found` with the same `seq`). */
+  | { readonly type: 'find'; readonly query: string; readonly seq: number };
 
 /** Longest session name the host accepts. */
 export const MAX_SESSION_NAME = 200;

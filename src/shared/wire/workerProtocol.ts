@@ -9,6 +9,7 @@ import type { CommandRequests } from './commands.ts';
 import type { PlanView } from '../plan.ts';
 import type { NoticeCode, NoticeLevel, WireEvent } from './events.ts';
 import type { SendMode, SessionInfoView } from './webviewProtocol.ts';
+import type { FindResult } from '../transcript/find.ts';
 import type { EarlierPage } from '../transcript/paging.ts';
 import type { TranscriptState } from '../transcript/rows.ts';
 import type { SlashCommand } from '../slashCommands.ts';
@@ -147,6 +148,8 @@ export interface WorkerRequests extends CommandRequests {
    * empty): the main thread drops one for a transcript replaced since it asked.
    */
   readonly earlierRows: { readonly params: { readonly before: number; readonly count: number }; readonly result: { readonly page?: EarlierPage } };
+  /** Find in chat: the rows of the worker's whole transcript holding `query`, ignoring case. */
+  readonly findRows: { readonly params: { readonly query: string }; readonly result: FindResult };
   /**
    * The worker is about to be ended on purpose: the queue goes back to the composer, the run is aborted and
    * settles (at most `settleMs`) so Pi saves the partial reply, then Pi's extensions get `session_shutdown`

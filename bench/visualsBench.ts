@@ -1,0 +1,233 @@
+/**
+ * Diagrams, math and find benchmark (not a test), in headless Chromium with the real bundle and CSP:
+ * (1) first paint: time from navigation to the view's `ready` and its bundle size, and that the diagram
+ *     library is not loaded by a reply without diagrams;
+ * (2) a reply with 20 Mermaid diagrams and 200 formulas streamed one delivery per frame: the worst frame
+ *     (longest task) while it streams and while the diagrams are drawn, the time until all are drawn, and
+ *     the JS heap after;
+ * (3) find over a 20,000-message session: the worker's search (`findRows`) time, and in the view the time
+ *     from typing to the count and to the first match marked (the match far above, its pages fetched
+ *     from a host answered here).
+ *
+ * Usage: npm run build && node bench/visualsBench.ts [--rounds 3]
+ */
+
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { findRows } from '../src/shared/transcript/find.ts';
+import { earlierPage, recentPart } from '../src/shared/transcript/paging.ts';
+import { initialTranscript, reduce } from '../src/shared/transcript/reduce.ts';
+import type { TranscriptState } from '../src/shared/transcript/rows.ts';
+import { exchange, longTranscript, T0 } from '../test/webview/builders.ts';
+import { assertBundleFresh, deliver, launchBrowser, root, session, startServer } from '../test/webview/harness.ts';
+import { numberArg, quantile } from './stats.ts';
+
+const ROUNDS = numberArg('rounds', 3);
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+/** Installed before any page script: the longest tasks Chromium reports, and host messages handed to the bench. */
+const INSTRUMENT = `(() => {
+  window.__long = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+})();`;
+
+type Browser = Awaited<ReturnType<typeof launchBrowser>>;
+
+async function open(browser: Browser, origin: string): Promise<{ page: Page; readyMs: number }> {
+  const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
+  await context.addInitScript(INSTRUMENT);
+  const page = await context.newPage();
+  page.on('close', () => void context.close());
+  const t = Date.now();
+  await page.goto(`${origin}/?theme=vscode-dark`);
+  await page.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
+  const readyMs = Date.now() - t;
+  await deliver(page, { type: 'snapshot', state: initialTranscript, session });
+  return { page, readyMs };
+}
+
+/** A reply of 20 diagrams and 200 formulas among prose. */
+function richReply(): string {
+  const parts: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    parts.push(`## Part ${i}\n\nThe energy is $E_${i} = m c^2 + \\frac{${i}}{2}$ and the sum $\\sum_{k=0}^{${i}} k^2$ grows.\n\n`);
+    for (let j = 0; j < 8; j++) parts.push(`- term $a_{${j}} = \\sqrt{${j} + x^2}$ is ${j % 2 ? 'odd' : 'even'}\n`);
+    parts.push(`\n$$\n\\int_0^{${i}} e^{-x^2}\\,dx \\approx ${i}\n$$\n\n`);
+    parts.push(
+      `\`\`\`mermaid\ngraph TD\n  A${i}[Start ${i}] --> B${i}{Check}\n  B${i} -->|yes| C${i}[Done]\n  B${i} -->|no| D${i}[Retry]\n  D${i} --> A${i}\n\`\`\`\n\n`,
+    );
+  }
+  return parts.join('');
+}
+
+async function richBench(browser: Browser, origin: string): Promise<void> {
+  const text = richReply();
+  const chunks = text.match(/[\s\S]{1,120}/g)!;
+  const rounds: {
+    stream: number;
+    second: number;
+    over50: number;
+    failed: number;
+    draw: number;
+    drawnMs: number;
+    heapMb: number;
+    math: number;
+    diagrams: number;
+  }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const { page } = await open(browser, origin);
+    const r = await page.evaluate(
+      async ({ chunks, at }) => {
+        const w = globalThis as unknown as {
+          __long: number[];
+          dispatchEvent(e: unknown): boolean;
+          MessageEvent: new (t: string, i: { data: unknown }) => unknown;
+          requestAnimationFrame(cb: () => void): number;
+          setTimeout(cb: () => void, ms: number): number;
+          performance: { now(): number };
+          document: { querySelectorAll(s: string): ArrayLike<unknown>; querySelector(s: string): unknown };
+        };
+        const send = (events: unknown[]) => w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events } }));
+        const frame = () => new Promise<void>((r) => w.requestAnimationFrame(() => r()));
+        send([
+          { type: 'userMessage', text: 'Explain with diagrams and math', images: 0 },
+          { type: 'runStart' },
+          { type: 'assistantStart', at },
+          { type: 'blockStart', index: 0, kind: 'text', at },
+        ]);
+        for (const text of chunks) {
+          send([{ type: 'delta', index: 0, text }]);
+          await frame();
+        }
+        send([
+          { type: 'blockEnd', index: 0, at },
+          { type: 'assistantEnd', stopReason: 'stop', at },
+          { type: 'settled', aborted: false, at },
+        ]);
+        const streamTasks = [...w.__long].sort((a, b) => b - a);
+        w.__long.length = 0;
+        const t = w.performance.now();
+        // Until every diagram is drawn or failed (the last fence's figure is made after the frame that closed it).
+        while (w.document.querySelectorAll('[data-diagram="mermaid"], [data-diagram-error]').length < 20) await new Promise<void>((r) => w.setTimeout(r, 10));
+        const drawnMs = w.performance.now() - t;
+        return {
+          // The longest task is the diagram library's one-time load; the second longest is the worst of the rest.
+          stream: streamTasks[0] ?? 0,
+          second: streamTasks[1] ?? 0,
+          over50: streamTasks.length,
+          failed: w.document.querySelectorAll('[data-diagram-error]').length,
+          draw: Math.max(0, ...w.__long),
+          drawnMs,
+          math: w.document.querySelectorAll('[data-math] math').length,
+          diagrams: w.document.querySelectorAll('[data-diagram="mermaid"] svg').length,
+        };
+      },
+      { chunks, at: T0 },
+    );
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    rounds.push({ ...r, heapMb: heap.usedSize / 1e6 });
+    console.log(
+      `round ${round + 1}: tasks over 50 ms while streaming: ${r.over50}, longest ${fmt(r.stream)} (the library's load), next ${fmt(r.second)}; ` +
+        `after the reply ended: longest ${fmt(r.draw)}, ${r.diagrams} diagrams drawn (${r.failed} failed) within ${fmt(r.drawnMs)}; ${r.math} formulas; heap ${(heap.usedSize / 1e6).toFixed(1)} MB`,
+    );
+    await page.close();
+  }
+  const med = (f: (r: (typeof rounds)[number]) => number) => quantile(rounds.map(f), 0.5);
+  console.log(
+    `20 diagrams + 200 formulas, median of ${ROUNDS}: longest task streaming ${fmt(med((r) => r.stream))} (library load), next ${fmt(med((r) => r.second))}, after the end ${fmt(med((r) => r.draw))} ` +
+      `(target 50 ms); all drawn ${fmt(med((r) => r.drawnMs))} after the end; heap after ${med((r) => r.heapMb).toFixed(1)} MB`,
+  );
+}
+
+async function firstPaintBench(browser: Browser, origin: string): Promise<void> {
+  const times: number[] = [];
+  let loaded = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const { page, readyMs } = await open(browser, origin);
+    times.push(readyMs);
+    await deliver(page, {
+      type: 'batch',
+      events: [
+        { type: 'assistantStart', at: T0 },
+        { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+        { type: 'delta', index: 0, text: 'A formula $x^2$ and no diagram.' },
+        { type: 'blockEnd', index: 0, at: T0 },
+        { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      ],
+    });
+    loaded += await page.locator('script[src*="mermaid"]').count();
+    await page.close();
+  }
+  const size = (f: string) => `${(statSync(join(root, 'dist', 'webview', f)).size / 1e6).toFixed(2)} MB`;
+  console.log(
+    `first paint: navigation to ready, median of ${ROUNDS}: ${fmt(quantile(times, 0.5))}; main.js ${size('main.js')}, mermaid.js ${size('mermaid.js')} (not loaded: ${loaded === 0})`,
+  );
+}
+
+async function findBench(browser: Browser, origin: string): Promise<void> {
+  let host: TranscriptState = reduce(longTranscript(4), [{ type: 'userMessage', text: 'Where is the zebra config?', images: 0, entryId: 'zebra' }]);
+  for (let n = 100; host.messages.length < 20_000; n += 50) host = reduce(host, Array.from({ length: 50 }, (_, i) => exchange(n + i)).flat());
+  const searches: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    findRows(host, 'zebra');
+    searches.push(performance.now() - t);
+  }
+  const { page } = await open(browser, origin);
+  // The host: answers `find` and `loadEarlier` as the extension would, from the whole session.
+  await page.exposeFunction('__benchHost', async (json: string) => {
+    const m = JSON.parse(json) as { type: string; query?: string; seq?: number; before?: number; count?: number };
+    if (m.type === 'find') await deliverQuiet(page, { type: 'found', seq: m.seq!, ...findRows(host, m.query!) });
+    else if (m.type === 'loadEarlier') await deliverQuiet(page, { type: 'earlier', before: m.before!, ...earlierPage(host, m.before!, m.count!)! });
+  });
+  await page.evaluate(() => {
+    const w = globalThis as unknown as { __posted: { push(m: unknown): number }; __benchHost(json: string): Promise<void> };
+    const push = w.__posted.push.bind(w.__posted);
+    w.__posted.push = (m: unknown) => {
+      void w.__benchHost(JSON.stringify(m));
+      return push(m);
+    };
+  });
+  const part = recentPart(host);
+  await deliver(page, { type: 'snapshot', state: part.state, session, earlier: part.earlier });
+  const t = Date.now();
+  await page.keyboard.press('Control+f');
+  await page.locator('[data-testid="find"]').fill('zebra');
+  await page.locator('[data-testid="find-count"]', { hasText: '1 of 1' }).waitFor({ timeout: 600_000 });
+  const countMs = Date.now() - t;
+  await page.locator('mark[data-find="current"]').waitFor({ timeout: 600_000 });
+  const firstMs = Date.now() - t;
+  console.log(
+    `find over ${host.messages.length} messages: findRows median ${fmt(quantile(searches, 0.5))}; in the view, typing to the count ${fmt(countMs)} ` +
+      `(includes the 120 ms typing pause), to the first match marked ${(firstMs / 1000).toFixed(2)} s (the match is the session's first prompt, ` +
+      `${part.earlier} rows above, paged in up to 1,000 at a time)`,
+  );
+  await page.close();
+}
+
+/** Delivers a host message without waiting for frames (the bench's host answers as fast as it can). */
+async function deliverQuiet(page: Page, msg: unknown): Promise<void> {
+  await page.evaluate((json) => {
+    const w = globalThis as unknown as { dispatchEvent(e: unknown): boolean; MessageEvent: new (t: string, i: { data: unknown }) => unknown };
+    w.dispatchEvent(new w.MessageEvent('message', { data: JSON.parse(json) }));
+  }, JSON.stringify(msg));
+}
+
+async function main(): Promise<void> {
+  assertBundleFresh();
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    await firstPaintBench(browser, server.origin);
+    await richBench(browser, server.origin);
+    await findBench(browser, server.origin);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();

@@ -1,0 +1,209 @@
+/**
+ * Mermaid diagrams in replies: a closed ```mermaid fence becomes a figure showing its source until the
+ * diagram library (dist/webview/mermaid.js, loaded by a nonce'd script tag only when the first diagram
+ * appears) has drawn it, one diagram per task, off the frame. The SVG is sanitized with DOMPurify's SVG
+ * profile; Mermaid's `<style>` becomes an adopted stylesheet scoped to the diagram's id, and inline
+ * `style` attributes go through the CSSOM, so the CSP needs no 'unsafe-inline'.
+ */
+
+import DOMPurify from 'dompurify';
+import { ConversationAction } from './actions.ts';
+import { button } from './components.ts';
+import { h } from './dom.ts';
+import { t } from './l10n.ts';
+
+/** The placeholder class markdown.ts writes for a closed ```mermaid fence. */
+export const DIAGRAM = 'mermaid-diagram';
+
+/** What dist/webview/mermaid.js puts on the window (see mermaidChunk.ts). */
+export interface MermaidApi {
+  /** The diagram as an SVG string; throws with the parser's message when the source is not a diagram. */
+  render(id: string, source: string, theme: Readonly<Record<string, string | boolean>>): Promise<string>;
+}
+
+// The script element of main.js, known only while it runs: the chunk is its sibling and takes its nonce.
+const mainScript = document.currentScript as HTMLScriptElement | null;
+let loading: Promise<MermaidApi> | undefined;
+let drawn = 0;
+const queue: (() => Promise<void>)[] = [];
+let pumping = false;
+// A DOMPurify of its own: the markdown allow-list's class hook (markdown.ts) would strip the classes Mermaid's styles select by.
+const purify = DOMPurify(window);
+
+/** A figure for a diagram's `source`: the source (made by `codeBlock`) now, the drawing once the library has made it. */
+export function diagramFigure(source: string, codeBlock: (code: string) => HTMLElement): HTMLElement {
+  const code = codeBlock(source);
+  const view = h('div', { class: 'diagram-view', role: 'img', 'aria-label': t('Diagram') });
+  view.hidden = true;
+  const toggle = button(t('Source'), ConversationAction.DiagramSource, 'link', { 'aria-pressed': 'true', disabled: '' });
+  const actions = h(
+    'div',
+    { class: 'code-actions diagram-actions' },
+    h('span', { class: 'code-lang' }, 'mermaid'),
+    toggle,
+    button(t('Copy'), ConversationAction.CopyDiagram, 'link', { 'aria-label': t('Copy diagram source') }),
+    button(t('Open as SVG'), ConversationAction.OpenSvg, 'link', { disabled: '' }),
+  );
+  const figure = h('figure', { class: 'diagram', 'data-diagram-pending': '' }, actions, view, code);
+  schedule(() => draw(figure, source));
+  return figure;
+}
+
+/** Shows the source instead of the drawing, or the drawing again. */
+export function toggleDiagramSource(figure: Element): void {
+  const view = figure.querySelector<HTMLElement>('.diagram-view');
+  const code = figure.querySelector<HTMLElement>('.code-block');
+  if (!view || !code || !view.firstElementChild) return;
+  const showSource = code.hidden;
+  code.hidden = !showSource;
+  view.hidden = showSource;
+  figure.querySelector(`[data-action="${ConversationAction.DiagramSource}"]`)?.setAttribute('aria-pressed', String(showSource));
+}
+
+/** The diagram's source text. */
+export function diagramSource(figure: Element): string {
+  return figure.querySelector('.code-block code')?.textContent ?? '';
+}
+
+/** The drawn diagram as an SVG document's text, or undefined before it is drawn. */
+export function diagramSvg(figure: Element): string | undefined {
+  const svg = figure.querySelector('.diagram-view svg');
+  if (!svg) return undefined;
+  const copy = svg.cloneNode(true) as SVGElement;
+  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  // The adopted stylesheet goes with it, so the file looks as the diagram does.
+  const css = sheets.get(svg.id);
+  if (css) copy.prepend(Object.assign(document.createElementNS('http://www.w3.org/2000/svg', 'style'), { textContent: css }));
+  return new XMLSerializer().serializeToString(copy);
+}
+
+function schedule(job: () => Promise<void>): void {
+  queue.push(job);
+  if (!pumping) void pump();
+}
+
+/** One diagram per task: drawing a large one is the costly part, and frames go on between them. */
+async function pump(): Promise<void> {
+  pumping = true;
+  try {
+    while (queue.length) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await queue.shift()!();
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+async function draw(figure: HTMLElement, source: string): Promise<void> {
+  const id = `pi-diagram-${++drawn}`;
+  let svg: string;
+  try {
+    svg = await (await loadMermaid()).render(id, source, themeVariables());
+  } catch (e) {
+    failed(figure, e instanceof Error ? e.message : String(e));
+    return;
+  } finally {
+    // Mermaid leaves its scratch element behind when a source fails.
+    document.getElementById(`d${id}`)?.remove();
+  }
+  const css = /<style[^>]*>([\s\S]*?)<\/style>/i.exec(svg)?.[1] ?? '';
+  const frag = purify.sanitize(svg, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    // Nothing in a diagram may link, embed or style the page: links and HTML labels are dropped, the style goes below.
+    FORBID_TAGS: ['a', 'foreignObject', 'style', 'image', 'use', 'script'],
+    FORBID_ATTR: ['href', 'xlink:href', 'onclick'],
+    RETURN_DOM_FRAGMENT: true,
+  }) as unknown as DocumentFragment;
+  const el = frag.querySelector('svg');
+  if (!el) {
+    failed(figure, t('The diagram could not be drawn.'));
+    return;
+  }
+  for (const styled of [el, ...Array.from(el.querySelectorAll<SVGElement>('[style]'))]) {
+    const inline = styled.getAttribute('style');
+    if (inline === null) continue;
+    styled.removeAttribute('style');
+    // Through the CSSOM: the CSP has no 'unsafe-inline' for style attributes.
+    styled.style.cssText = inline;
+  }
+  el.id = id;
+  if (css) adoptScoped(id, css);
+  const view = figure.querySelector<HTMLElement>('.diagram-view')!;
+  view.replaceChildren(el);
+  view.hidden = false;
+  figure.querySelector<HTMLElement>('.code-block')!.hidden = true;
+  for (const b of Array.from(figure.querySelectorAll('button[disabled]'))) b.removeAttribute('disabled');
+  figure.querySelector(`[data-action="${ConversationAction.DiagramSource}"]`)?.setAttribute('aria-pressed', 'false');
+  figure.removeAttribute('data-diagram-pending');
+  figure.setAttribute('data-diagram', 'mermaid');
+}
+
+function failed(figure: HTMLElement, message: string): void {
+  figure.removeAttribute('data-diagram-pending');
+  figure.setAttribute('data-diagram-error', '');
+  figure.append(h('p', { class: 'diagram-error', role: 'note' }, t('Diagram not drawn: {0}', message)));
+}
+
+/** Mermaid's styles for one diagram; every rule it writes starts with the diagram's `#id`. */
+const sheets = new Map<string, string>();
+
+function adoptScoped(id: string, css: string): void {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  // Only rules for this diagram stay: a rule that reaches outside it (a hostile `themeCSS`) is dropped.
+  for (let i = sheet.cssRules.length - 1; i >= 0; i--) {
+    const rule = sheet.cssRules[i]!;
+    if (!(rule instanceof CSSStyleRule) || !rule.selectorText.split(',').every((s) => s.trim().startsWith(`#${id}`))) sheet.deleteRule(i);
+  }
+  sheets.set(id, Array.from(sheet.cssRules, (r) => r.cssText).join('\n'));
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
+
+function loadMermaid(): Promise<MermaidApi> {
+  loading ??= new Promise<MermaidApi>((resolve, reject) => {
+    const api = (): MermaidApi | undefined => (window as unknown as { __piMermaid?: MermaidApi }).__piMermaid;
+    if (!mainScript) return reject(new Error(t('The diagram library is not available.')));
+    const script = document.createElement('script');
+    script.nonce = mainScript.nonce ?? '';
+    script.src = new URL('mermaid.js', mainScript.src).href;
+    script.onload = () => {
+      const loaded = api();
+      if (loaded) resolve(loaded);
+      else reject(new Error(t('The diagram library is not available.')));
+    };
+    script.onerror = () => reject(new Error(t('The diagram library is not available.')));
+    document.head.append(script);
+  });
+  return loading;
+}
+
+/** Mermaid's `base` theme in VS Code's colours and font, read when each diagram is drawn. */
+function themeVariables(): Record<string, string | boolean> {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  const classes = document.body.classList;
+  const dark = classes.contains('vscode-dark') || (classes.contains('vscode-high-contrast') && !classes.contains('vscode-high-contrast-light'));
+  const fg = v('--vscode-editor-foreground', dark ? '#cccccc' : '#333333');
+  const bg = v('--vscode-editor-background', dark ? '#1e1e1e' : '#ffffff');
+  const node = v('--vscode-editorWidget-background', bg);
+  const border = v('--vscode-editorWidget-border', v('--vscode-contrastBorder', fg));
+  return {
+    darkMode: dark,
+    background: bg,
+    mainBkg: node,
+    primaryColor: node,
+    secondaryColor: v('--vscode-editor-inactiveSelectionBackground', node),
+    tertiaryColor: bg,
+    primaryTextColor: fg,
+    secondaryTextColor: fg,
+    tertiaryTextColor: fg,
+    textColor: fg,
+    nodeTextColor: fg,
+    primaryBorderColor: border,
+    nodeBorder: border,
+    lineColor: fg,
+    fontFamily: v('--vscode-font-family', 'sans-serif'),
+    fontSize: v('--vscode-font-size', '13px'),
+  };
+}

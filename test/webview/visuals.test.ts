@@ -1,0 +1,138 @@
+/** Math and Mermaid diagrams in replies (headless Chromium): drawn once closed, source while streaming, hostile sources inert. */
+
+import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
+import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
+import { T0 } from './builders.ts';
+import { batch, deliver, posted, session, useChatPage, type PageWindow } from './harness.ts';
+
+/** Starts an assistant text block and streams `chunks` into it, one batch each. */
+async function streamOpen(page: Page, chunks: readonly string[]): Promise<void> {
+  await batch(page, [
+    { type: 'assistantStart', at: T0 },
+    { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+  ]);
+  for (const text of chunks) await batch(page, [{ type: 'delta', index: 0, text } satisfies WireEvent]);
+}
+
+async function endBlock(page: Page): Promise<void> {
+  await batch(page, [
+    { type: 'blockEnd', index: 0, at: T0 },
+    { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+  ]);
+}
+
+/** A whole reply in one batch, as a snapshot or a finished message arrives. */
+async function reply(page: Page, text: string): Promise<void> {
+  await streamOpen(page, [text]);
+  await endBlock(page);
+}
+
+const MD = '[data-role="assistant"] .md';
+
+describe('math and diagrams in replies (headless Chromium)', function () {
+  this.timeout(120_000);
+  let page: Page;
+  useChatPage(async (p) => {
+    page = p;
+    await deliver(p, { type: 'snapshot', state: initialTranscript, session });
+  });
+
+  it('draws $…$, $$…$$ and a math fence as MathML', async () => {
+    await reply(page, 'Euler: $e^{i\\pi}+1=0$, costs $5 and $6.\n\n$$\n\\int_0^1 x\\,dx = \\frac{1}{2}\n$$\n\n```math\na^2+b^2=c^2\n```\n');
+    assert.equal(await page.locator(`${MD} [data-math="inline"] math`).count(), 1);
+    assert.equal(await page.locator(`${MD} [data-math="block"] math[display="block"]`).count(), 2);
+    assert.match(await page.locator(`${MD} p`).first().innerText(), /costs \$5 and \$6\./, 'a lone dollar stays a dollar');
+    // MathML only: no KaTeX HTML layer that would need its stylesheet and fonts.
+    assert.equal(await page.locator(`${MD} .katex-html`).count(), 0);
+  });
+
+  it('shows a streamed formula as its source while it is open and draws it once it closes', async () => {
+    await streamOpen(page, ['The area is $\\pi r', '^2']);
+    assert.equal(await page.locator(`${MD} [data-math]`).count(), 0);
+    assert.match(await page.locator(MD).innerText(), /\$\\pi r\^2/);
+    await batch(page, [{ type: 'delta', index: 0, text: '$ and\n\n```math\nx = \\sqrt{y}\n' }]);
+    assert.equal(await page.locator(`${MD} [data-math="inline"] math`).count(), 1);
+    assert.equal(await page.locator(`${MD} [data-math="block"]`).count(), 0, 'an open math fence shows its source');
+    assert.match(await page.locator(`${MD} code`).last().innerText(), /x = \\sqrt\{y\}/);
+    await batch(page, [{ type: 'delta', index: 0, text: '```\n' }]);
+    await page.waitForSelector(`${MD} [data-math="block"] math`);
+  });
+
+  it('shows a formula that fails to parse as its source', async () => {
+    await reply(page, 'Broken: $\\frac{1$ here.\n\n$$\n\\begin{nope}\n$$\n');
+    const failed = page.locator(`${MD} [data-math][data-math-error]`);
+    assert.equal(await failed.count(), 2);
+    assert.equal(await failed.first().innerText(), '\\frac{1');
+    assert.ok(await failed.first().getAttribute('title'), 'the parser says why');
+    assert.equal(await page.locator(`${MD} math`).count(), 0);
+  });
+
+  it('loads the diagram library only when a diagram appears, and draws a streamed diagram once its fence closes', async () => {
+    await reply(page, 'No diagrams here: $x$.\n');
+    assert.equal(await page.locator('script[src*="mermaid"]').count(), 0, 'not in the first paint');
+    await streamOpen(page, ['Here:\n\n```mermaid\ngraph TD\n  A[Start] --> B', '[End]\n']);
+    assert.equal(await page.locator('[data-diagram="mermaid"]').count(), 0, 'source while it streams');
+    assert.match(await page.locator(`${MD} code`).last().innerText(), /A\[Start\] --> B\[End\]/);
+    await batch(page, [{ type: 'delta', index: 0, text: '```\n\nAfter.' }]);
+    const svg = page.locator('[data-diagram="mermaid"] svg');
+    await svg.first().waitFor();
+    assert.match(await svg.first().innerHTML(), /Start/);
+    const violations = await page.evaluate(() => (globalThis as unknown as PageWindow).__violations.filter((v) => v.directive.startsWith('script')));
+    assert.deepEqual(violations, []);
+  });
+
+  it('keeps a hostile diagram inert: no script runs, no link navigates, no HTML label survives', async () => {
+    await reply(
+      page,
+      [
+        '```mermaid',
+        'graph TD',
+        '  A["<img src=x onerror=window.__pwned++>"] --> B["<a href=\'javascript:window.__pwned++\'>go</a>"]',
+        '  B --> C',
+        '  click A callback "tooltip"',
+        '  click B "javascript:window.__pwned++" "Go"',
+        '  click C href "https://evil.example.com" _self',
+        '```',
+        '',
+      ].join('\n'),
+    );
+    const diagram = page.locator('[data-diagram="mermaid"]');
+    await diagram.locator('svg').waitFor();
+    assert.equal(await diagram.locator('img, a, script, foreignObject, iframe, [onclick], [onerror], [href], [xlink\\:href]').count(), 0);
+    for (const node of await diagram.locator('g.node').all()) await node.click({ force: true });
+    const w = await page.evaluate(() => {
+      const g = globalThis as unknown as PageWindow & { location: { href: string } };
+      return { pwned: g.__pwned, opened: g.__hostOpened, href: g.location.href };
+    });
+    assert.equal(w.pwned, 0);
+    assert.deepEqual(w.opened, []);
+    assert.ok(!w.href.includes('evil'), w.href);
+    assert.ok(!(await posted(page)).some((m) => m.type === 'openLink'), 'no link reached the host');
+  });
+
+  it('shows a diagram that fails to parse as its source with the parser message', async () => {
+    await reply(page, '```mermaid\ngraph TD\n  A --> --> -->\n```\n');
+    const failed = page.locator('[data-diagram-error]');
+    await failed.waitFor();
+    assert.match(await failed.innerText(), /A --> --> -->/);
+    assert.match(await failed.innerText(), /Parse error|Expecting|error/i);
+    assert.equal(await page.locator('[data-diagram="mermaid"] svg').count(), 0);
+  });
+
+  it('toggles a diagram to its source and opens it as SVG in an editor', async () => {
+    await reply(page, '```mermaid\ngraph LR\n  A --> B\n```\n');
+    const diagram = page.locator('[data-diagram="mermaid"]');
+    await diagram.locator('svg').waitFor();
+    await diagram.locator('[data-action="diagram-source"]').click();
+    assert.match(await diagram.locator('code').innerText(), /A --> B/);
+    assert.equal(await diagram.locator('svg').isVisible(), false);
+    await diagram.locator('[data-action="diagram-source"]').click();
+    assert.equal(await diagram.locator('svg').isVisible(), true);
+    await diagram.locator('[data-action="open-svg"]').click();
+    const sent = (await posted(page)).find((m) => m.type === 'openSvg');
+    assert.ok(sent, 'asked the host to open the SVG');
+    assert.match(String(sent.svg), /^<svg[\s\S]*<\/svg>$/);
+  });
+});
