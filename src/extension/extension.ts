@@ -47,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     storage,
     storageDir: context.storageUri?.fsPath,
     workspaceState: context.workspaceState,
+    globalState: context.globalState,
     log,
   });
   const sidebar = chats.sidebar;

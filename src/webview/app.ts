@@ -30,6 +30,8 @@ import { PAGE_ROWS, TranscriptView } from './transcriptView.ts';
 import { ViewModes } from './viewModes.ts';
 import type { UiState } from './vscodeApi.ts';
 import { WidgetStrip } from './widgetStrip.ts';
+import { Welcome } from './welcome.ts';
+import { ModelPicker } from './modelPicker.ts';
 import { t } from './l10n.ts';
 
 /** Rows below those on screen, while the user reads back, past which the rows between go back to the host. */
@@ -82,6 +84,8 @@ export class ChatApp extends Disposable {
   private readonly _modes: ViewModes;
   private readonly _paging: Paging;
   private readonly _handlers: HostMessageHandlers;
+  private readonly _welcome: Welcome;
+  private readonly _picker: ModelPicker;
 
   /** Builds the view into `root` from the UI state `saved` kept. */
   constructor(root: HTMLElement, host: AppHost, saved: UiState) {
@@ -109,7 +113,18 @@ export class ChatApp extends Disposable {
           post(value === undefined ? { type: 'answerDialog', id } : { type: 'answerDialog', id, value, ...(reason ? { reason } : {}) }),
       }),
     );
-    this._content = h('div', { class: 'scroll-content' }, this._transcript.earlier, this._transcript.el, this._shell.el, this._dialogs.el, this._working);
+    this._welcome = new Welcome(post);
+    this._picker = new ModelPicker(post);
+    this._content = h(
+      'div',
+      { class: 'scroll-content' },
+      this._welcome.el,
+      this._transcript.earlier,
+      this._transcript.el,
+      this._shell.el,
+      this._dialogs.el,
+      this._working,
+    );
     const scroller = h('main', { class: 'scroller', tabindex: '0', 'aria-label': t('Conversation') }, this._content);
     this._anchor = new ScrollAnchor(scroller, this._content, saved.follow);
     const statusAnnouncer = new Announcer('announce-status');
@@ -150,6 +165,7 @@ export class ChatApp extends Disposable {
     );
     root.replaceChildren(
       this._header.el,
+      this._picker.el,
       chatArea,
       this._modes.sessionsView.el,
       this._modes.treeView.el,
@@ -233,6 +249,9 @@ export class ChatApp extends Disposable {
       },
       ...this._bridge.handlers,
       ...this._modes.handlers,
+      models: (msg) => {
+        if (msg.catalog && Array.isArray(msg.catalog.models)) this._picker.show(msg.catalog);
+      },
     };
     const onKey = (e: KeyboardEvent): void => {
       if (e.key === 'Escape' && !e.defaultPrevented && runCondition(this.state.run).phase !== 'idle') {
@@ -301,6 +320,7 @@ export class ChatApp extends Disposable {
     this._announcements.dialogs(state.ui);
     this._transcript.collapseThinking = session.collapseThinking ?? true;
     this._header.render(state, session);
+    this._welcome.render(session);
     this._statusLine.render(state.run);
     this._announcements.finished(this.state);
   }

@@ -13,7 +13,8 @@ import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { pageBefore, recentPart } from '../shared/transcript/paging.ts';
 import { COMMANDS, type CommandHandlers, type CommandName } from '../shared/wire/commands.ts';
-import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
+import type { Logger, LoginResult, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
+import { CUSTOM_PROVIDER } from '../shared/modelCatalog.ts';
 import type { PiModule } from '../pi/piEntry.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { Approvals } from './approvalExtension.ts';
@@ -24,6 +25,7 @@ import { ExtensionUi } from './dialogBridge.ts';
 import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
 import { PlanMode } from './planMode.ts';
+import { isEndpointUrl, modelCatalog, ProviderAuth, writeCustomProvider } from './providerAuth.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
 import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
@@ -130,6 +132,16 @@ const approvals = new Approvals(
   extensionUi.approvals,
   () => config?.cwd,
 );
+
+// Sign-in questions go to the main thread's input boxes; answers (keys among them) come back by id and are never logged.
+const providerAuth = new ProviderAuth((notice) => notify('auth', notice));
+
+/** Signs in on the session's model runtime; a success reopens a session that had no usable model. */
+async function signIn(login: (s: AgentSessionLike) => Promise<LoginResult>): Promise<LoginResult> {
+  const result = await login(await session());
+  if (result.ok) await controller.modelsChanged();
+  return result;
+}
 
 const planMode = new PlanMode((plan) => controller.emitExternal([{ type: 'plan', plan }]));
 
@@ -318,6 +330,26 @@ const handlers: RequestHandlers = {
   }),
   ...planMode.handlers(session, (text) => controller.send(text, 'prompt')),
   ping: async () => null,
+  login: ({ provider, type }) => signIn((s) => providerAuth.login(s.modelRuntime, provider, type)),
+  authAnswer: acknowledge(({ id, value }) => providerAuth.answer(id, value)),
+  addCustomProvider: ({ baseUrl, modelId }) =>
+    signIn(async (s) => {
+      if (!isEndpointUrl(baseUrl)) return { ok: false, message: `Not an http(s) URL: ${baseUrl}` };
+      writeCustomProvider(agentDirOf(currentConfig()), baseUrl, modelId);
+      // Pi reads models.json again, as opening its /model does.
+      await s.modelRuntime.refresh({ allowNetwork: false });
+      return providerAuth.login(s.modelRuntime, CUSTOM_PROVIDER, 'api_key');
+    }),
+  logout: acknowledge(async ({ provider }) => {
+    await (await session()).modelRuntime.logout(provider);
+    await controller.modelsChanged();
+  }),
+  modelCatalog: async () => modelCatalog(await session(), controller.noModel),
+  pickModel: acknowledge(async ({ model, scope }) => {
+    const cut = model.indexOf('/');
+    await setModel(await session(), model.slice(0, cut), model.slice(cut + 1), scope === 'default');
+    controller.refreshSessionInfo();
+  }),
 };
 
 /** A handler for a request whose reply says only that it is done (`null`). */

@@ -4,6 +4,7 @@ import { runPhase } from '../../src/shared/run/runState.ts';
 import type { CreatedSession } from '../../src/worker/agentSession.ts';
 import { SessionController } from '../../src/worker/sessionController.ts';
 import type { RestoredInput } from '../../src/shared/wire/workerProtocol.ts';
+import type { SessionInfoView } from '../../src/shared/wire/webviewProtocol.ts';
 import { FakeSession } from '../support/fakeSession.ts';
 import { MemoryLog } from '../support/memoryLog.ts';
 import { TestClock } from '../support/testClock.ts';
@@ -214,11 +215,15 @@ describe('SessionController', () => {
     assert.equal(runPhase(controller.state.run), 'idle');
   });
 
-  it('explains a missing model up front and keeps the prompt in the composer', async () => {
+  it('welcomes instead of an error when no model is usable, and keeps a prompt sent anyway in the composer', async () => {
     const { controller, restored, sessions } = setup({ noModel: true });
+    const infos: SessionInfoView[] = [];
+    controller.onDidChangeSession((i) => infos.push(i));
     await controller.ensureSession();
-    assert.equal(anyRow(controller.state.messages.at(-1)!).code, 'noModel');
+    assert.equal(infos.at(-1)?.noModel, true);
+    assert.ok(!controller.state.messages.some((m) => anyRow(m).code === 'noModel'), 'no error row up front');
     await controller.send('hello', 'prompt');
+    assert.equal(anyRow(controller.state.messages.at(-1)!).code, 'noModel');
     assert.deepEqual(restored, [['hello']]);
     assert.ok(!sessions[0]!.calls.some((c) => c.startsWith('prompt')));
   });

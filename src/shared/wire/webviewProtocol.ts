@@ -6,6 +6,7 @@ import type { BuiltinName, SlashCommand } from '../slashCommands.ts';
 import type { SessionPage, SessionStatsView, TreeNodeView } from '../sessions.ts';
 import type { MessageView, ToolCardView, TranscriptState } from '../transcript/rows.ts';
 import type { CommandMessage } from './commands.ts';
+import type { ModelCatalog, ModelScope, ProviderView } from '../modelCatalog.ts';
 import type { WireEvent } from './events.ts';
 
 /** Facts about the session the webview shows around the transcript. */
@@ -25,6 +26,9 @@ export interface SessionInfoView {
   readonly name?: string;
   /** The session's token and cost totals. */
   readonly stats?: SessionStatsView;
+  /** No model has credentials: the view shows the welcome, with `providers` to sign in to. */
+  readonly noModel?: boolean;
+  readonly providers?: readonly ProviderView[];
 }
 
 /** Palette commands the view may ask for (each is `piPanel.<name>`). */
@@ -77,7 +81,9 @@ export type HostToWebview =
   | { readonly type: 'sessions'; readonly page: SessionPage }
   /** Which of the listed sessions another chat has open now, by file ("the sidebar", "Chat 2"): the list on screen updates its marks. */
   | { readonly type: 'sessionsOpenIn'; readonly openIn: Readonly<Record<string, string>> }
-  | { readonly type: 'sessionTree'; readonly nodes: readonly TreeNodeView[] };
+  | { readonly type: 'sessionTree'; readonly nodes: readonly TreeNodeView[] }
+  /** The model picker's catalog: it opens (or refreshes while open). */
+  | { readonly type: 'models'; readonly catalog: ModelCatalog };
 
 /** What the view shows. */
 export type ViewMode = 'chat' | 'sessions' | 'tree';
@@ -131,7 +137,18 @@ export type WebviewToHost =
   | { readonly type: 'showTree' }
   | { readonly type: 'navigateTree'; readonly entryId: string }
   /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */
-  | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number };
+  | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number }
+  /** The welcome's buttons: sign in with an account, enter a provider's API key, or add a custom OpenAI-compatible endpoint. */
+  | { readonly type: 'signIn'; readonly provider: string; readonly method: SignInMethod }
+  /** A model picked in the picker, for this chat or as the default. */
+  | { readonly type: 'pickModel'; readonly model: string; readonly scope: ModelScope }
+  /** A model starred or unstarred in the picker. */
+  | { readonly type: 'favouriteModel'; readonly model: string; readonly on: boolean }
+  /** The picker's Sign out of a provider. */
+  | { readonly type: 'signOut'; readonly provider: string };
+
+/** How the welcome signs in to a provider. */
+export type SignInMethod = 'oauth' | 'apiKey' | 'custom';
 
 /** Longest session name the host accepts. */
 export const MAX_SESSION_NAME = 200;

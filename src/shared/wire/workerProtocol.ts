@@ -12,6 +12,7 @@ import type { EarlierPage } from '../transcript/paging.ts';
 import type { TranscriptState } from '../transcript/rows.ts';
 import type { SlashCommand } from '../slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../sessions.ts';
+import type { ModelCatalog, ModelScope } from '../modelCatalog.ts';
 
 /** What the worker is started with (`workerData`): memory shared with the main thread, not messages. */
 export interface WorkerData {
@@ -156,7 +157,46 @@ export interface WorkerRequests extends CommandRequests {
   readonly actOnPlan: { readonly params: { readonly text: string }; readonly result: null };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
+  /**
+   * Signs in to a provider through Pi (`oauth`: its account flow; `api_key`: a key), storing the credential in Pi's
+   * auth.json; the flow's questions arrive as `auth` notifications, answered with `authAnswer`. `ok: false` says why.
+   */
+  readonly login: { readonly params: { readonly provider: string; readonly type: 'oauth' | 'api_key' }; readonly result: LoginResult };
+  /** The user's answer to an `auth` prompt; none cancels the sign-in. The value is a secret: it is never logged. */
+  readonly authAnswer: { readonly params: { readonly id: string; readonly value?: string }; readonly result: null };
+  /** Adds a custom OpenAI-compatible endpoint to models.json, then asks its key (as `login` does). */
+  readonly addCustomProvider: { readonly params: { readonly baseUrl: string; readonly modelId: string }; readonly result: LoginResult };
+  /** Removes the provider's stored credential (Pi's `/logout`). */
+  readonly logout: { readonly params: { readonly provider: string }; readonly result: null };
+  /** The models with credentials, the session's, and the providers signed in (favourites and recent are the host's). */
+  readonly modelCatalog: { readonly params: null; readonly result: ModelCatalog };
+  /** Sets the model for this chat (`chat`) or as Pi's default for new sessions (`default`, also this chat). */
+  readonly pickModel: { readonly params: { readonly model: string; readonly scope: ModelScope }; readonly result: null };
 }
+
+/** How a sign-in ended: `cancelled` when the user closed a question half way. */
+export type LoginResult = { readonly ok: true; readonly name: string } | { readonly ok: false; readonly cancelled?: boolean; readonly message: string };
+
+/** A question of Pi's sign-in flow, for an input box or a quick pick on the main thread. */
+export type AuthPromptView =
+  | { readonly type: 'text' | 'secret' | 'manual_code'; readonly message: string; readonly placeholder?: string }
+  | {
+      readonly type: 'select';
+      readonly message: string;
+      readonly options: readonly { readonly id: string; readonly label: string; readonly description?: string }[];
+    };
+
+/** Something Pi's sign-in flow tells the user: a page to open, a code to enter there, progress. */
+export type AuthEventView =
+  | { readonly type: 'auth_url'; readonly url: string; readonly instructions?: string }
+  | { readonly type: 'device_code'; readonly userCode: string; readonly verificationUri: string }
+  | { readonly type: 'info' | 'progress'; readonly message: string };
+
+/** A sign-in's question (answer with `authAnswer`), a question withdrawn (the browser answered first), or news. */
+export type AuthNotice =
+  | { readonly kind: 'prompt'; readonly id: string; readonly prompt: AuthPromptView }
+  | { readonly kind: 'withdraw'; readonly id: string }
+  | { readonly kind: 'event'; readonly event: AuthEventView };
 
 /** Notifications the worker sends, in the order things happened (events are batched one frame at most). */
 export interface WorkerNotifications {
@@ -175,6 +215,8 @@ export interface WorkerNotifications {
   readonly log: { readonly level: LogLevel; readonly message: string };
   /** What Pi's extensions show outside the transcript: status-bar items, the view's title, the composer's text. */
   readonly extensionUi: ExtensionUiNotice;
+  /** Pi's sign-in flow asks or tells the user something. */
+  readonly auth: AuthNotice;
 }
 
 /** An extension's request for a VS Code surface (dialogs and widgets travel as wire events instead). */
