@@ -61,6 +61,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly _sessions: SessionActions;
   private readonly _models: ModelSetup;
 
+  /** This chat's sign-in and model choice (the palette's Sign In and Sign Out use it too). */
+  get models(): ModelSetup {
+    return this._models;
+  }
+
   /** Where the model picker keeps favourites and recent picks. */
   set modelPrefs(prefs: ModelPrefs) {
     this._models.prefs = prefs;

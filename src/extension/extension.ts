@@ -19,6 +19,7 @@ import type { PiClient } from './piClient.ts';
 import { PlanDocuments } from './planCommands.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
+import { registerSignInCommands } from './signInCommands.ts';
 import { StatusBar } from './statusBar.ts';
 import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
 
@@ -173,6 +174,10 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       }
       const chat = statusBar.lead();
       return chat.client.isActive && !chat.client.state.run.dialogs ? chat.client.cancel() : chats.reveal(chat);
+    }),
+    ...registerSignInCommands((args) => {
+      const chat = target(args);
+      return chat && { client: chat.client, models: chat.view.models };
     }),
     ...registerSessionCommands(
       (args) => target(args)?.client,

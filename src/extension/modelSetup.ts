@@ -189,7 +189,7 @@ async function showAuthEvent(event: AuthEventView): Promise<void> {
       return;
     case 'info':
     case 'progress':
-      void vscode.window.setStatusBarMessage(plainNotificationText(`Pi: ${event.message}`), 5000);
+      void vscode.window.setStatusBarMessage(plainNotificationText(vscode.l10n.t('Pi: {0}', event.message)), 5000);
       return;
   }
 }

@@ -60,6 +60,7 @@ export const REQUEST_RULES = {
   authAnswer: { when: 'running', timeout: 'short', failure: 'throw' },
   logout: { when: 'now', timeout: 'short', failure: 'throw' },
   modelCatalog: { when: 'now', timeout: 'short', failure: 'throw' },
+  providers: { when: 'now', timeout: 'short', failure: 'throw' },
   pickModel: { when: 'now', timeout: 'short', failure: 'throw' },
 } as const satisfies { readonly [M in WorkerRequestMethod]: RequestRule };
 

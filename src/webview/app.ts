@@ -211,6 +211,7 @@ export class ChatApp extends Disposable {
         imageViewer,
         announcer: statusAnnouncer,
         post,
+        provider: () => this._session.modelId?.split('/')[0],
       },
       this._content,
       this._statusLine.el,

@@ -25,7 +25,7 @@ import { ExtensionUi } from './dialogBridge.ts';
 import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
 import { PlanMode } from './planMode.ts';
-import { isEndpointUrl, modelCatalog, ProviderAuth, writeCustomProvider } from './providerAuth.ts';
+import { isEndpointUrl, modelCatalog, ProviderAuth, signInProviders, writeCustomProvider } from './providerAuth.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
 import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
@@ -345,6 +345,7 @@ const handlers: RequestHandlers = {
     await controller.modelsChanged();
   }),
   modelCatalog: async () => modelCatalog(await session(), controller.noModel),
+  providers: async () => ({ providers: signInProviders((await session()).modelRuntime) }),
   pickModel: acknowledge(async ({ model, scope }) => {
     const cut = model.indexOf('/');
     await setModel(await session(), model.slice(0, cut), model.slice(cut + 1), scope === 'default');

@@ -302,7 +302,7 @@ describe('SessionController', () => {
     );
   });
 
-  it('offers Retry after a run ends on a provider error, and says how to fix a bad key', async () => {
+  it('says a key the provider refused (401) is wrong and offers to replace it, not to retry', async () => {
     const { controller, fake } = setup();
     void controller.send('go', 'prompt');
     await tick();
@@ -310,9 +310,20 @@ describe('SessionController', () => {
     fake.emit({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: '401 invalid api key' } });
     fake.settle();
     const notice = anyRow(controller.state.messages.at(-1)!);
+    assert.equal(notice.code, 'noKey');
+    assert.match(notice.blocks[0]!.text, /refused the API key \(401\).*Replace it/);
+  });
+
+  it('offers Retry after a run ends on another provider error (the provider is down)', async () => {
+    const { controller, fake } = setup();
+    void controller.send('go', 'prompt');
+    await tick();
+    fake.emit({ type: 'message_start', message: { role: 'assistant', content: [] } });
+    fake.emit({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: 'Connection error.' } });
+    fake.settle();
+    const notice = anyRow(controller.state.messages.at(-1)!);
     assert.equal(notice.code, 'providerError');
-    assert.match(notice.blocks[0]!.text, /\/login/);
-    assert.match(notice.blocks[0]!.text, /Retry/);
+    assert.match(notice.blocks[0]!.text, /provider error.*Retry/);
   });
 
   it('adds no provider-error notice to a run that ended well or was cancelled', async () => {

@@ -12,7 +12,7 @@ import type { EarlierPage } from '../transcript/paging.ts';
 import type { TranscriptState } from '../transcript/rows.ts';
 import type { SlashCommand } from '../slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../sessions.ts';
-import type { ModelCatalog, ModelScope } from '../modelCatalog.ts';
+import type { ModelCatalog, ModelScope, ProviderView } from '../modelCatalog.ts';
 
 /** What the worker is started with (`workerData`): memory shared with the main thread, not messages. */
 export interface WorkerData {
@@ -170,6 +170,8 @@ export interface WorkerRequests extends CommandRequests {
   readonly logout: { readonly params: { readonly provider: string }; readonly result: null };
   /** The models with credentials, the session's, and the providers signed in (favourites and recent are the host's). */
   readonly modelCatalog: { readonly params: null; readonly result: ModelCatalog };
+  /** The providers Pi can sign in to or take a key for (Pi: Sign In or Add a Model Provider). */
+  readonly providers: { readonly params: null; readonly result: { readonly providers: readonly ProviderView[] } };
   /** Sets the model for this chat (`chat`) or as Pi's default for new sessions (`default`, also this chat). */
   readonly pickModel: { readonly params: { readonly model: string; readonly scope: ModelScope }; readonly result: null };
 }
