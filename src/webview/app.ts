@@ -166,6 +166,8 @@ export class ChatApp extends Disposable {
     root.replaceChildren(
       this._header.el,
       this._picker.el,
+      // Outside the scroller: the welcome stays in sight above the conversation until a model is usable.
+      this._welcome.el,
       chatArea,
       this._modes.sessionsView.el,
       this._modes.treeView.el,

@@ -46,6 +46,11 @@ export class ModelPicker {
         if (model) this._pick(model);
       }
     });
+    // A click elsewhere closes it, as VS Code's own pickers do; the header's model button toggles it through the host.
+    document.addEventListener('mousedown', (e) => {
+      const target = e.target as Element | null;
+      if (this.isOpen && target && !this.el.contains(target) && !target.closest?.('[data-action="select-model"]')) this.close();
+    });
     this.el.addEventListener('click', (e) => {
       const target = e.target as Element | null;
       const star = target?.closest?.('[data-favourite]');

@@ -41,10 +41,16 @@ export class Welcome {
     setHidden(this.el, !show);
     if (!show || session.providers === this._providers) return;
     this._providers = session.providers;
-    const rows = (session.providers ?? []).map((p) =>
+    const rows = popularFirst(session.providers ?? []).map((p) =>
       providerRow(p.name, p.id, [...(p.oauth ? [[t('Sign in'), 'oauth'] as const] : []), ...(p.apiKey ? [[t('Enter API key'), 'apiKey'] as const] : [])]),
     );
-    rows.push(providerRow(t('Custom OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, a proxy)'), CUSTOM_PROVIDER, [[t('Add endpoint'), 'custom']]));
+    // After the well-known providers, before the long tail: a local model is a common first choice.
+    const popular = Math.min(rows.length, (session.providers ?? []).filter((p) => POPULAR.includes(p.id)).length);
+    rows.splice(
+      popular,
+      0,
+      providerRow(t('Custom OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, a proxy)'), CUSTOM_PROVIDER, [[t('Add endpoint'), 'custom']]),
+    );
     this._list.replaceChildren(...rows);
     this._applyFilter();
   }
@@ -56,6 +62,14 @@ export class Welcome {
       setHidden(li, !words.every((w) => hay.includes(w)));
     }
   }
+}
+
+/** The providers most people start with, first in the welcome; the rest follow in Pi's order. */
+const POPULAR = ['anthropic', 'openai', 'github-copilot', 'google', 'openrouter', 'xai', 'mistral', 'groq', 'deepseek'];
+
+function popularFirst(providers: readonly ProviderView[]): ProviderView[] {
+  const rank = (p: ProviderView) => (POPULAR.includes(p.id) ? POPULAR.indexOf(p.id) : POPULAR.length);
+  return [...providers].sort((a, b) => rank(a) - rank(b));
 }
 
 function providerRow(name: string, id: string, buttons: readonly (readonly [string, SignInMethod])[]): HTMLElement {

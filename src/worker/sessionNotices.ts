@@ -45,8 +45,8 @@ export class SessionNotices {
 
   /** No model has credentials; `text` (and its images), when a prompt was refused for it, go back to the composer. */
   noModel(text: string | undefined, images?: readonly ImageAttachment[]): void {
+    // A notice under the welcome, which is in sight: no VS Code notification on top of it.
     this.notice('error', noModel(), 'noModel');
-    this._sink.notify({ level: 'error', message: t('Pi: {0}', noModel()), code: 'noModel' });
     if (text !== undefined) this._sink.restore(restored(text, images));
   }
 
