@@ -20,6 +20,7 @@ import { PlanDocuments } from './planCommands.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { registerSignInCommands } from './signInCommands.ts';
+import { registerMcpCommands } from './mcpCommands.ts';
 import { StatusBar } from './statusBar.ts';
 import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
 
@@ -175,6 +176,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       const chat = statusBar.lead();
       return chat.client.isActive && !chat.client.state.run.dialogs ? chat.client.cancel() : chats.reveal(chat);
     }),
+    ...registerMcpCommands((args) => target(args)?.client),
     ...registerSignInCommands((args) => {
       const chat = target(args);
       return chat && { client: chat.client, models: chat.view.models };

@@ -61,6 +61,9 @@ export const REQUEST_RULES = {
   logout: { when: 'now', timeout: 'short', failure: 'throw' },
   modelCatalog: { when: 'now', timeout: 'short', failure: 'throw' },
   providers: { when: 'now', timeout: 'short', failure: 'throw' },
+  mcpServers: { when: 'now', timeout: 'short', failure: 'throw' },
+  setMcpEnabled: { when: 'now', timeout: 'none', failure: 'throw' },
+  restartMcp: { when: 'now', timeout: 'none', failure: 'throw' },
   pickModel: { when: 'now', timeout: 'short', failure: 'throw' },
 } as const satisfies { readonly [M in WorkerRequestMethod]: RequestRule };
 

@@ -25,6 +25,7 @@ import { ExtensionUi } from './dialogBridge.ts';
 import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
 import { PlanMode } from './planMode.ts';
+import { listMcpServers, setMcpEnabled } from './mcpServers.ts';
 import { isEndpointUrl, modelCatalog, ProviderAuth, signInProviders, writeCustomProvider } from './providerAuth.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
@@ -345,6 +346,19 @@ const handlers: RequestHandlers = {
     await controller.modelsChanged();
   }),
   modelCatalog: async () => modelCatalog(await session(), controller.noModel),
+  mcpServers: async () => {
+    const c = currentConfig();
+    const s = await session();
+    return { servers: listMcpServers(agentDirOf(c), c.cwd, c.trusted, s.getActiveToolNames?.() ?? []) };
+  },
+  setMcpEnabled: acknowledge(async ({ name, enabled, inProject }) => {
+    const c = currentConfig();
+    // Restricted Mode: the project's file is the folder's, which Pi does not read and the panel does not write.
+    if (inProject && !c.trusted) throw new Error('This workspace is not trusted: Pi reads no project MCP settings here.');
+    setMcpEnabled(agentDirOf(c), c.cwd, name, enabled, inProject);
+    await controller.reload();
+  }),
+  restartMcp: async () => ({ reloaded: await controller.reload() }),
   providers: async () => ({ providers: signInProviders((await session()).modelRuntime) }),
   pickModel: acknowledge(async ({ model, scope }) => {
     const cut = model.indexOf('/');

@@ -172,8 +172,24 @@ export interface WorkerRequests extends CommandRequests {
   readonly modelCatalog: { readonly params: null; readonly result: ModelCatalog };
   /** The providers Pi can sign in to or take a key for (Pi: Sign In or Add a Model Provider). */
   readonly providers: { readonly params: null; readonly result: { readonly providers: readonly ProviderView[] } };
+  /** The MCP servers Pi knows (user and project), with their state and tools. */
+  readonly mcpServers: { readonly params: null; readonly result: { readonly servers: readonly McpServerView[] } };
+  /** Enables or disables an MCP server where Pi reads it (`inProject`: a project override), then reopens the session so it applies. */
+  readonly setMcpEnabled: { readonly params: { readonly name: string; readonly enabled: boolean; readonly inProject: boolean }; readonly result: null };
+  /** Reconnects every MCP server: the session opens again (idle only), as Pi's /reload. */
+  readonly restartMcp: { readonly params: null; readonly result: { readonly reloaded: boolean } };
   /** Sets the model for this chat (`chat`) or as Pi's default for new sessions (`default`, also this chat). */
   readonly pickModel: { readonly params: { readonly model: string; readonly scope: ModelScope }; readonly result: null };
+}
+
+/** An MCP server as the MCP servers list shows it. `restricted`: a project server, not started in Restricted Mode. */
+export interface McpServerView {
+  readonly name: string;
+  readonly source: 'user' | 'project';
+  readonly state: 'connected' | 'notConnected' | 'disabled' | 'restricted';
+  readonly tools: readonly string[];
+  /** The project's `.pi/mcp.json` switches this user-level server on or off. */
+  readonly overriddenInProject: boolean;
 }
 
 /** How a sign-in ended: `cancelled` when the user closed a question half way. */
