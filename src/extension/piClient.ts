@@ -160,9 +160,9 @@ export class PiClient extends Disposable {
   }
 
   /** Wire events, in order, right after the host store applied them. */
-  /** A notice row in this chat's transcript from the host (a sign-in that did not finish). */
+  /** A notice row in this chat's transcript from the host (a sign-in that did not finish), offering Show Log. */
   notice(level: NoticeLevel, text: string): void {
-    this._mirror.notice(level, text, 'noKey');
+    this._mirror.notice(level, text, 'sessionFailed');
   }
 
   get onDidEmit(): TranscriptMirror['onDidEmit'] {
