@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
 import type { ModelCatalog } from '../../src/shared/modelCatalog.ts';
-import { deliver, openView, posted, session, useBrowser } from './harness.ts';
+import { batch, deliver, openView, posted, session, useBrowser } from './harness.ts';
 
 const noModel = {
   ready: true,
@@ -103,5 +103,13 @@ describe('first run in the chat webview (headless Chromium)', function () {
       { type: 'favouriteModel', model: 'anthropic/claude-sonnet', on: true },
       { type: 'signOut', provider: 'custom' },
     ]);
+  });
+
+  it("offers Replace key on a key the provider refused, for the chat model's provider", async () => {
+    await deliver(page, { type: 'snapshot', state: initialTranscript, session: { ...session, modelId: 'custom/my-model' } });
+    await batch(page, [{ type: 'noticeMessage', level: 'error', text: 'The provider refused the API key (401).', code: 'noKey' }]);
+    await page.locator('[data-action="replace-key"]').click();
+    const asked = (await posted(page)).filter((m) => m.type === 'signIn');
+    assert.deepEqual(asked, [{ type: 'signIn', provider: 'custom', method: 'apiKey' }]);
   });
 });
