@@ -20,6 +20,7 @@ import type { FileReview } from './diffs.ts';
 import { insertAtCursor, openLink, openSvg } from './links.ts';
 import type { Logger, PiClient } from './piClient.ts';
 import { SessionActions } from './sessionActions.ts';
+import { ModelSetup, type ModelPrefs } from './modelSetup.ts';
 import { ViewFeed } from './viewFeed.ts';
 import { chatHtml } from './webviewHtml.ts';
 
@@ -58,6 +59,17 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly _log: Logger;
   private readonly _review: FileReview;
   private readonly _sessions: SessionActions;
+  private readonly _models: ModelSetup;
+
+  /** This chat's sign-in and model choice (the palette's Sign In and Sign Out use it too). */
+  get models(): ModelSetup {
+    return this._models;
+  }
+
+  /** Where the model picker keeps favourites and recent picks. */
+  set modelPrefs(prefs: ModelPrefs) {
+    this._models.prefs = prefs;
+  }
 
   /** Shows a session another chat has open (true when one has): the Sessions list does not open it twice. */
   set focusOpen(f: (file: string) => Promise<boolean>) {
@@ -126,6 +138,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._register(client.onDidChangeSession((session) => this._post({ type: 'session', session })));
     this._register(client.onDidSetInput((text) => this._post({ type: 'setInput', text })));
     this._sessions = new SessionActions(client, (msg) => this._post(msg), log);
+    this._models = this._register(new ModelSetup(client, (msg) => this._post(msg), log));
     this._register(
       client.onDidExtensionUi((n) => {
         if (n.kind === 'title' || n.kind === 'reset') this._setTitle(n.kind === 'title' ? n.title : '');
@@ -365,7 +378,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'continueInterrupted':
         return this._client.continueInterrupted();
       case 'runCommand':
-        return this._run(msg.command);
+        // The header's model button opens the view's own picker; the palette's Select Model keeps its quick pick.
+        return msg.command === 'selectModel' ? this._models.showPicker() : this._run(msg.command);
       case 'insertCode':
         return insertAtCursor(msg.text);
       case 'openSvg':
@@ -420,6 +434,14 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         const found = await this._client.find(msg.query);
         return this._post({ type: 'found', seq: msg.seq, ...found });
       }
+      case 'signIn':
+        return this._models.signIn(msg.provider, msg.method);
+      case 'pickModel':
+        return this._models.pick(msg.model, msg.scope);
+      case 'favouriteModel':
+        return this._models.favourite(msg.model, msg.on);
+      case 'signOut':
+        return this._models.signOut(msg.provider);
       default:
         assertNever(msg, 'webview message');
     }

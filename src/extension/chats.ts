@@ -93,6 +93,8 @@ export interface ChatsContext {
   /** The workspace's own storage folder, when a folder is open (the sidebar worker's, as before). */
   readonly storageDir: string | undefined;
   readonly workspaceState: vscode.Memento;
+  /** The model picker's favourites and recent picks, shared by every chat. */
+  readonly globalState?: vscode.Memento;
   readonly log: Logger & vscode.LogOutputChannel;
 }
 
@@ -336,6 +338,7 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     const made: { chat?: Chat } = {};
     const view = new ChatViewProvider(extensionUri, client, log, review, imageDraft, id, () => made.chat?.label ?? vscode.l10n.t('Chat'), key);
     view.worktreeBranch = worktree?.branch;
+    if (this._ctx.globalState) view.modelPrefs = this._ctx.globalState;
     const chat = (made.chat = new Chat(id, number, client, view, review, worktree));
     const self = chat;
     // Its dialogs are announced while out of sight, unless the user turned notifications off.

@@ -19,6 +19,8 @@ import type { PiClient } from './piClient.ts';
 import { PlanDocuments } from './planCommands.ts';
 import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
+import { registerSignInCommands } from './signInCommands.ts';
+import { registerMcpCommands } from './mcpCommands.ts';
 import { StatusBar } from './statusBar.ts';
 import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
 import { ApprovalRulesSetting } from './approvalRulesSetting.ts';
@@ -49,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     storage,
     storageDir: context.storageUri?.fsPath,
     workspaceState: context.workspaceState,
+    globalState: context.globalState,
     log,
   });
   const sidebar = chats.sidebar;
@@ -190,6 +193,11 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       }
       const chat = statusBar.lead();
       return chat.client.isActive && !chat.client.state.run.dialogs ? chat.client.cancel() : chats.reveal(chat);
+    }),
+    ...registerMcpCommands((args) => target(args)?.client),
+    ...registerSignInCommands((args) => {
+      const chat = target(args);
+      return chat && { client: chat.client, models: chat.view.models };
     }),
     ...registerSessionCommands(
       (args) => target(args)?.client,

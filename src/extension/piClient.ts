@@ -14,6 +14,7 @@ import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.t
 import type { EarlierPage } from '../shared/transcript/paging.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 import type {
+  AuthNotice,
   ExtensionUiNotice,
   Logger,
   RestoredInput,
@@ -25,6 +26,7 @@ import type {
   WorkerRequests,
 } from '../shared/wire/workerProtocol.ts';
 import type { TurnJournalStore } from '../shared/run/turnJournal.ts';
+import type { NoticeLevel } from '../shared/wire/events.ts';
 import { ChatWorker } from './chatWorker.ts';
 import { InterruptedReplies } from './interruptedReplies.ts';
 import { SessionContinuity } from './sessionContinuity.ts';
@@ -68,6 +70,9 @@ export class PiClient extends Disposable {
   readonly onDidNotify = this._onDidNotify.event;
   private readonly _onDidChangeSession = this._register(new Emitter<SessionInfoView>());
   readonly onDidChangeSession = this._onDidChangeSession.event;
+  private readonly _onDidAuth = this._register(new Emitter<AuthNotice>());
+  /** Pi's sign-in flow asks or tells the user something (see signIn.ts). */
+  readonly onDidAuth = this._onDidAuth.event;
   private readonly _onDidExtensionUi = this._register(new Emitter<ExtensionUiNotice>());
   /** An extension set a status-bar item, the view's title or the composer's text. */
   readonly onDidExtensionUi = this._onDidExtensionUi.event;
@@ -118,6 +123,7 @@ export class PiClient extends Disposable {
         log: (l) => this._log[l.level](`[worker] ${l.message}`),
         extensionUi: (n) => this._onDidExtensionUi.fire(n),
         saveApprovalRule: (r) => this._onDidSaveApprovalRule.fire(r),
+        auth: (n) => this._onDidAuth.fire(n),
       },
       log,
       clock,
@@ -160,6 +166,11 @@ export class PiClient extends Disposable {
   }
 
   /** Wire events, in order, right after the host store applied them. */
+  /** A notice row in this chat's transcript from the host (a sign-in that did not finish), offering Show Log. */
+  notice(level: NoticeLevel, text: string): void {
+    this._mirror.notice(level, text, 'sessionFailed');
+  }
+
   get onDidEmit(): TranscriptMirror['onDidEmit'] {
     return this._mirror.onDidEmit;
   }

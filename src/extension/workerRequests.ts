@@ -57,6 +57,17 @@ export const REQUEST_RULES = {
   askPanel: { when: 'now', timeout: 'none', failure: 'throw' },
   exportHtml: { when: 'now', timeout: 'none', failure: 'throw' },
   exportJsonl: { when: 'now', timeout: 'none', failure: 'throw' },
+  // The first run: a sign-in waits on the user (input boxes, the browser); the catalog and a pick are quick.
+  login: { when: 'now', timeout: 'none', failure: 'throw' },
+  addCustomProvider: { when: 'now', timeout: 'none', failure: 'throw' },
+  authAnswer: { when: 'running', timeout: 'short', failure: 'throw' },
+  logout: { when: 'now', timeout: 'short', failure: 'throw' },
+  modelCatalog: { when: 'now', timeout: 'short', failure: 'throw' },
+  providers: { when: 'now', timeout: 'short', failure: 'throw' },
+  mcpServers: { when: 'now', timeout: 'short', failure: 'throw' },
+  setMcpEnabled: { when: 'now', timeout: 'none', failure: 'throw' },
+  restartMcp: { when: 'now', timeout: 'none', failure: 'throw' },
+  pickModel: { when: 'now', timeout: 'short', failure: 'throw' },
 } as const satisfies { readonly [M in WorkerRequestMethod]: RequestRule };
 
 /** Sends one request; with `timeoutMs` > 0 it is given up (rejected) after that long without an answer. */

@@ -12,6 +12,8 @@ export const ConversationAction = {
   ShowLog: 'show-log',
   RetryLast: 'retry-last',
   ContinueInterrupted: 'continue-interrupted',
+  /** A key the provider refused (401): enter another (first run). */
+  ReplaceKey: 'replace-key',
   // Stable test hooks (e2e cases click them): user rows.
   EditResend: 'edit-resend',
   ForkHere: 'fork-here',

@@ -36,6 +36,8 @@ import { PAGE_ROWS, TranscriptView } from './transcriptView.ts';
 import { ViewModes } from './viewModes.ts';
 import type { UiState } from './vscodeApi.ts';
 import { WidgetStrip } from './widgetStrip.ts';
+import { Welcome } from './welcome.ts';
+import { ModelPicker } from './modelPicker.ts';
 import { t } from './l10n.ts';
 
 /** Rows below those on screen, while the user reads back, past which the rows between go back to the host. */
@@ -91,6 +93,8 @@ export class ChatApp extends Disposable {
   private readonly _picture: SavedPicture;
   private readonly _find: FindBox;
   private readonly _prompts: PromptNavigator;
+  private readonly _welcome: Welcome;
+  private readonly _picker: ModelPicker;
 
   /** Builds the view into `root` from the UI state `saved` kept. */
   constructor(root: HTMLElement, host: AppHost, saved: UiState) {
@@ -131,6 +135,13 @@ export class ChatApp extends Disposable {
       { class: 'scroll-content' },
       this._transcript.earlier,
       ...picture,
+    this._welcome = new Welcome(post);
+    this._picker = new ModelPicker(post);
+    this._content = h(
+      'div',
+      { class: 'scroll-content' },
+      this._welcome.el,
+      this._transcript.earlier,
       this._transcript.el,
       this._shell.el,
       this._dialogs.el,
@@ -207,6 +218,9 @@ export class ChatApp extends Disposable {
       this._header.el,
       this._header.context.el,
       ...(worktree ? [worktree] : []),
+      this._picker.el,
+      // Outside the scroller: the welcome stays in sight above the conversation until a model is usable.
+      this._welcome.el,
       chatArea,
       this._modes.sessionsView.el,
       this._modes.treeView.el,
@@ -252,6 +266,7 @@ export class ChatApp extends Disposable {
         imageViewer,
         announcer: statusAnnouncer,
         post,
+        provider: () => this._session.modelId?.split('/')[0],
       },
       this._content,
       this._statusLine.el,
@@ -293,6 +308,9 @@ export class ChatApp extends Disposable {
       found: (msg) => this._find.onFound(msg),
       ...this._bridge.handlers,
       ...this._modes.handlers,
+      models: (msg) => {
+        if (msg.catalog && Array.isArray(msg.catalog.models)) this._picker.show(msg.catalog);
+      },
     };
     const onKey = (e: KeyboardEvent): void => {
       // Ctrl/Cmd+F: the chat's own find, over the whole session (the page's find sees only the rows on screen).
@@ -376,6 +394,7 @@ export class ChatApp extends Disposable {
     this._transcript.collapseThinking = session.collapseThinking ?? true;
     this._header.render(state, session);
     markDroppedCards(this._content, session.context?.dropped);
+    this._welcome.render(session);
     this._statusLine.render(state.run);
     this._announcements.finished(this.state);
     this._picture.rendered();

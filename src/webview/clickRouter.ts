@@ -30,6 +30,8 @@ export interface ClickTargets {
   /** Where "Copied" is said. */
   readonly announcer: Announcer;
   post(msg: WebviewToHost): void;
+  /** The provider of the chat's model (`anthropic` of `anthropic/claude-…`), for a notice's Replace key. */
+  provider?(): string | undefined;
 }
 
 /** Routes clicks in `areas` (the conversation first: middle clicks on its links open nothing either). */
@@ -74,6 +76,10 @@ export class ClickRouter {
         return t.post({ type: 'showLog' });
       case ConversationAction.RetryLast:
         return t.post({ type: 'retryLast' });
+      case ConversationAction.ReplaceKey: {
+        const provider = t.provider?.();
+        return provider ? t.post({ type: 'signIn', provider, method: 'apiKey' }) : undefined;
+      }
       case ConversationAction.ContinueInterrupted:
         return t.post({ type: 'continueInterrupted' });
       case ConversationAction.EditResend:

@@ -555,6 +555,7 @@ class MessageRow {
     // Force idle on a stopped or silent worker starts a fresh one.
     if (m.code === 'workerStopped') actions.push(button(t('Restart'), ConversationAction.ForceIdle, 'secondary'));
     if (m.code === 'interrupted') actions.push(button(t('Continue'), ConversationAction.ContinueInterrupted, 'secondary'));
+    if (m.code === 'noKey') actions.push(button(t('Replace key'), ConversationAction.ReplaceKey, 'primary'));
     if (m.code === 'providerError' || m.code === 'promptFailed') actions.push(button(t('Retry'), ConversationAction.RetryLast, 'secondary'));
     if (m.code === 'restored') actions.push(button(t('Undo restore'), ConversationAction.UndoRestore, 'secondary'));
     if (m.code === 'noModel' || m.code === 'noKey' || m.code === 'promptFailed' || m.code === 'sessionFailed')

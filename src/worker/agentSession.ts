@@ -33,7 +33,9 @@ export type AgentSessionLike = Pick<
   readonly messages: readonly unknown[];
 } & Partial<SessionOps> &
   Partial<ShellOps> &
-  Partial<Pick<AgentSession, 'extensionRunner' | 'promptTemplates' | 'resourceLoader' | 'sessionManager' | 'settingsManager' | 'waitForIdle'>>;
+  Partial<
+    Pick<AgentSession, 'extensionRunner' | 'promptTemplates' | 'resourceLoader' | 'sessionManager' | 'settingsManager' | 'waitForIdle' | 'getActiveToolNames'>
+  >;
 
 /** A `!` command in Pi's shell (a test's plain session has none). */
 export type ShellOps = Pick<AgentSession, 'executeBash' | 'abortBash' | 'isBashRunning' | 'recordBashResult'>;

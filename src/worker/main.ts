@@ -14,7 +14,8 @@ import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { findRows } from '../shared/transcript/find.ts';
 import { pageBefore, recentPart } from '../shared/transcript/paging.ts';
 import { COMMANDS, type CommandHandlers, type CommandName } from '../shared/wire/commands.ts';
-import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
+import type { Logger, LoginResult, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
+import { CUSTOM_PROVIDER } from '../shared/modelCatalog.ts';
 import type { PiModule } from '../pi/piEntry.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { Approvals } from './approvalExtension.ts';
@@ -26,6 +27,9 @@ import { ExtensionUi } from './dialogBridge.ts';
 import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
 import { PlanMode } from './planMode.ts';
+import { listMcpServers, setMcpEnabled } from './mcpServers.ts';
+import { isEndpointUrl, modelCatalog, signInProviders, writeCustomProvider } from './providerAuth.ts';
+import { ProviderAuth } from './providerLogin.ts';
 import { listPiCommands } from './piCommands.ts';
 import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
 import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
@@ -133,6 +137,16 @@ const approvals = new Approvals(
   () => config?.cwd,
   { rules: () => config?.approvalRules ?? [], save: (rule) => notify('saveApprovalRule', rule) },
 );
+
+// Sign-in questions go to the main thread's input boxes; answers (keys among them) come back by id and are never logged.
+const providerAuth = new ProviderAuth((notice) => notify('auth', notice));
+
+/** Signs in on the session's model runtime; a success reopens a session that had no usable model. */
+async function signIn(login: (s: AgentSessionLike) => Promise<LoginResult>): Promise<LoginResult> {
+  const result = await login(await session());
+  if (result.ok) await controller.modelsChanged();
+  return result;
+}
 
 const planMode = new PlanMode((plan) => controller.emitExternal([{ type: 'plan', plan }]));
 
@@ -327,6 +341,40 @@ const handlers: RequestHandlers = {
   }),
   ...planMode.handlers(session, (text) => controller.send(text, 'prompt')),
   ping: async () => null,
+  login: ({ provider, type }) => signIn((s) => providerAuth.login(s.modelRuntime, provider, type)),
+  authAnswer: acknowledge(({ id, value }) => providerAuth.answer(id, value)),
+  addCustomProvider: ({ baseUrl, modelId }) =>
+    signIn(async (s) => {
+      if (!isEndpointUrl(baseUrl)) return { ok: false, message: `Not an http(s) URL: ${baseUrl}` };
+      writeCustomProvider(agentDirOf(currentConfig()), baseUrl, modelId);
+      // Pi reads models.json again, as opening its /model does.
+      await s.modelRuntime.refresh({ allowNetwork: false });
+      return providerAuth.login(s.modelRuntime, CUSTOM_PROVIDER, 'api_key');
+    }),
+  logout: acknowledge(async ({ provider }) => {
+    await (await session()).modelRuntime.logout(provider);
+    await controller.modelsChanged();
+  }),
+  modelCatalog: async () => modelCatalog(await session(), controller.noModel),
+  mcpServers: async () => {
+    const c = currentConfig();
+    const s = await session();
+    return { servers: listMcpServers(agentDirOf(c), c.cwd, c.trusted, s.getActiveToolNames?.() ?? []) };
+  },
+  setMcpEnabled: acknowledge(async ({ name, enabled, inProject }) => {
+    const c = currentConfig();
+    // Restricted Mode: the project's file is the folder's, which Pi does not read and the panel does not write.
+    if (inProject && !c.trusted) throw new Error('This workspace is not trusted: Pi reads no project MCP settings here.');
+    setMcpEnabled(agentDirOf(c), c.cwd, name, enabled, inProject);
+    await controller.reload();
+  }),
+  restartMcp: async () => ({ reloaded: await controller.reload() }),
+  providers: async () => ({ providers: signInProviders((await session()).modelRuntime) }),
+  pickModel: acknowledge(async ({ model, scope }) => {
+    const cut = model.indexOf('/');
+    await setModel(await session(), model.slice(0, cut), model.slice(cut + 1), scope === 'default');
+    controller.refreshSessionInfo();
+  }),
 };
 
 /** A handler for a request whose reply says only that it is done (`null`). */

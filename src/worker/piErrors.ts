@@ -1,6 +1,7 @@
 /** Turns errors from loading Pi or starting a prompt into messages that say what to do next. */
 
 import type { NoticeCode } from '../shared/wire/events.ts';
+import { t } from '../shared/l10n.ts';
 
 export interface DescribedError {
   readonly message: string;
@@ -14,6 +15,10 @@ export function describeSessionError(err: unknown): DescribedError {
       code: 'noModel',
       message: `${raw} — configure a model: run \`pi\` in a terminal and use /login, set a provider API key environment variable, or edit models.json in the Pi agent directory.`,
     };
+  }
+  // A 401 is the provider refusing the key it was given: a wrong or revoked key, not a missing one.
+  if (/\b401\b|invalid.{0,20}key|incorrect.{0,20}key/i.test(raw)) {
+    return { code: 'noKey', message: t('The provider refused the API key (401): it is wrong or was revoked. Replace it, then send again.') };
   }
   if (/api key|apikey|credential|unauthori[sz]ed|authenticat|\/login|oauth/i.test(raw)) {
     return {

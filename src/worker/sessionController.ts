@@ -214,6 +214,16 @@ export class SessionController extends Disposable {
     this._lifecycle.sessionChanged();
   }
 
+  /** Credentials changed: see `SessionLifecycle.modelsChanged`. */
+  modelsChanged(): Promise<void> {
+    return this._lifecycle.modelsChanged();
+  }
+
+  /** The open session found no model with credentials. */
+  get noModel(): boolean {
+    return this._lifecycle.noModel;
+  }
+
   /**
    * Gives up waiting for `agent_settled`: drops the session and opens the same one again from disk, so
    * the persisted transcript is kept.

@@ -4,6 +4,7 @@ import type { SessionInfoView } from '../shared/wire/webviewProtocol.ts';
 import type { AgentSessionLike } from './agentSession.ts';
 import { statsView } from './sessionRuntime.ts';
 import { contextBreakdown } from './contextBreakdown.ts';
+import { signInProviders } from './providerAuth.ts';
 
 /** What the header shows of `s` (nothing but `ready: false` without a session). */
 export function sessionInfoView(
@@ -26,6 +27,8 @@ export function sessionInfoView(
     ...(s?.sessionName ? { name: s.sessionName } : {}),
     ...(stats ? { stats } : {}),
     ...(breakdown ? { context: breakdown } : {}),
+    // No model has credentials: the view welcomes the user with the providers to sign in to, instead of an error.
+    ...(s && context.noModel ? { noModel: true, providers: signInProviders(s.modelRuntime) } : {}),
   };
 }
 

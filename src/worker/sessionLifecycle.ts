@@ -1,5 +1,6 @@
 /** Opening, switching and closing Pi's session: created on first use, rebound by Pi's runtime, reopened, switched, disposed, shut down. */
 
+import * as fs from 'node:fs';
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { SessionInfoView } from '../shared/wire/webviewProtocol.ts';
@@ -180,6 +181,22 @@ export class SessionLifecycle extends Disposable {
     return this._create({ fresh: false, quiet: true });
   }
 
+  /**
+   * Credentials changed (a sign-in, a sign-out): a session without a usable model, or one whose model lost its
+   * credentials, opens again (the same file) so Pi picks a model that has them; otherwise the view hears of it.
+   */
+  async modelsChanged(): Promise<void> {
+    const s = this._session;
+    if (!s || this._context.isActive()) return this.sessionChanged();
+    const available = await s.modelRuntime.getAvailable();
+    const usable = s.model !== undefined && available.some((m) => m.provider === s.model?.provider && m.id === s.model.id);
+    if (!this._noModel && usable) return this.sessionChanged();
+    // A session Pi has not written yet is empty: a fresh one is the same, and no older session takes its place.
+    const file = s.sessionFile && fs.existsSync(s.sessionFile) ? s.sessionFile : undefined;
+    this.disposeSession();
+    await this._create(file ? { fresh: false, open: file, quiet: true } : { fresh: true, quiet: true });
+  }
+
   /** Drops the session and opens `file` (or the workspace's latest) again from disk. */
   async reopenFrom(file: string | undefined): Promise<void> {
     this.disposeSession();
@@ -296,7 +313,7 @@ export class SessionLifecycle extends Disposable {
         // The last run's Changes row, kept across a window reload, follows its history.
         if (this._replay(created.session)) review.showLast(created.session, () => this._session);
         if (created.warning) notices.notice('warning', created.warning);
-        if (this._noModel) notices.noModel(undefined);
+        // No model: the view shows its welcome (from the session info), not an error.
       }
       await this._bindExtensionsTo(created.session);
       this._onDidChangeSession.fire(this.sessionInfo);

@@ -16,10 +16,7 @@ export interface NoticeSink {
   restore(input: RestoredInput): void;
 }
 
-const noModel = (): string =>
-  t(
-    'No model is configured for Pi. Add a provider key (run `pi` in a terminal and use /login, set an API key environment variable such as ANTHROPIC_API_KEY, or edit auth.json / models.json in the Pi agent directory), then try again.',
-  );
+const noModel = (): string => t('No model is usable yet: sign in or enter an API key in the welcome above, then send again.');
 
 /** The notices and notifications of one session, each worded once. */
 export class SessionNotices {
@@ -48,15 +45,17 @@ export class SessionNotices {
 
   /** No model has credentials; `text` (and its images), when a prompt was refused for it, go back to the composer. */
   noModel(text: string | undefined, images?: readonly ImageAttachment[]): void {
+    // A notice under the welcome, which is in sight: no VS Code notification on top of it.
     this.notice('error', noModel(), 'noModel');
-    this._sink.notify({ level: 'error', message: t('Pi: {0}', noModel()), code: 'noModel' });
     if (text !== undefined) this._sink.restore(restored(text, images));
   }
 
   /** A run that ended on a provider error (retries used up, or not retryable): say so and offer Retry. */
   providerError(message: string | undefined): void {
     const described = describeSessionError(new Error(message ?? 'unknown error'));
-    const hint = described.code === 'noKey' || described.code === 'noModel' ? ` ${described.message}` : '';
+    // A refused key is said as such, with Replace key (the notice's action), not as a provider error to retry.
+    if (described.code === 'noKey') return this.notice('error', described.message, 'noKey');
+    const hint = described.code === 'noModel' ? ` ${described.message}` : '';
     // The errored message above already shows the provider's words; this says what happened and what to do.
     const text = this._sink.state().run.retryFailure
       ? t('Pi stopped after a provider error (automatic retries used up).{0} Retry sends your last message again.', hint)

@@ -19,10 +19,11 @@ export async function listModels(s: AgentSessionLike): Promise<{ models: ModelCh
 }
 
 /** Switches the session to a model with credentials; throws when there is none such. */
-export async function setModel(s: AgentSessionLike, provider: string, id: string): Promise<void> {
+export async function setModel(s: AgentSessionLike, provider: string, id: string, persist = false): Promise<void> {
   const model = (await s.modelRuntime.getAvailable()).find((m) => m.provider === provider && m.id === id);
   if (!model) throw new Error(`no model ${provider}/${id} with credentials`);
-  await s.setModel(model);
+  // `persist`: also Pi's default for new sessions (settings.json), as Ctrl+S in Pi's own picker.
+  await s.setModel(model, persist ? { persist: true } : {});
 }
 
 /** The levels the session's model offers, and the session's. */

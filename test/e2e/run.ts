@@ -5,7 +5,7 @@
  * notifications.jsonl, files.json, editors.json, screenshot.png and result.json into the output folder.
  *
  *   node test/e2e/run.ts --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE]
- *                        [--files DIR] [--settings FILE] [--untrusted] [--git] [--locale LANG]
+ *                        [--files DIR] [--settings FILE] [--untrusted] [--git] [--locale LANG] [--empty-agent-dir]
  *
  * Beyond the base format the shared checker reads (../shared/tools/check-e2e-output.mjs): `--git` makes the workspace a Git repository with its files committed before the workbench opens
  * (the case file's `"git": true`; Git must be on for the run: `"git.enabled": true` in its settings). Actions that act
@@ -17,10 +17,16 @@
  *                                         in the run's settings
  *   { "do": "openFile", "path": "…", "line": N, "column": N }   open a workspace file there (line, column optional)
  *   { "do": "quickFix", "title": "…" }    press Ctrl+. in the active editor until that quick fix is offered, choose it
+ * First run: `--empty-agent-dir` (the case file's `"emptyAgentDir": true`) starts Pi with an agent dir that has no
+ * model, no key and no default (only settings that keep Pi quiet offline), as after a fresh install; the extension's
+ * log (its output channel) is copied to `extension-log.txt`. One more action:
+ *   { "do": "input", "text": "…" }        type into the open VS Code input box and press Enter; `${modelUrl}` in the text
+ *                                         is the scripted model's base URL (`http://127.0.0.1:PORT/v1`)
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makePiAgentDir } from '../support/piConfig.ts';
@@ -72,6 +78,8 @@ export type Action =
   | { readonly do: 'pick'; readonly text: string }
   // Find in chat: Pi: Find in Chat opens the target chat's find box, which then searches for the text.
   | { readonly do: 'find'; readonly text: string };
+  // First run: type into the open VS Code input box (a key, a URL) and press Enter; `${modelUrl}` is the scripted model's URL.
+  | { readonly do: 'input'; readonly text: string };
 
 /** The chats a run opened and the one its webview actions go to. */
 interface ChatTargets {
@@ -137,6 +145,8 @@ export interface RunOptions {
   readonly files?: string;
   /** Make the workspace a Git repository with its files committed before the workbench opens it. */
   readonly git?: boolean;
+  /** Start Pi with an agent dir without models, keys or a default model (a fresh install). */
+  readonly emptyAgentDir?: boolean;
 }
 
 /** What result.json holds. */
@@ -281,7 +291,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   const errors: string[] = [];
   const timeoutMs = options.timeoutMs ?? 60_000;
   const model = await startScriptedModel({ scenario: options.scenario, requestsFile: path.join(out, 'requests.jsonl') });
-  const agentDir = await makePiAgentDir({ baseUrl: model.url, settings: options.piSettings });
+  const agentDir = options.emptyAgentDir ? emptyAgentDir(options.piSettings) : await makePiAgentDir({ baseUrl: model.url, settings: options.piSettings });
   // Each run gets its own workspace (so its own workspace storage) and agent dir, in the shared server.
   const workspace = path.join(harness.server.tempDir, `workspace-${++runCounter}`);
   fs.mkdirSync(workspace, { recursive: true });
@@ -357,6 +367,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   } catch (err) {
     errors.push(`screenshot: ${(err as Error).message.split('\n')[0]}`);
   }
+  if (options.emptyAgentDir) copyExtensionLog(harness.server.tempDir, path.join(out, 'extension-log.txt'));
   const files = workspaceFiles(workspace);
   fs.writeFileSync(path.join(out, 'files.json'), JSON.stringify(files, null, 2) + '\n');
   try {
@@ -401,6 +412,22 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   fs.writeFileSync(path.join(out, 'result.json'), JSON.stringify(result, null, 2) + '\n');
   fs.rmSync(agentDir, { recursive: true, force: true });
   return result;
+}
+
+/** An agent dir as after a fresh install: no models.json, no auth.json, no default model; settings only keep Pi quiet offline. */
+function emptyAgentDir(piSettings: Readonly<Record<string, unknown>> | undefined): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pi-agent-empty-'));
+  const settings = { enableInstallTelemetry: false, cacheWarming: 'off', quietStartup: true, ...piSettings };
+  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+  return dir;
+}
+
+/** Copies the extension's output channel log ("Pi Agent Panel") from code-server's logs, for checks that grep it. */
+function copyExtensionLog(serverDir: string, to: string): void {
+  const logs = (fs.readdirSync(serverDir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((d) => d.isFile() && d.name.endsWith('.log') && /Pi Agent Panel/i.test(d.name))
+    .map((d) => fs.readFileSync(path.join(d.parentPath, d.name), 'utf8'));
+  fs.writeFileSync(to, logs.join('\n'));
 }
 
 async function runStateOf(wb: Workbench): Promise<string | null> {
@@ -551,6 +578,19 @@ async function playAction(
       case 'pick':
         await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: action.text }).first().click({ timeout: remaining() });
         return;
+      case 'input': {
+        const box = wb.page.locator('.quick-input-widget .quick-input-box input');
+        const text = action.text.replaceAll('${modelUrl}', model.url);
+        await box.waitFor({ state: 'visible', timeout: remaining() });
+        await box.fill(text, { timeout: remaining() });
+        await box.press('Enter', { timeout: remaining() });
+        // Until this box has gone (or the next one, empty, took its place): the next action types into the next box.
+        while ((await box.isVisible().catch(() => false)) && (await box.inputValue({ timeout: 1_000 }).catch(() => '')) === text) {
+          if (Date.now() >= deadline) throw new Error('the input box did not take the text');
+          await sleep(100);
+        }
+        return;
+      }
       case 'cancelButton':
         await (await view()).locator('[data-testid="cancel"]').click({ timeout: remaining() });
         return;
@@ -884,11 +924,12 @@ async function main(): Promise<number> {
       untrusted: { type: 'boolean' },
       git: { type: 'boolean' },
       locale: { type: 'string' },
+      'empty-agent-dir': { type: 'boolean' },
     },
   });
   if (!values.scenario || values.prompt === undefined || !values.out) {
     console.error(
-      'usage: npm run e2e:run -- --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE] [--files DIR] [--settings FILE] [--untrusted] [--git] [--locale LANG]',
+      'usage: npm run e2e:run -- --scenario FILE.json --prompt TEXT --out DIR [--actions ACTIONS.json] [--timeout-ms N] [--vsix FILE] [--files DIR] [--settings FILE] [--untrusted] [--git] [--locale LANG] [--empty-agent-dir]',
     );
     return 2;
   }
@@ -909,6 +950,7 @@ async function main(): Promise<number> {
       vscodeSettings,
       files: values.files,
       git: values.git === true,
+      emptyAgentDir: values['empty-agent-dir'] === true,
     });
     console.log(
       `${result.ok ? 'ok' : 'FAILED'}: runState=${result.runState} elapsedMs=${result.elapsedMs} (total ${Date.now() - started} ms) -> ${path.resolve(values.out)}`,

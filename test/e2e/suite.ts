@@ -37,6 +37,8 @@ interface CaseFile {
   readonly git?: boolean;
   /** Display language of the workbench (`--locale`, e.g. `zh-cn`): a workbench of its own. */
   readonly locale?: string;
+  /** Start Pi with an agent dir without models or keys (`--empty-agent-dir`): the first run. */
+  readonly emptyAgentDir?: boolean;
   readonly expect: Record<string, unknown>;
 }
 
@@ -52,6 +54,12 @@ function extraChecks(outDir: string, expect: Record<string, unknown>): string[] 
   const composer = fs.existsSync(path.join(outDir, 'composer.txt')) ? fs.readFileSync(path.join(outDir, 'composer.txt'), 'utf8') : '';
   for (const s of (expect.composerContains as string[] | undefined) ?? [])
     if (!composer.includes(s)) fails.push(`FAIL: composer lacks ${JSON.stringify(s)} (has ${JSON.stringify(composer.slice(0, 120))})`);
+  // `secretLacks`: a key typed during the run is in none of what the run wrote (transcript, notifications, status bar,
+  // session file, console, composer, the extension's log); only Pi's auth.json may hold it.
+  const secret = expect.secretLacks as string | undefined;
+  if (secret)
+    for (const f of fs.readdirSync(outDir))
+      if (!/\.png$/.test(f) && f !== 'result.json' && fs.readFileSync(path.join(outDir, f), 'utf8').includes(secret)) fails.push(`FAIL: ${f} holds the key`);
   return fails;
 }
 
@@ -98,6 +106,7 @@ class Lane {
         piSettings: spec.piSettings,
         files: spec.files ? path.resolve(base, spec.files) : undefined,
         git: spec.git === true,
+        emptyAgentDir: spec.emptyAgentDir === true,
         vscodeSettings:
           typeof spec.settings === 'string'
             ? (JSON.parse(fs.readFileSync(path.resolve(base, spec.settings), 'utf8')) as Record<string, unknown>)

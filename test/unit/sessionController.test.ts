@@ -4,6 +4,7 @@ import { runPhase } from '../../src/shared/run/runState.ts';
 import type { CreatedSession } from '../../src/worker/agentSession.ts';
 import { SessionController } from '../../src/worker/sessionController.ts';
 import type { RestoredInput } from '../../src/shared/wire/workerProtocol.ts';
+import type { SessionInfoView } from '../../src/shared/wire/webviewProtocol.ts';
 import { FakeSession } from '../support/fakeSession.ts';
 import { MemoryLog } from '../support/memoryLog.ts';
 import { TestClock } from '../support/testClock.ts';
@@ -214,11 +215,15 @@ describe('SessionController', () => {
     assert.equal(runPhase(controller.state.run), 'idle');
   });
 
-  it('explains a missing model up front and keeps the prompt in the composer', async () => {
+  it('welcomes instead of an error when no model is usable, and keeps a prompt sent anyway in the composer', async () => {
     const { controller, restored, sessions } = setup({ noModel: true });
+    const infos: SessionInfoView[] = [];
+    controller.onDidChangeSession((i) => infos.push(i));
     await controller.ensureSession();
-    assert.equal(anyRow(controller.state.messages.at(-1)!).code, 'noModel');
+    assert.equal(infos.at(-1)?.noModel, true);
+    assert.ok(!controller.state.messages.some((m) => anyRow(m).code === 'noModel'), 'no error row up front');
     await controller.send('hello', 'prompt');
+    assert.equal(anyRow(controller.state.messages.at(-1)!).code, 'noModel');
     assert.deepEqual(restored, [['hello']]);
     assert.ok(!sessions[0]!.calls.some((c) => c.startsWith('prompt')));
   });
@@ -297,7 +302,7 @@ describe('SessionController', () => {
     );
   });
 
-  it('offers Retry after a run ends on a provider error, and says how to fix a bad key', async () => {
+  it('says a key the provider refused (401) is wrong and offers to replace it, not to retry', async () => {
     const { controller, fake } = setup();
     void controller.send('go', 'prompt');
     await tick();
@@ -305,9 +310,20 @@ describe('SessionController', () => {
     fake.emit({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: '401 invalid api key' } });
     fake.settle();
     const notice = anyRow(controller.state.messages.at(-1)!);
+    assert.equal(notice.code, 'noKey');
+    assert.match(notice.blocks[0]!.text, /refused the API key \(401\).*Replace it/);
+  });
+
+  it('offers Retry after a run ends on another provider error (the provider is down)', async () => {
+    const { controller, fake } = setup();
+    void controller.send('go', 'prompt');
+    await tick();
+    fake.emit({ type: 'message_start', message: { role: 'assistant', content: [] } });
+    fake.emit({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: 'Connection error.' } });
+    fake.settle();
+    const notice = anyRow(controller.state.messages.at(-1)!);
     assert.equal(notice.code, 'providerError');
-    assert.match(notice.blocks[0]!.text, /\/login/);
-    assert.match(notice.blocks[0]!.text, /Retry/);
+    assert.match(notice.blocks[0]!.text, /provider error.*Retry/);
   });
 
   it('adds no provider-error notice to a run that ended well or was cancelled', async () => {

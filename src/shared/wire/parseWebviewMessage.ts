@@ -20,6 +20,9 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isI
 const isSessionFile = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 4096 && v.endsWith('.jsonl');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A Pi provider id (`anthropic`, `custom`) or a model's `provider/id`: short, printable, no spaces. */
+const isModelName = (v: unknown): v is string => typeof v === 'string' && /^[\w.:@/+-]{1,200}$/.test(v);
+
 const isPath = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 4096 && !v.includes('\0');
 
 export type { Parsed };
@@ -166,6 +169,26 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
       ok: true,
       msg: { type: 'undo', ...(raw.path !== undefined ? { path: raw.path } : {}), ...(raw.runId !== undefined ? { runId: raw.runId } : {}) },
     };
+  },
+  signIn: (raw) => {
+    if (!isModelName(raw.provider)) return { ok: false, reason: 'signIn.provider is not a provider id' };
+    if (raw.method !== 'oauth' && raw.method !== 'apiKey' && raw.method !== 'custom')
+      return { ok: false, reason: 'signIn.method is not oauth, apiKey or custom' };
+    return { ok: true, msg: { type: 'signIn', provider: raw.provider, method: raw.method } };
+  },
+  pickModel: (raw) => {
+    if (!isModelName(raw.model) || !raw.model.includes('/')) return { ok: false, reason: 'pickModel.model is not provider/id' };
+    if (raw.scope !== 'chat' && raw.scope !== 'default') return { ok: false, reason: 'pickModel.scope is not chat or default' };
+    return { ok: true, msg: { type: 'pickModel', model: raw.model, scope: raw.scope } };
+  },
+  favouriteModel: (raw) => {
+    if (!isModelName(raw.model) || !raw.model.includes('/')) return { ok: false, reason: 'favouriteModel.model is not provider/id' };
+    if (typeof raw.on !== 'boolean') return { ok: false, reason: 'favouriteModel.on is not a boolean' };
+    return { ok: true, msg: { type: 'favouriteModel', model: raw.model, on: raw.on } };
+  },
+  signOut: (raw) => {
+    if (!isModelName(raw.provider)) return { ok: false, reason: 'signOut.provider is not a provider id' };
+    return { ok: true, msg: { type: 'signOut', provider: raw.provider } };
   },
 };
 

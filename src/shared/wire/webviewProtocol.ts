@@ -8,6 +8,7 @@ import type { ContextBreakdownView } from '../contextGauge.ts';
 import type { FindMatch } from '../transcript/find.ts';
 import type { MessageView, ToolCardView, TranscriptState } from '../transcript/rows.ts';
 import type { CommandMessage } from './commands.ts';
+import type { ModelCatalog, ModelScope, ProviderView } from '../modelCatalog.ts';
 import type { WireEvent } from './events.ts';
 
 /** Facts about the session the webview shows around the transcript. */
@@ -29,6 +30,9 @@ export interface SessionInfoView {
   readonly stats?: SessionStatsView;
   /** What fills the context window, for the header's gauge and its breakdown. */
   readonly context?: ContextBreakdownView;
+  /** No model has credentials: the view shows the welcome, with `providers` to sign in to. */
+  readonly noModel?: boolean;
+  readonly providers?: readonly ProviderView[];
 }
 
 /** Palette commands the view may ask for (each is `piPanel.<name>`). */
@@ -88,7 +92,9 @@ export type HostToWebview =
   /** Pi: Find in Chat: the find box opens (with `text`, searching for it). */
   | { readonly type: 'openFind'; readonly text?: string }
   /** The reply to `find` number `seq`: the rows of the whole session holding the text. */
-  | { readonly type: 'found'; readonly seq: number; readonly matches: readonly FindMatch[]; readonly total: number };
+  | { readonly type: 'found'; readonly seq: number; readonly matches: readonly FindMatch[]; readonly total: number }
+  /** The model picker's catalog: it opens (or refreshes while open). */
+  | { readonly type: 'models'; readonly catalog: ModelCatalog };
 
 /** What the view shows. */
 export type ViewMode = 'chat' | 'sessions' | 'tree';
@@ -146,7 +152,18 @@ export type WebviewToHost =
   /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */
   | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number }
   /** Find in chat: which rows of the whole session hold `query` (answered by `found` with the same `seq`). */
-  | { readonly type: 'find'; readonly query: string; readonly seq: number };
+  | { readonly type: 'find'; readonly query: string; readonly seq: number }
+  /** The welcome's buttons: sign in with an account, enter a provider's API key, or add a custom OpenAI-compatible endpoint. */
+  | { readonly type: 'signIn'; readonly provider: string; readonly method: SignInMethod }
+  /** A model picked in the picker, for this chat or as the default. */
+  | { readonly type: 'pickModel'; readonly model: string; readonly scope: ModelScope }
+  /** A model starred or unstarred in the picker. */
+  | { readonly type: 'favouriteModel'; readonly model: string; readonly on: boolean }
+  /** The picker's Sign out of a provider. */
+  | { readonly type: 'signOut'; readonly provider: string };
+
+/** How the welcome signs in to a provider. */
+export type SignInMethod = 'oauth' | 'apiKey' | 'custom';
 
 /** Longest session name the host accepts. */
 export const MAX_SESSION_NAME = 200;

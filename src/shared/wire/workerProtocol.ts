@@ -14,6 +14,7 @@ import type { EarlierPage } from '../transcript/paging.ts';
 import type { TranscriptState } from '../transcript/rows.ts';
 import type { SlashCommand } from '../slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../sessions.ts';
+import type { ModelCatalog, ModelScope, ProviderView } from '../modelCatalog.ts';
 
 /** What the worker is started with (`workerData`): memory shared with the main thread, not messages. */
 export interface WorkerData {
@@ -167,7 +168,64 @@ export interface WorkerRequests extends CommandRequests {
   };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
+  /**
+   * Signs in to a provider through Pi (`oauth`: its account flow; `api_key`: a key), storing the credential in Pi's
+   * auth.json; the flow's questions arrive as `auth` notifications, answered with `authAnswer`. `ok: false` says why.
+   */
+  readonly login: { readonly params: { readonly provider: string; readonly type: 'oauth' | 'api_key' }; readonly result: LoginResult };
+  /** The user's answer to an `auth` prompt; none cancels the sign-in. The value is a secret: it is never logged. */
+  readonly authAnswer: { readonly params: { readonly id: string; readonly value?: string }; readonly result: null };
+  /** Adds a custom OpenAI-compatible endpoint to models.json, then asks its key (as `login` does). */
+  readonly addCustomProvider: { readonly params: { readonly baseUrl: string; readonly modelId: string }; readonly result: LoginResult };
+  /** Removes the provider's stored credential (Pi's `/logout`). */
+  readonly logout: { readonly params: { readonly provider: string }; readonly result: null };
+  /** The models with credentials, the session's, and the providers signed in (favourites and recent are the host's). */
+  readonly modelCatalog: { readonly params: null; readonly result: ModelCatalog };
+  /** The providers Pi can sign in to or take a key for (Pi: Sign In or Add a Model Provider). */
+  readonly providers: { readonly params: null; readonly result: { readonly providers: readonly ProviderView[] } };
+  /** The MCP servers Pi knows (user and project), with their state and tools. */
+  readonly mcpServers: { readonly params: null; readonly result: { readonly servers: readonly McpServerView[] } };
+  /** Enables or disables an MCP server where Pi reads it (`inProject`: a project override), then reopens the session so it applies. */
+  readonly setMcpEnabled: { readonly params: { readonly name: string; readonly enabled: boolean; readonly inProject: boolean }; readonly result: null };
+  /** Reconnects every MCP server: the session opens again (idle only), as Pi's /reload. */
+  readonly restartMcp: { readonly params: null; readonly result: { readonly reloaded: boolean } };
+  /** Sets the model for this chat (`chat`) or as Pi's default for new sessions (`default`, also this chat). */
+  readonly pickModel: { readonly params: { readonly model: string; readonly scope: ModelScope }; readonly result: null };
 }
+
+/** An MCP server as the MCP servers list shows it. `restricted`: a project server, not started in Restricted Mode. */
+export interface McpServerView {
+  readonly name: string;
+  readonly source: 'user' | 'project';
+  readonly state: 'connected' | 'notConnected' | 'disabled' | 'restricted';
+  readonly tools: readonly string[];
+  /** The project's `.pi/mcp.json` switches this user-level server on or off. */
+  readonly overriddenInProject: boolean;
+}
+
+/** How a sign-in ended: `cancelled` when the user closed a question half way. */
+export type LoginResult = { readonly ok: true; readonly name: string } | { readonly ok: false; readonly cancelled?: boolean; readonly message: string };
+
+/** A question of Pi's sign-in flow, for an input box or a quick pick on the main thread. */
+export type AuthPromptView =
+  | { readonly type: 'text' | 'secret' | 'manual_code'; readonly message: string; readonly placeholder?: string }
+  | {
+      readonly type: 'select';
+      readonly message: string;
+      readonly options: readonly { readonly id: string; readonly label: string; readonly description?: string }[];
+    };
+
+/** Something Pi's sign-in flow tells the user: a page to open, a code to enter there, progress. */
+export type AuthEventView =
+  | { readonly type: 'auth_url'; readonly url: string; readonly instructions?: string }
+  | { readonly type: 'device_code'; readonly userCode: string; readonly verificationUri: string }
+  | { readonly type: 'info' | 'progress'; readonly message: string };
+
+/** A sign-in's question (answer with `authAnswer`), a question withdrawn (the browser answered first), or news. */
+export type AuthNotice =
+  | { readonly kind: 'prompt'; readonly id: string; readonly prompt: AuthPromptView }
+  | { readonly kind: 'withdraw'; readonly id: string }
+  | { readonly kind: 'event'; readonly event: AuthEventView };
 
 /** Notifications the worker sends, in the order things happened (events are batched one frame at most). */
 export interface WorkerNotifications {
@@ -188,6 +246,8 @@ export interface WorkerNotifications {
   readonly extensionUi: ExtensionUiNotice;
   /** "Always allow" on an approval card: the main thread saves this allow rule in the user's `piPanel.approvalRules`. */
   readonly saveApprovalRule: { readonly tool: string; readonly match?: string };
+  /** Pi's sign-in flow asks or tells the user something. */
+  readonly auth: AuthNotice;
 }
 
 /** An extension's request for a VS Code surface (dialogs and widgets travel as wire events instead). */
