@@ -26,6 +26,8 @@ export function workerConfig(storageDir?: string): WorkerConfig {
     collapseThinking: config.collapseThinking,
     approval: config.approval,
     checkpoints: config.checkpoints,
+    vscodeTools: config.vscodeTools,
+    diagnosticsAfterEdit: config.diagnosticsAfterEdit,
     ...(storageDir ? { storageDir } : {}),
   };
 }
