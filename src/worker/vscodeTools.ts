@@ -22,8 +22,8 @@ export interface VscodeToolsOptions {
   readonly cwd: string | undefined;
 }
 
-/** How long the worker waits for the host's answer: the host's own per-call limit, plus room for a busy main thread. */
-const HOST_ANSWER_MS = 30_000;
+/** How long the worker waits for the host's answer: the host's own per-call limit (30 s), plus room for a busy main thread. */
+const HOST_ANSWER_MS = 45_000;
 
 /** How long the note of errors before an edit may hold the edit up. */
 const BEFORE_EDIT_MS = 3000;

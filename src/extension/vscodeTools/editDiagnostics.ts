@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { afterEditNote, newErrors, type DiagnosticView } from '../../shared/vscodeTools.ts';
 import type { HostRequests } from '../../shared/wire/workerProtocol.ts';
-import { openForServers, type WorkspaceFiles } from './workspaceFiles.ts';
+import { openAllForServers, type WorkspaceFiles } from './workspaceFiles.ts';
 
 /** How long the answer after a change may wait for the language servers at most. */
 export const AFTER_EDIT_MS = 1500;
@@ -26,7 +26,7 @@ export class EditDiagnostics {
     const uris = p.paths.map((f) => vscode.Uri.file(f));
     if (p.step === 'before') {
       // Opened now, so the servers see the change when the file is written.
-      await Promise.all(uris.map((u) => openForServers(u)));
+      await openAllForServers(uris);
       this._before.set(
         p.id,
         uris.flatMap((u) => this._files.diagnostics(u)),

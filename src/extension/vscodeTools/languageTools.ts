@@ -15,10 +15,13 @@ import {
   type VscodeToolArgs,
 } from '../../shared/vscodeTools.ts';
 import type { HostRequests, Logger, VscodeToolAnswer } from '../../shared/wire/workerProtocol.ts';
-import { diagnosticsArrive, LanguageServerTimeout, openForServers, ToolInputError, withLimit, WorkspaceFiles } from './workspaceFiles.ts';
+import { diagnosticsArrive, LanguageServerTimeout, openAllForServers, openForServers, ToolInputError, withLimit, WorkspaceFiles } from './workspaceFiles.ts';
 
-/** How long one call may wait for a language server. */
-export const TOOL_TIMEOUT_MS = 20_000;
+/** How long one call may take in all (language servers that are starting take a while to load a project). */
+export const TOOL_TIMEOUT_MS = 30_000;
+
+/** How long a just-opened file's first diagnostics may take once its server answers. */
+const FIRST_REPORT_MS = 1500;
 
 /** Places whose line text is read at most (the rest are counted anyway). */
 const MAX_PREVIEWS = 100;
@@ -52,7 +55,8 @@ export class LanguageTools {
   /** One call; a wrong input, a slow server or a failure is an error answer the model reads, never a hang. */
   async run(p: HostRequests['vscodeTool']['params']): Promise<VscodeToolAnswer> {
     try {
-      return await this._run(p);
+      // One deadline for the whole call, whatever it waits for on the way.
+      return await withLimit(this._run(p), TOOL_TIMEOUT_MS);
     } catch (err) {
       if (err instanceof LanguageServerTimeout) return { text: timeoutText(err.ms), isError: true };
       if (err instanceof ToolInputError) return { text: err.message, isError: true };
@@ -91,13 +95,19 @@ export class LanguageTools {
       return formatDiagnostics(all, 'the workspace (files the language servers have checked)');
     }
     const uris = args.paths.map((p) => this._files.uri(p));
-    const opened = await Promise.all(uris.map((u) => openForServers(u)));
+    const opened = await openAllForServers(uris);
     const missing = args.paths.filter((_, i) => !opened[i]);
-    // A file the servers just got is checked once they have loaded the project: wait for its first report.
-    await diagnosticsArrive(
-      uris.filter((_, i) => opened[i]?.fresh),
-      TOOL_TIMEOUT_MS,
-    );
+    // A file the servers just got is checked once they have loaded the project. A clean file's report never comes
+    // (an empty list changes nothing), so a semantic request says when the server is ready, then its report has a moment.
+    const fresh = uris.filter((_, i) => opened[i]?.fresh);
+    if (fresh.length) {
+      const reports = diagnosticsArrive(fresh, TOOL_TIMEOUT_MS);
+      await withLimit(
+        Promise.all(fresh.map((u) => vscode.commands.executeCommand('vscode.executeHoverProvider', u, new vscode.Position(0, 0)))),
+        TOOL_TIMEOUT_MS,
+      );
+      await Promise.race([reports, new Promise((resolve) => setTimeout(resolve, FIRST_REPORT_MS))]);
+    }
     const text = formatDiagnostics(
       uris.flatMap((u) => this._files.diagnostics(u)),
       args.paths.join(', '),
@@ -112,7 +122,8 @@ export class LanguageTools {
         vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', target.symbol),
         TOOL_TIMEOUT_MS,
       );
-      const exact = (found ?? []).filter((s) => s.name === target.symbol);
+      // TypeScript names functions and methods `greet()`.
+      const exact = (found ?? []).filter((s) => s.name.replace(/\(\)$/, '') === target.symbol);
       const first = exact[0];
       if (!first)
         throw new ToolInputError(
@@ -121,15 +132,18 @@ export class LanguageTools {
       const doc = await vscode.workspace.openTextDocument(first.location.uri);
       // The symbol's range starts at its declaration (`export function …`): the name itself is what providers need.
       const start = doc.offsetAt(first.location.range.start);
-      const found2 = doc.getText(first.location.range).indexOf(target.symbol);
-      const pos = found2 >= 0 ? doc.positionAt(start + found2) : first.location.range.start;
+      const at = doc.getText(first.location.range).indexOf(target.symbol);
+      const pos = at >= 0 ? doc.positionAt(start + at) : first.location.range.start;
       return { uri: first.location.uri, pos, subject: target.symbol };
     }
     const uri = this._files.uri(target.path);
     const opened = await openForServers(uri);
     if (!opened) throw new ToolInputError(`No such file: ${target.path}.`);
     if (target.line > opened.doc.lineCount) throw new ToolInputError(`${target.path} has ${opened.doc.lineCount} lines; line ${target.line} is past its end.`);
-    return { uri, pos: new vscode.Position(target.line - 1, target.column - 1), subject: `${target.path}:${target.line}:${target.column}` };
+    const pos = new vscode.Position(target.line - 1, target.column - 1);
+    const word = opened.doc.getWordRangeAtPosition(pos);
+    const where = `${target.path}:${target.line}:${target.column}`;
+    return { uri, pos, subject: word ? `${opened.doc.getText(word)} (${where})` : where };
   }
 
   private async _locations(tool: 'vscode_definition' | 'vscode_references', target: Target): Promise<string> {

@@ -97,8 +97,19 @@ export async function openForServers(uri: vscode.Uri): Promise<{ doc: vscode.Tex
     return undefined;
   }
   if (inTab(uri)) return { doc, fresh: false };
-  await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
+  try {
+    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
+  } catch {
+    // No tab (the editor area refused it): the document is open for the servers all the same.
+  }
   return { doc, fresh: true };
+}
+
+/** `openForServers` for each of `uris`, one after another: editors opened at once cancel each other. */
+export async function openAllForServers(uris: readonly vscode.Uri[]): Promise<({ doc: vscode.TextDocument; fresh: boolean } | undefined)[]> {
+  const out: ({ doc: vscode.TextDocument; fresh: boolean } | undefined)[] = [];
+  for (const uri of uris) out.push(await openForServers(uri));
+  return out;
 }
 
 /** Resolves once each of `uris` had its diagnostics set (or changed), or after `ms`. */
