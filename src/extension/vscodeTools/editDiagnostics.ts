@@ -6,7 +6,7 @@ import type { HostRequests } from '../../shared/wire/workerProtocol.ts';
 import { openAllForServers, type WorkspaceFiles } from './workspaceFiles.ts';
 
 /** How long the answer after a change may wait for the language servers at most. */
-export const AFTER_EDIT_MS = 1500;
+const AFTER_EDIT_MS = 1500;
 
 /** After the servers' first report, how long without another before the errors are read (syntax and semantic checks come apart). */
 const QUIET_MS = 300;

@@ -18,7 +18,7 @@ import type { HostRequests, Logger, VscodeToolAnswer } from '../../shared/wire/w
 import { diagnosticsArrive, LanguageServerTimeout, openAllForServers, openForServers, ToolInputError, withLimit, WorkspaceFiles } from './workspaceFiles.ts';
 
 /** How long one call may take in all (language servers that are starting take a while to load a project). */
-export const TOOL_TIMEOUT_MS = 30_000;
+const TOOL_TIMEOUT_MS = 30_000;
 
 /** How long a just-opened file's first diagnostics may take once its server answers. */
 const FIRST_REPORT_MS = 1500;
@@ -62,6 +62,7 @@ export class LanguageTools {
       if (err instanceof ToolInputError) return { text: err.message, isError: true };
       const message = err instanceof Error ? err.message : String(err);
       this._log.warn(`VS Code tool ${p.tool} failed: ${message}`);
+      // l10n-ignore: for Pi (the model), which reads English
       return { text: `VS Code could not answer ${p.tool}: ${message}`, isError: true };
     }
   }
@@ -69,6 +70,7 @@ export class LanguageTools {
   private async _run(p: HostRequests['vscodeTool']['params']): Promise<VscodeToolAnswer> {
     if (p.tool === 'vscode_rename' && p.step === 'apply') return this._applyRename(p.id);
     const checked = checkToolArgs(p.tool, p.args);
+    // l10n-ignore: for Pi (the model), which reads English
     if (!checked.ok) return { text: `Invalid arguments for ${p.tool}: ${checked.reason}.`, isError: true };
     switch (p.tool) {
       case 'vscode_diagnostics':
@@ -92,6 +94,7 @@ export class LanguageTools {
   private async _diagnostics(args: VscodeToolArgs['vscode_diagnostics']): Promise<string> {
     if (!args.paths) {
       const all = vscode.languages.getDiagnostics().flatMap(([uri, list]) => this._files.diagnostics(uri, list));
+      // l10n-ignore: for Pi (the model), which reads English
       return formatDiagnostics(all, 'the workspace (files the language servers have checked)');
     }
     const uris = args.paths.map((p) => this._files.uri(p));
@@ -112,6 +115,7 @@ export class LanguageTools {
       uris.flatMap((u) => this._files.diagnostics(u)),
       args.paths.join(', '),
     );
+    // l10n-ignore: for Pi (the model), which reads English
     return missing.length ? `${text}\n(No such file: ${missing.join(', ')})` : text;
   }
 
@@ -187,6 +191,7 @@ export class LanguageTools {
       };
       for (const s of found ?? []) walk(s, 0);
       const query = args.query?.toLowerCase();
+      // l10n-ignore: for Pi (the model), which reads English
       return formatSymbols(query ? out.filter((s) => s.name.toLowerCase().includes(query)).map((s) => ({ ...s, depth: 0 })) : out, `outline of ${args.path}`);
     }
     const query = args.query ?? '';
@@ -200,6 +205,7 @@ export class LanguageTools {
       kind: kindName(s.kind),
       ...(s.containerName ? { container: s.containerName } : {}),
     }));
+    // l10n-ignore: for Pi (the model), which reads English
     return formatSymbols(views, `workspace symbols matching "${query}"`);
   }
 
@@ -213,13 +219,16 @@ export class LanguageTools {
       TOOL_TIMEOUT_MS,
     );
     const entries = edit?.entries() ?? [];
+    // l10n-ignore: for Pi (the model), which reads English
     if (!edit || !entries.length) return { text: `Nothing to rename at ${at.subject}: the language server offers no rename there.`, isError: true };
     const outside = entries.map(([u]) => this._files.place(u, new vscode.Position(0, 0))).filter((p) => p.outside);
     if (outside.length)
+      // l10n-ignore: for Pi (the model), which reads English
       return { text: `Not renamed: the rename would change files outside the workspace (${outside.map((p) => p.path).join(', ')}).`, isError: true };
     const dirty = entries.filter(([u]) => vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === u.toString()));
     if (dirty.length)
       return {
+        // l10n-ignore: for Pi (the model), which reads English
         text: `Not renamed: ${dirty.map(([u]) => this._files.place(u, new vscode.Position(0, 0)).path).join(', ')} has unsaved changes in the editor.`,
         isError: true,
       };
@@ -230,8 +239,10 @@ export class LanguageTools {
   private async _applyRename(id: string): Promise<VscodeToolAnswer> {
     const planned = this._renames.get(id);
     this._renames.delete(id);
+    // l10n-ignore: for Pi (the model), which reads English
     if (!planned) return { text: 'This rename was not planned first.', isError: true };
     const entries = planned.edit.entries();
+    // l10n-ignore: for Pi (the model), which reads English
     if (!(await vscode.workspace.applyEdit(planned.edit, { isRefactoring: true }))) return { text: 'VS Code did not apply the rename.', isError: true };
     // Saved, so Pi's own tools, the Changes row and the checkpoints see the renamed files on disk.
     for (const [uri] of entries) await vscode.workspace.save(uri);

@@ -8,6 +8,7 @@ import type { DiagnosticView, PlaceView } from '../../shared/vscodeTools.ts';
 export class LanguageServerTimeout extends Error {
   readonly ms: number;
   constructor(ms: number) {
+    // l10n-ignore: never shown (the tool answers with timeoutText)
     super(`no answer within ${ms} ms`);
     this.ms = ms;
   }
