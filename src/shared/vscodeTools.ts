@@ -205,12 +205,22 @@ export function newErrors(before: readonly DiagnosticView[], after: readonly Dia
   return added;
 }
 
+/** The head of the note after a change, after its count. */
+const AFTER_EDIT_HEAD = '(VS Code diagnostics after this change):';
+
+/** How many new errors the note in a tool's output counts (the tool card's badge); undefined without one. */
+export function newErrorsIn(output: string): number | undefined {
+  // The panel appends its note last: the last one counts, whatever the tool's own output says before it.
+  const found = [...output.matchAll(/^(\d+) new errors? \(VS Code diagnostics after this change\):$/gm)].at(-1);
+  return found ? Number(found[1]) : undefined;
+}
+
 /** What is appended to an edit's result for the model: the new errors, or nothing. */
 export function afterEditNote(errors: readonly DiagnosticView[]): string {
   if (!errors.length) return '';
   const lines = errors.slice(0, 20).map(diagnosticLine);
   const more = errors.length > 20 ? [`[${errors.length - 20} more not shown: call vscode_diagnostics]`] : [];
-  return [`\n\n${newErrorsLabel(errors.length)} (VS Code diagnostics after this change):`, ...lines, ...more].join('\n');
+  return [`\n\n${newErrorsLabel(errors.length)} ${AFTER_EDIT_HEAD}`, ...lines, ...more].join('\n');
 }
 
 /** "2 new errors": the tool card's badge and the note's head. */

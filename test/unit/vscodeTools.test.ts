@@ -11,6 +11,7 @@ import {
   formatSymbols,
   MAX_RESULT_ITEMS,
   newErrors,
+  newErrorsIn,
   timeoutText,
   type DiagnosticView,
   type PlaceView,
@@ -126,6 +127,12 @@ describe('VS Code tools: answers for the model', () => {
     assert.match(note, /1 new error/);
     assert.match(note, /a\.ts:7:1 error: Type 'string' is not assignable to type 'number'\./);
     assert.equal(afterEditNote([]), '');
+  });
+
+  it("reads the new errors' count back from a tool's output for the card's badge", () => {
+    const note = afterEditNote([diag('a.ts', 1, 'error', 'x'), diag('a.ts', 2, 'error', 'y')]);
+    assert.equal(newErrorsIn(`Successfully replaced 1 block(s) in a.ts.${note}`), 2);
+    assert.equal(newErrorsIn('Successfully replaced 1 block(s) in a.ts.'), undefined);
   });
 
   it('says the language server did not answer in time', () => {
