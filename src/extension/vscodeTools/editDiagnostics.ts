@@ -36,7 +36,10 @@ export class EditDiagnostics {
     }
     const before = this._before.get(p.id) ?? [];
     this._before.delete(p.id);
-    await settled(uris, AFTER_EDIT_MS);
+    // A file `write` created did not exist before: the servers get it now (one open already is left as it is).
+    const reported = settled(uris, AFTER_EDIT_MS);
+    await openAllForServers(uris);
+    await reported;
     const added = newErrors(
       before,
       uris.flatMap((u) => this._files.diagnostics(u)),
