@@ -3,6 +3,7 @@
  * view. Makes, restores (after a window reload) and closes them, and knows which one the user is in.
  */
 
+import { vscodeToolHandlers } from './vscodeTools/vscodeToolHost.ts';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -327,7 +328,7 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
       () => workerConfig(storageDir, worktree?.path),
       log,
       realScheduler,
-      { requestTimeoutMs: 10_000, pingMs: 2_000, hangMs: 10_000 },
+      { requestTimeoutMs: 10_000, pingMs: 2_000, hangMs: 10_000, hostRequests: vscodeToolHandlers(() => workerConfig(storageDir).cwd, log) },
       new TurnJournalFile(file('turn-journal.json'), log),
       first,
     );

@@ -15,6 +15,10 @@ export interface PanelConfig {
   readonly approval: 'off' | 'writes' | 'commands' | 'all';
   /** Checkpoints of the workspace before each message. */
   readonly checkpoints: boolean;
+  /** Pi gets the `vscode_*` tools. */
+  readonly vscodeTools: boolean;
+  /** New errors after Pi's edits are appended to the tool's result. */
+  readonly diagnosticsAfterEdit: boolean;
 }
 
 export function readConfig(): PanelConfig {
@@ -31,6 +35,8 @@ export function readConfig(): PanelConfig {
     collapseThinking: c.get<boolean>('collapseThinking', true) !== false,
     approval: approvalSetting(c),
     checkpoints: checkpointsSetting(c),
+    vscodeTools: c.get<boolean>('vscodeTools', true) !== false,
+    diagnosticsAfterEdit: c.get<boolean>('diagnosticsAfterEdit', true) !== false,
   };
 }
 

@@ -224,7 +224,13 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     // Trust granted or Pi settings changed: reopen the sessions so their tools and directory follow.
     vscode.workspace.onDidGrantWorkspaceTrust(() => chats.all.forEach((c) => void c.client.reload())),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('piPanel.tools') || e.affectsConfiguration('piPanel.agentDir') || e.affectsConfiguration('piPanel.checkpoints'))
+      if (
+        e.affectsConfiguration('piPanel.tools') ||
+        e.affectsConfiguration('piPanel.agentDir') ||
+        e.affectsConfiguration('piPanel.checkpoints') ||
+        e.affectsConfiguration('piPanel.vscodeTools') ||
+        e.affectsConfiguration('piPanel.diagnosticsAfterEdit')
+      )
         chats.all.forEach((c) => void c.client.reload());
       else if (e.affectsConfiguration('piPanel.approval') || e.affectsConfiguration('piPanel.approvalRules')) chats.all.forEach((c) => c.client.configure());
     }),

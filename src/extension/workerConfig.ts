@@ -31,6 +31,8 @@ export function workerConfig(storageDir?: string, worktree?: string): WorkerConf
     approval: config.approval,
     approvalRules: readApprovalRules().rules,
     checkpoints: config.checkpoints,
+    vscodeTools: config.vscodeTools,
+    diagnosticsAfterEdit: config.diagnosticsAfterEdit,
     ...(storageDir ? { storageDir } : {}),
   };
 }

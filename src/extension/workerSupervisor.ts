@@ -9,6 +9,8 @@ import type { Scheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type {
+  HostRequestMethod,
+  HostRequests,
   Logger,
   SessionStart,
   WorkerConfig,
@@ -29,7 +31,14 @@ export interface WorkerSupervisorOptions {
   /** How often the worker is asked for a sign of life, and how long it may take to answer before the user is told. */
   readonly pingMs: number;
   readonly hangMs: number;
+  /** How the host answers the worker's own requests (the VS Code tools); none answers them with an error. */
+  readonly hostRequests?: HostRequestHandlers;
 }
+
+/** One handler per request the worker sends the host. */
+export type HostRequestHandlers = {
+  readonly [M in HostRequestMethod]: (params: HostRequests[M]['params']) => Promise<HostRequests[M]['result']>;
+};
 
 /** What the worker's notifications do, one handler each; only the current worker's are delivered. */
 export type NotificationHandlers = {
@@ -129,6 +138,8 @@ export class WorkerSupervisor extends Disposable {
     const worker = new RunningWorker(this._spawn({ processTable: processes.buffer }), processes, this._options.requestTimeoutMs, this._clock);
     this._current = worker;
     for (const method of Object.keys(this._handlers)) if (isNotificationMethod(this._handlers, method)) this._deliver(worker, method);
+    const host = this._options.hostRequests;
+    if (host) for (const method of Object.keys(host) as HostRequestMethod[]) this._answer(worker, method, host);
     worker.thread.on('error', (err: Error) => this._onFault(worker, t('it threw: {0}', err.message)));
     worker.thread.on('exit', (code: number) => {
       // A worker stopped on purpose had its processes killed then (its table closed, nothing started after).
@@ -195,6 +206,15 @@ export class WorkerSupervisor extends Disposable {
     const handler = this._handlers[method];
     worker.connection.onNotification(method, (params: WorkerNotifications[M]) => {
       if (this._current === worker) handler(params, worker);
+    });
+  }
+
+  /** Answers `worker`'s `method` requests with `handler` (a worker no longer current gets an error). */
+  private _answer<M extends HostRequestMethod>(worker: RunningWorker, method: M, handlers: HostRequestHandlers): void {
+    const handler = handlers[method] as (params: HostRequests[M]['params']) => Promise<HostRequests[M]['result']>;
+    worker.connection.onRequest(method, (params: HostRequests[M]['params']) => {
+      if (this._current !== worker) throw new Error('this Pi worker is being replaced');
+      return handler(params);
     });
   }
 

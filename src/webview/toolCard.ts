@@ -15,11 +15,15 @@ import { FileActions, isFileTool } from './fileActions.ts';
 import { imageGallery } from './images.ts';
 import { clipLines, cleanTerminalText, editPairs, formatDuration, parseArgs, str, toolSummary } from './format.ts';
 import { t } from './l10n.ts';
+import { newErrorsIn } from '../shared/vscodeTools.ts';
 
 const OUTPUT_LINES = 30;
 const OUTPUT_CHARS = 6000;
 const ARG_LINES = 40;
 const ARG_CHARS = 6000;
+
+/** Tools after which the panel appends the new errors VS Code reports. */
+const CHANGING_TOOLS = new Set(['edit', 'write', 'vscode_rename']);
 
 const STATUS_LABEL: Record<ToolStatus, string> = { pending: 'pending', running: 'running', done: 'done', error: 'failed' };
 const STATUS_GLYPH: Record<ToolStatus, string> = { pending: '○', running: '◌', done: '✓', error: '✕' };
@@ -37,6 +41,8 @@ export class ToolCard {
   private readonly _name: HTMLElement;
   private readonly _summary: HTMLElement;
   private readonly _duration: HTMLElement;
+  /** "2 new errors" after a change, from the note the panel appended to its result. */
+  private readonly _newErrors: HTMLElement;
   private readonly _args: HTMLElement;
   private readonly _output: HTMLElement;
   private readonly _outputClip: ClipView;
@@ -70,6 +76,7 @@ export class ToolCard {
     this._name = h('span', { class: 'tool-name' });
     this._summary = h('span', { class: 'tool-summary' });
     this._duration = h('span', { class: 'tool-duration' });
+    this._newErrors = h('span', { class: 'tool-new-errors', hidden: true });
     this._args = h('div', { class: 'tool-args' });
     this._outputClip = new ClipView('tool-output-text', ConversationAction.ToolShowAll);
     this._output = h('div', { class: 'tool-output', hidden: true }, this._outputClip.el);
@@ -78,7 +85,7 @@ export class ToolCard {
     this.el = h(
       'div',
       { class: 'tool-card', 'data-status': 'pending' },
-      h('div', { class: 'tool-head' }, this._glyph, this._statusText, this._name, this._summary, this._duration, this._files.toolbar),
+      h('div', { class: 'tool-head' }, this._glyph, this._statusText, this._name, this._summary, this._newErrors, this._duration, this._files.toolbar),
       this._proposal,
       this._files.el,
       this._args,
@@ -114,6 +121,10 @@ export class ToolCard {
     // or zero-width characters must show, not hide in them.
     setText(this._name, showInvisibles(name, { oneLine: true }));
     setText(this._duration, card?.durationMs !== undefined ? formatDuration(card.durationMs) : '');
+    const newErrors = card?.status === 'done' && CHANGING_TOOLS.has(name) ? newErrorsIn(card.output) : undefined;
+    setAttr(this._newErrors, 'data-new-errors', newErrors);
+    setHidden(this._newErrors, newErrors === undefined);
+    setText(this._newErrors, newErrors === undefined ? '' : newErrors === 1 ? t('1 new error') : t('{0} new errors', newErrors));
 
     // The executed arguments win over the drafted ones (a hook may have changed them).
     const argText = card?.args || block?.text || '';

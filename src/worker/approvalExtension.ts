@@ -38,7 +38,8 @@ export interface ApprovalAsker {
 
 /** Tools that only read: never asked about. */
 const READ_ONLY = new Set(['read', 'grep', 'find', 'ls']);
-const WRITES = new Set(['edit', 'write']);
+// `vscode_rename` (issue 37) changes files through the language server: a write like Pi's own.
+const WRITES = new Set(['edit', 'write', 'vscode_rename']);
 /** Pi's shell tools (`bash`, and `powershell` on Windows) and the names other extensions give theirs. */
 const SHELL_TOOLS = new Set(['bash', 'powershell', 'pwsh', 'sh', 'zsh', 'shell', 'cmd', 'terminal', 'exec', 'run_command', 'run_shell_command']);
 

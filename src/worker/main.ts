@@ -37,6 +37,7 @@ import { SessionController } from './sessionController.ts';
 import { exportHtml, exportJsonl, lastAnswer, listModels, setModel, setSessionName, setThinkingLevel, thinkingLevels } from './sessionRequests.ts';
 import { ShellCommands } from './shellCommands.ts';
 import { followWorkspace } from './workspaceCwd.ts';
+import { VscodeTools } from './vscodeTools.ts';
 
 if (!parentPort) throw new Error('dist/worker.js runs only as a worker thread.');
 const port = parentPort;
@@ -147,6 +148,13 @@ async function signIn(login: (s: AgentSessionLike) => Promise<LoginResult>): Pro
   if (result.ok) await controller.modelsChanged();
   return result;
 }
+// The host answers with the VS Code API; the settings are read for each session Pi builds (a change reloads it).
+const vscodeTools = new VscodeTools(
+  () => ({ tools: config?.vscodeTools !== false, afterEdit: config?.diagnosticsAfterEdit !== false, cwd: config?.cwd }),
+  (method, params) => connection.sendRequest(method, params),
+  (files) => controller.review.willWrite(files),
+  log,
+);
 
 const planMode = new PlanMode((plan) => controller.emitExternal([{ type: 'plan', plan }]));
 
@@ -163,7 +171,8 @@ const controller: SessionController = new SessionController(
       tools: c.tools,
       cwdNote: c.cwdNote,
       // Plan mode first: a call it blocks is never put to the user for approval.
-      extensionFactories: [planMode.factory, approvals.factory, imageReadGuard(() => config?.cwd)],
+      // The VS Code tools last: their notes before an edit are taken only for a call that goes ahead.
+      extensionFactories: [planMode.factory, approvals.factory, imageReadGuard(() => config?.cwd), vscodeTools.factory],
       extensions: {
         ui: extensionUi,
         actions: {

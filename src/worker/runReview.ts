@@ -31,6 +31,11 @@ export class RunReview {
     if (event.type === 'message_start' && event.message.role === 'user') this._checkpoints.userMessageStarted(sessionIdOf(session));
   }
 
+  /** A tool (a VS Code rename) is about to change `files` (absolute): their content is recorded as an edit's would be. */
+  willWrite(files: readonly string[]): void {
+    for (const file of files) this._files.toolStarted('write', { path: file });
+  }
+
   /** A run of `session` settled: its Changes row, shown while `live` says the session still is; both records are kept. */
   settled(session: AgentSessionLike | undefined, live: () => boolean): void {
     if (!this._checkpoints.capturing) {

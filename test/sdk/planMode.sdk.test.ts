@@ -12,10 +12,13 @@ const call = (id: string, name: string, args: Record<string, unknown>) => ({ chu
 const say = (text: string) => ({ chunks: [{ text }], finish: 'stop' });
 const PLAN = 'Plan:\n1. Read the notes\n2. Write the summary\n3. Check the result';
 
-/** The names of the tools a request to the scripted model declared. */
+/** The names of the tools a request to the scripted model declared, but the panel's VS Code tools (vscodeTools.sdk checks those in plan mode). */
 function declared(request: unknown): string[] {
   const tools = (request as { tools?: { function?: { name?: string } }[] }).tools ?? [];
-  return tools.map((t) => t.function?.name ?? '?').sort();
+  return tools
+    .map((t) => t.function?.name ?? '?')
+    .filter((n) => !n.startsWith('vscode_'))
+    .sort();
 }
 
 /** Appends a plan entry to a session file (as a crafted or edited file would carry), on the branch's leaf. */

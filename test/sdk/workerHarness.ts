@@ -9,6 +9,7 @@ import { realScheduler } from '../../src/shared/batcher.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import type { WorkerConfig } from '../../src/shared/wire/workerProtocol.ts';
+import type { HostRequestHandlers } from '../../src/extension/workerSupervisor.ts';
 import type { TurnJournalStore } from '../../src/shared/run/turnJournal.ts';
 import { startScriptedModel, type ScriptedModel } from '../scriptedModel/server.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
@@ -49,6 +50,10 @@ export async function startClientHarness(
     journal?: TurnJournalStore;
     /** The chat's storage folder, as VS Code gives one (none: the worker keeps nothing across starts). */
     storageDir?: string;
+    /** How the host answers the worker's requests (the VS Code tools). */
+    hostRequests?: HostRequestHandlers;
+    /** Settings besides these (`vscodeTools`, `diagnosticsAfterEdit`). */
+    config?: Partial<WorkerConfig>;
   } = {},
 ): Promise<ClientHarness> {
   if (!existsSync(workerFile)) loadBundledPi();
@@ -69,6 +74,7 @@ export async function startClientHarness(
     approval: options.approval ?? 'off',
     ...(options.approvalRules ? { approvalRules: options.approvalRules } : {}),
     ...(options.storageDir ? { storageDir: options.storageDir } : {}),
+    ...options.config,
   };
   const log = new MemoryLog();
   const client = new PiClient(
@@ -76,7 +82,7 @@ export async function startClientHarness(
     () => config,
     log,
     realScheduler,
-    { requestTimeoutMs: 10_000, pingMs: 1000, hangMs: 5_000 },
+    { requestTimeoutMs: 10_000, pingMs: 1000, hangMs: 5_000, ...(options.hostRequests ? { hostRequests: options.hostRequests } : {}) },
     options.journal,
   );
   const emitted: WireEvent[] = [];

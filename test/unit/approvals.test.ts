@@ -68,6 +68,14 @@ describe('approvals', () => {
     );
   });
 
+  it('asks before a VS Code rename as before a write, never before the read-only VS Code tools in that mode', () => {
+    const writes = make('writes', []).approvals;
+    assert.deepEqual(
+      ['vscode_rename', 'vscode_references', 'vscode_diagnostics'].map((t) => writes.asks(t)),
+      [true, false, false],
+    );
+  });
+
   it('Allow once lets this call run and asks again next time', async () => {
     const { approvals, asker } = make('commands', [ALLOW, ALLOW]);
     assert.equal(await approvals.decide('bash', { command: 'npm test' }, undefined), undefined);

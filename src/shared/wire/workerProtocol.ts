@@ -15,6 +15,7 @@ import type { TranscriptState } from '../transcript/rows.ts';
 import type { SlashCommand } from '../slashCommands.ts';
 import type { SessionPage, TreeNodeView } from '../sessions.ts';
 import type { ModelCatalog, ModelScope, ProviderView } from '../modelCatalog.ts';
+import type { VscodeToolName } from '../vscodeTools.ts';
 
 /** What the worker is started with (`workerData`): memory shared with the main thread, not messages. */
 export interface WorkerData {
@@ -44,6 +45,10 @@ export interface WorkerConfig {
   readonly approvalRules?: readonly ApprovalRule[];
   /** Setting `piPanel.checkpoints`: a checkpoint of the workspace before each user message (never in Restricted Mode). */
   readonly checkpoints?: boolean;
+  /** Setting `piPanel.vscodeTools`: Pi gets the `vscode_*` tools (absent: on; never in Restricted Mode, where no tool runs). */
+  readonly vscodeTools?: boolean;
+  /** Setting `piPanel.diagnosticsAfterEdit`: new errors in files Pi changed are appended to the tool's result (absent: on). */
+  readonly diagnosticsAfterEdit?: boolean;
 }
 
 /** A file's content before a run changed it: text, absent (Pi created it), or not kept and why. */
@@ -262,6 +267,36 @@ export type ExtensionUiNotice =
   | { readonly kind: 'bound'; readonly count: number }
   /** `setEditorText` (replace) or `pasteToEditor` (insert at the cursor). */
   | { readonly kind: 'editorText'; readonly text: string; readonly paste: boolean };
+
+/** A VS Code tool's answer: the text the model reads. */
+export interface VscodeToolAnswer {
+  readonly text: string;
+  readonly isError?: boolean;
+  /** A rename's plan: the absolute paths of the files it will change (recorded before they change). */
+  readonly files?: readonly string[];
+}
+
+/** Requests the worker sends the extension host, which answers them with the VS Code API. */
+export interface HostRequests {
+  /**
+   * Runs a VS Code tool. `vscode_rename` comes in two steps with the same `id`: `plan` computes the rename and
+   * names its files, `apply` applies and saves it (the worker records the files' content in between).
+   */
+  readonly vscodeTool: {
+    readonly params: { readonly tool: VscodeToolName; readonly args: unknown; readonly id: string; readonly step?: 'plan' | 'apply' };
+    readonly result: VscodeToolAnswer;
+  };
+  /**
+   * Diagnostics around a change of `paths` (absolute): `before` notes their errors now (opening the files for the
+   * language servers); `after` waits briefly for the servers and answers the errors that are new since `before`.
+   */
+  readonly editDiagnostics: {
+    readonly params: { readonly step: 'before' | 'after'; readonly id: string; readonly paths: readonly string[] };
+    readonly result: { readonly note: string; readonly count: number };
+  };
+}
+
+export type HostRequestMethod = keyof HostRequests;
 
 export type WorkerRequestMethod = keyof WorkerRequests;
 export type WorkerNotificationMethod = keyof WorkerNotifications;
