@@ -1,9 +1,11 @@
 /**
  * The chat webview's app shell: lays out the view's parts, keeps the transcript state the host's snapshots
  * and batches make, and renders once per animation frame (latest state wins). User intents go out through `post()`.
+ * One file because it is where the view's parts are built and wired to each other (each part is a module of its
+ * own), and the read-back window (`_reading`, the gap) shares its state with the render.
  */
 
-import { Disposable, toDisposable } from '../shared/disposable.ts';
+import { Disposable } from '../shared/disposable.ts';
 import type { SessionInfoView, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { runCondition } from '../shared/run/runCondition.ts';
 import { appendRows, headPart, MAX_PAGE_ROWS, prependRows, recentPart } from '../shared/transcript/paging.ts';
@@ -32,6 +34,7 @@ import { PromptNavigator } from './promptNavigator.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { ShellLive } from './shellLive.ts';
 import { StatusLine } from './statusLine.ts';
+import { viewKeys } from './viewKeys.ts';
 import { PAGE_ROWS, TranscriptView } from './transcriptView.ts';
 import { ViewModes } from './viewModes.ts';
 import type { UiState } from './vscodeApi.ts';
@@ -130,11 +133,6 @@ export class ChatApp extends Disposable {
       () => this._persist(),
     );
     const picture = this._picture.el ? [this._picture.el] : [];
-    this._content = h(
-      'div',
-      { class: 'scroll-content' },
-      this._transcript.earlier,
-      ...picture,
     this._welcome = new Welcome(post);
     this._picker = new ModelPicker(post);
     this._content = h(
@@ -142,6 +140,7 @@ export class ChatApp extends Disposable {
       { class: 'scroll-content' },
       this._welcome.el,
       this._transcript.earlier,
+      ...picture,
       this._transcript.el,
       this._shell.el,
       this._dialogs.el,
@@ -312,27 +311,20 @@ export class ChatApp extends Disposable {
         if (msg.catalog && Array.isArray(msg.catalog.models)) this._picker.show(msg.catalog);
       },
     };
-    const onKey = (e: KeyboardEvent): void => {
-      // Ctrl/Cmd+F: the chat's own find, over the whole session (the page's find sees only the rows on screen).
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') {
-        e.preventDefault();
-        this._find.open();
-        return;
-      }
-      // Alt+Up/Down: the previous or next of the user's own messages.
-      if (e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
-        e.preventDefault();
-        if (e.key === 'ArrowDown') this._anchor.release();
-        void this._prompts.step(e.key === 'ArrowUp' ? -1 : 1);
-        return;
-      }
-      if (e.key === 'Escape' && !e.defaultPrevented && runCondition(this.state.run).phase !== 'idle') {
-        e.preventDefault();
-        post({ type: 'cancel' });
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    this._register(toDisposable(() => document.removeEventListener('keydown', onKey)));
+    this._register(
+      viewKeys(document, {
+        find: () => this._find.open(),
+        step: (direction) => {
+          if (direction === 1) this._anchor.release();
+          void this._prompts.step(direction);
+        },
+        cancel: () => {
+          if (runCondition(this.state.run).phase === 'idle') return false;
+          post({ type: 'cancel' });
+          return true;
+        },
+      }),
+    );
     if (saved.follow === false) requestAnimationFrame(() => this._anchor.restore(false, saved.fromBottom));
     (globalThis as { __piPanelHeld?: () => { rows: number; cards: number } }).__piPanelHeld = () => this.held();
   }
