@@ -77,7 +77,7 @@ export type Action =
   | { readonly do: 'target'; readonly chat: 'sidebar' | number }
   | { readonly do: 'pick'; readonly text: string }
   // Find in chat: Pi: Find in Chat opens the target chat's find box, which then searches for the text.
-  | { readonly do: 'find'; readonly text: string };
+  | { readonly do: 'find'; readonly text: string }
   // First run: type into the open VS Code input box (a key, a URL) and press Enter; `${modelUrl}` is the scripted model's URL.
   | { readonly do: 'input'; readonly text: string };
 

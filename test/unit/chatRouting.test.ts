@@ -58,8 +58,11 @@ const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.me
 const nls = ['package.nls.json', 'package.nls.zh-cn.json', 'package.nls.vi.json'].map(
   (f) => [f, JSON.parse(readFileSync(new URL(`../../${f}`, import.meta.url), 'utf8')) as Record<string, string>] as const,
 );
-/** Commands that act on the sidebar chat whatever has focus (Open in Editor moves the sidebar's session to a tab). */
-const SIDEBAR_ONLY = new Set(['piPanel.openInEditor']);
+/**
+ * Commands that act on the sidebar chat whatever has focus (Open in Editor moves the sidebar's session to a tab),
+ * or on no chat at all (a new worktree chat, the list of chats, leftover worktrees): palette commands too.
+ */
+const SIDEBAR_ONLY = new Set(['piPanel.openInEditor', 'piPanel.newChatInWorktree', 'piPanel.showChats', 'piPanel.cleanUpWorktrees']);
 
 describe("the sidebar view's title-bar buttons", () => {
   const buttons = manifest.contributes.menus['view/title']!.filter((m) => /\bview == piPanel\.chat\b/.test(m.when ?? ''));
