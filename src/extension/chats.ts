@@ -18,6 +18,7 @@ import { notifySetting } from './config.ts';
 import { FileReview } from './diffs.ts';
 import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient, type Logger } from './piClient.ts';
+import { PendingChanges } from './review/pendingChanges.ts';
 import { TurnJournalFile } from './turnJournalFile.ts';
 import { workerConfig } from './workerConfig.ts';
 
@@ -39,18 +40,21 @@ export class Chat extends Disposable {
   readonly client: PiClient;
   readonly view: ChatViewProvider;
   readonly review: FileReview;
+  /** Its runs' changes the user has not kept or undone yet. */
+  readonly pending: PendingChanges;
   /** The editor tab showing the chat; none for the sidebar. */
   panel: vscode.WebviewPanel | undefined;
   /** Something happened while the user could not see the chat (finished, failed, waiting). */
   unseen = false;
 
-  constructor(id: string, number: number, client: PiClient, view: ChatViewProvider, review: FileReview) {
+  constructor(id: string, number: number, client: PiClient, view: ChatViewProvider, review: FileReview, pending: PendingChanges) {
     super();
     this.id = id;
     this.number = number;
     this.client = this._register(client);
     this.view = this._register(view);
     this.review = review;
+    this.pending = this._register(pending);
   }
 
   /** How the user knows the chat: its session's name, else "Sidebar chat" or "Chat N". */
@@ -275,8 +279,29 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     // The title names the chat, which does not exist yet while its view is made.
     const made: { chat?: Chat } = {};
     const view = new ChatViewProvider(extensionUri, client, log, review, imageDraft, id, () => made.chat?.label ?? vscode.l10n.t('Chat'), key);
-    const chat = (made.chat = new Chat(id, number, client, view, review));
+    const root = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? client.sessionInfo.cwd;
+    const pending = new PendingChanges(
+      key ?? 'sidebar',
+      {
+        fileBefore: async (p, runId) => (await client.call('fileBefore', { path: p, runId }))?.before,
+        undoFile: (p, runId) => client.call('undo', { path: p, ...(runId ? { runId } : {}) }),
+        busy: () => made.chat?.phase !== 'idle',
+      },
+      this._ctx.workspaceState,
+      root,
+      log,
+    );
+    const chat = (made.chat = new Chat(id, number, client, view, review, pending));
     const self = chat;
+    // A run's Changes row makes its hunks pending; while it runs, its writes reloading open files are not the user's edits.
+    chat.own(
+      client.onDidEmit((events) => {
+        if (self.phase !== 'idle') pending.runStarted();
+        for (const e of events) if (e.type === 'changes') void pending.addRun(e.runId, e.files);
+      }),
+    );
+    chat.own(pending.onDidChange(() => view.showPending(pending.summary())));
+    view.showPending(pending.summary());
     // Its dialogs are announced while out of sight, unless the user turned notifications off.
     chat.own(
       new ExtensionSurfaces(

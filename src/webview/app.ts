@@ -17,6 +17,7 @@ import { Composer, QueueStrip } from './composer.ts';
 import { ComposerBridge } from './composerBridge.ts';
 import { DialogList } from './dialogCards.ts';
 import { applyEvents, dispatchHostMessage, type HostMessageHandlers } from './dispatcher.ts';
+import { setPending } from './reviewPending.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { Header } from './header.ts';
 import { ImageViewer } from './images.ts';
@@ -231,6 +232,7 @@ export class ChatApp extends Disposable {
         this._session = msg.session;
         this._schedule();
       },
+      reviewPending: (msg) => setPending(msg.pending, root),
       ...this._bridge.handlers,
       ...this._modes.handlers,
     };

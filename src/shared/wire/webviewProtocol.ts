@@ -41,6 +41,8 @@ export const VIEW_COMMANDS = [
   'togglePlanMode',
   'openPlan',
   'actOnPlan',
+  'keepAllChanges',
+  'reviewChanges',
 ] as const;
 /** One of `VIEW_COMMANDS`. */
 export type ViewCommand = (typeof VIEW_COMMANDS)[number];
@@ -77,7 +79,16 @@ export type HostToWebview =
   | { readonly type: 'sessions'; readonly page: SessionPage }
   /** Which of the listed sessions another chat has open now, by file ("the sidebar", "Chat 2"): the list on screen updates its marks. */
   | { readonly type: 'sessionsOpenIn'; readonly openIn: Readonly<Record<string, string>> }
-  | { readonly type: 'sessionTree'; readonly nodes: readonly TreeNodeView[] };
+  | { readonly type: 'sessionTree'; readonly nodes: readonly TreeNodeView[] }
+  /** The chat's changes not yet kept or undone: the Changes rows mark their files and offer Keep all and Review. */
+  | { readonly type: 'reviewPending'; readonly pending: PendingSummary };
+
+/** A chat's pending changes: per workspace-relative file how many, and "`left` of `total` changes left". */
+export interface PendingSummary {
+  readonly files: Readonly<Record<string, number>>;
+  readonly left: number;
+  readonly total: number;
+}
 
 /** What the view shows. */
 export type ViewMode = 'chat' | 'sessions' | 'tree';
