@@ -67,7 +67,9 @@ export type Action =
   // Several chats: open one in an editor tab (it becomes the target), choose the target, pick from a quick pick.
   | { readonly do: 'newChat' }
   | { readonly do: 'target'; readonly chat: 'sidebar' | number }
-  | { readonly do: 'pick'; readonly text: string };
+  | { readonly do: 'pick'; readonly text: string }
+  // Beyond the base actions: type into the open input box (a command's showInputBox) and press Enter.
+  | { readonly do: 'input'; readonly text: string };
 
 /** The chats a run opened and the one its webview actions go to. */
 interface ChatTargets {
@@ -500,6 +502,17 @@ async function playAction(
       case 'pick':
         await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: action.text }).first().click({ timeout: remaining() });
         return;
+      case 'input': {
+        const input = wb.page.locator('.quick-input-widget input.input');
+        await input.waitFor({ state: 'visible', timeout: remaining() });
+        await input.fill(action.text, { timeout: remaining() });
+        await wb.page.keyboard.press('Enter');
+        await wb.page
+          .locator('.quick-input-widget')
+          .waitFor({ state: 'hidden', timeout: remaining() })
+          .catch(() => undefined);
+        return;
+      }
       case 'cancelButton':
         await (await view()).locator('[data-testid="cancel"]').click({ timeout: remaining() });
         return;

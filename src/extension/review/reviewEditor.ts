@@ -2,6 +2,7 @@
 
 import * as vscode from 'vscode';
 import { Disposable, Emitter } from '../../shared/disposable.ts';
+import { marksOf } from '../../shared/review/decorations.ts';
 import { lineCount, type Hunk } from '../../shared/review/hunks.ts';
 import type { PendingChanges, PendingFile } from './pendingChanges.ts';
 
@@ -18,9 +19,6 @@ export interface ChangeAt {
   readonly file: PendingFile;
   readonly hunk?: Hunk;
 }
-
-/** Longest preview of a removed line shown after the changed line. */
-const PREVIEW_CHARS = 80;
 
 export class ReviewEditor extends Disposable implements vscode.CodeLensProvider {
   private readonly _chats: () => readonly ReviewChat[];
@@ -153,47 +151,19 @@ export class ReviewEditor extends Disposable implements vscode.CodeLensProvider 
   private _decorate(editor: vscode.TextEditor): void {
     const added: vscode.DecorationOptions[] = [];
     const removed: vscode.DecorationOptions[] = [];
-    const last = Math.max(0, editor.document.lineCount - 1);
     for (const { chat, rel, file } of this.filesOf(editor.document.uri)) {
       if (file.whole) continue;
       // After a reload or a change on disk, a change no longer as the run wrote it is not shown (nor undone) as pending.
       chat.pending.validate(rel, editor.document);
-      for (const h of chat.pending.files.get(rel)?.hunks ?? []) {
-        const count = lineCount(h.newText);
-        const hover = hoverOf(h);
-        if (count) added.push({ range: new vscode.Range(h.start, 0, h.start + count - 1, 0), hoverMessage: hover });
-        if (!h.oldText) continue;
-        const line = Math.min(h.start, last);
-        const range = editor.document.lineAt(line).range;
-        removed.push({ range: new vscode.Range(range.end, range.end), hoverMessage: hover, renderOptions: { after: { contentText: previewOf(h.oldText) } } });
+      for (const m of marksOf(chat.pending.files.get(rel)?.hunks ?? [], editor.document.lineCount)) {
+        const hover = new vscode.MarkdownString(`**${vscode.l10n.t("Pi's change")}**\n\n`).appendCodeblock(m.diff, 'diff');
+        if (m.added) added.push({ range: new vscode.Range(m.added.first, 0, m.added.last, 0), hoverMessage: hover });
+        if (!m.removed) continue;
+        const end = editor.document.lineAt(m.removed.line).range.end;
+        removed.push({ range: new vscode.Range(end, end), hoverMessage: hover, renderOptions: { after: { contentText: m.removed.preview } } });
       }
     }
     editor.setDecorations(this._added, added);
     editor.setDecorations(this._removed, removed);
   }
-}
-
-/** The removed lines in short: the first one and how many more. */
-function previewOf(oldText: string): string {
-  const lines = oldText.split('\n').filter((l, i, all) => i < all.length - 1 || l !== '');
-  const first = (lines[0] ?? '').trim();
-  const shown = first.length > PREVIEW_CHARS ? `${first.slice(0, PREVIEW_CHARS)}…` : first;
-  return lines.length > 1 ? vscode.l10n.t('− {0} (+{1} more removed)', shown, lines.length - 1) : `− ${shown}`;
-}
-
-function hoverOf(h: Hunk): vscode.MarkdownString {
-  const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${vscode.l10n.t("Pi's change")}**\n\n`);
-  const body = [
-    ...h.oldText
-      .split('\n')
-      .slice(0, lineCount(h.oldText))
-      .map((l) => `- ${l}`),
-    ...h.newText
-      .split('\n')
-      .slice(0, lineCount(h.newText))
-      .map((l) => `+ ${l}`),
-  ];
-  md.appendCodeblock(body.slice(0, 60).join('\n'), 'diff');
-  return md;
 }
