@@ -41,7 +41,7 @@ export function lineCount(text: string): number {
 }
 
 /** Where a hunk's new text ends in the file now (exclusive). */
-export function hunkEnd(h: Hunk): TextPos {
+function hunkEnd(h: Hunk): TextPos {
   if (h.newText === '' || h.newText.endsWith('\n')) return { line: h.start + lineCount(h.newText), character: 0 };
   const last = h.newText.slice(h.newText.lastIndexOf('\n') + 1);
   return { line: h.start + lineCount(h.newText) - 1, character: last.length };
