@@ -171,4 +171,35 @@ describe('review hunks', () => {
     for (const h of [...stacked].reverse()) text = edited(text, undoEdit(h));
     assert.equal(text, first);
   });
+
+  it('undoing every stacked change gives the file before both runs, less what the user kept (seeded random runs)', () => {
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const mutate = (lines: string[], tag: string) =>
+      lines.flatMap((l, i) => {
+        const r = rand(10);
+        if (r === 0) return [];
+        if (r === 1) return [`${tag} ${i}\n`];
+        if (r === 2) return [l, `${tag} added ${i}\n`];
+        return [l];
+      });
+    for (let round = 0; round < 300; round++) {
+      const t0 = Array.from({ length: 20 }, (_, i) => `line ${i}\n`);
+      const t1 = mutate(t0, 'one');
+      const first = computeHunks(t0.join(''), t1.join(''), ids());
+      // The user keeps some of the first run's changes: the file "before" them is the first run's text there.
+      const pending = first.filter(() => rand(3) > 0);
+      let base = t1.join('');
+      for (const h of [...pending].reverse()) base = edited(base, undoEdit(h));
+      const t2 = mutate(t1, 'two').join('');
+      const stacked = stackRun(pending, t1.join(''), t2, ids());
+      for (const h of stacked) assert.ok(stillThere(h, linesOf(t2)), `round ${round}: ${JSON.stringify(h)}`);
+      let text = t2;
+      for (const h of [...stacked].reverse()) text = edited(text, undoEdit(h));
+      assert.equal(text, base, `round ${round}`);
+    }
+  });
 });

@@ -198,7 +198,8 @@ export function stackRun(older: readonly Hunk[], beforeRun: string, afterRun: st
       oldText += oldLines[i] ?? '';
       i++;
     }
-    for (const z of olderOnes) if (z.start === e && z.newText === '' && e > s) oldText += z.oldText;
+    // Deletions at the group's end (or of an empty group: a run's insertion where lines had been deleted).
+    for (const z of olderOnes) if (z.start === e && z.newText === '') oldText += z.oldText;
     const start = s + shift;
     const newText = newLines.slice(start, e + shift + groupDelta).join('');
     shift += groupDelta;
