@@ -50,6 +50,7 @@ export class PendingChanges extends Disposable {
   /** A run changed files and its Changes row has not come yet: reloads from disk are the run's, not someone else's. */
   private _awaitingRow = false;
   private _queue: Promise<void> = Promise.resolve();
+  private _saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly _key: string;
   private readonly _host: PendingHost;
   private readonly _memento: vscode.Memento;
@@ -251,8 +252,29 @@ export class PendingChanges extends Disposable {
         text: c.text,
       })),
     );
-    const moved = r.taken.length > 0 || r.hunks.some((h, i) => h !== f.hunks[i]);
-    if (moved) this._set(rel, r.hunks.length ? { hunks: r.hunks } : undefined);
+    if (r.taken.length) this._set(rel, r.hunks.length ? { hunks: r.hunks } : undefined);
+    else if (r.hunks.some((h, i) => h !== f.hunks[i])) {
+      // Typing above changes only moves them, as VS Code moves their decorations: no redraw, and one write to the workspace's memory per pause.
+      this._files.set(rel, { hunks: r.hunks });
+      this._saveSoon();
+    }
+  }
+
+  private _saveSoon(): void {
+    if (this._saveTimer) return;
+    this._saveTimer = setTimeout(() => {
+      this._saveTimer = undefined;
+      this._save();
+    }, 500);
+  }
+
+  override dispose(): void {
+    if (this._saveTimer) {
+      clearTimeout(this._saveTimer);
+      this._saveTimer = undefined;
+      this._save();
+    }
+    super.dispose();
   }
 
   private _set(rel: string, f: PendingFile | undefined): void {
@@ -263,10 +285,14 @@ export class PendingChanges extends Disposable {
 
   private _changed(): void {
     if (this.left === 0) this._total = 0;
+    this._save();
+    this._onDidChange.fire();
+  }
+
+  private _save(): void {
     const saved: Saved = { runs: this._runs, total: this._total, files: Object.fromEntries(this._files) };
     const all = this._memento.get<Record<string, Saved>>(SAVED_KEY) ?? {};
     void this._memento.update(SAVED_KEY, { ...all, [this._key]: saved });
-    this._onDidChange.fire();
   }
 
   private _load(): void {
