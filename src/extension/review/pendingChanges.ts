@@ -274,6 +274,9 @@ export class PendingChanges extends Disposable {
       this._saveTimer = undefined;
       this._save();
     }
+    // The chat closed: its changes leave the editor (unsaved: the workspace's memory keeps them).
+    this._files = new Map();
+    this._onDidChange.fire();
     super.dispose();
   }
 

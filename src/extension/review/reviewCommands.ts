@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { plainNotificationText } from '../../shared/notificationText.ts';
 import { linesOf, undoEdit } from '../../shared/review/hunks.ts';
+import { BEFORE_SCHEME } from '../diffs.ts';
 import type { ChangeAt, ReviewChat, ReviewEditor } from './reviewEditor.ts';
 
 /** The left side of Review Changes: a pending file with its pending changes undone. */
@@ -93,9 +94,12 @@ export function registerReviewCommands(
         return;
       }
       const t = String(Date.now());
-      const resources = [...chat.pending.files.keys()].map((rel) => {
+      const resources = [...chat.pending.files].map(([rel, f]) => {
         const right = vscode.Uri.file(chat.pending.absOf(rel));
-        const left = right.with({ scheme: PENDING_SCHEME, query: new URLSearchParams({ chat: chat.id, path: rel, t }).toString() });
+        // A whole-file decision's left side is the file before its run (the Changes row's Open Diff has the same).
+        const left = f.whole
+          ? right.with({ scheme: BEFORE_SCHEME, query: new URLSearchParams({ chat: chat.id, run: f.whole.runId, t }).toString() })
+          : right.with({ scheme: PENDING_SCHEME, query: new URLSearchParams({ chat: chat.id, path: rel, t }).toString() });
         return [right, left, right];
       });
       await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t("Pi's pending changes"), resources);
