@@ -136,6 +136,13 @@ export class ReviewEditor extends Disposable implements vscode.CodeLensProvider 
         );
         continue;
       }
+      if (file.hunks.length > 1) {
+        const top = new vscode.Range(0, 0, 0, 0);
+        lenses.push(
+          new vscode.CodeLens(top, { title: vscode.l10n.t('Keep File ({0} changes)', file.hunks.length), command: 'piPanel.keepChange', arguments: args() }),
+          new vscode.CodeLens(top, { title: vscode.l10n.t('Undo File'), command: 'piPanel.undoChange', arguments: args() }),
+        );
+      }
       for (const h of file.hunks) {
         const line = Math.min(h.start, Math.max(0, doc.lineCount - 1));
         const range = new vscode.Range(line, 0, line, 0);
