@@ -122,6 +122,24 @@ describe('review hunks', () => {
     assert.equal(applyEdit([h!], { start: at(1, 1), end: at(1, 1), text: '\nmore' }).taken.length, 1);
   });
 
+  it('moves hunks through one event of several edits (multiple cursors, last one first as VS Code reports them)', () => {
+    const hunks = computeHunks(BEFORE, AFTER, ids());
+    const edits = [
+      { start: at(8), end: at(8), text: 'tail\n' },
+      { start: at(4), end: at(4), text: 'mid\n' },
+      { start: at(0), end: at(0), text: 'top\n' },
+    ];
+    const r = applyEdits(hunks, edits);
+    let text = AFTER;
+    for (const e of edits) text = edited(text, e);
+    assert.deepEqual(r.taken, []);
+    assert.deepEqual(
+      r.hunks.map((h) => h.start),
+      [2, 8],
+    );
+    for (const h of r.hunks) assert.ok(stillThere(h, linesOf(text)), h.id);
+  });
+
   it('keeps every untouched hunk undoable through many edits elsewhere (seeded random edits)', () => {
     let seed = 7;
     const rand = (n: number) => {
@@ -170,6 +188,18 @@ describe('review hunks', () => {
     let text = afterTwo;
     for (const h of [...stacked].reverse()) text = edited(text, undoEdit(h));
     assert.equal(text, first);
+  });
+
+  it("keeps a new run's change on the line next to a pending one as a change of its own", () => {
+    const older = computeHunks('a\nb\nc\n', 'a\nB\nc\n', ids());
+    const stacked = stackRun(older, 'a\nB\nc\n', 'A\nB\nc\n', ids());
+    assert.deepEqual(
+      stacked.map((h) => [h.start, h.oldText, h.newText]),
+      [
+        [0, 'a\n', 'A\n'],
+        [1, 'b\n', 'B\n'],
+      ],
+    );
   });
 
   it('undoing every stacked change gives the file before both runs, less what the user kept (seeded random runs)', () => {

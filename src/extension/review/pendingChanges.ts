@@ -99,9 +99,10 @@ export class PendingChanges extends Disposable {
   /** The workspace-relative path of a document, when it is one of the chat's pending files. */
   relOf(uri: vscode.Uri): string | undefined {
     const root = this._root();
-    if (!root || uri.scheme !== 'file') return undefined;
-    const rel = path.relative(root, uri.fsPath).split(path.sep).join('/');
-    return this._files.has(rel) ? rel : undefined;
+    if (uri.scheme !== 'file') return undefined;
+    // The Changes row names a file outside the workspace by its absolute path.
+    const rel = root ? path.relative(root, uri.fsPath).split(path.sep).join('/') : uri.fsPath;
+    return this._files.has(rel) ? rel : this._files.has(uri.fsPath) ? uri.fsPath : undefined;
   }
 
   absOf(rel: string): string {

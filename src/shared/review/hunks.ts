@@ -161,12 +161,14 @@ export function stackRun(older: readonly Hunk[], beforeRun: string, afterRun: st
     ...older.map((h): Item => ({ kind: 'older', h, s: h.start, e: h.start + lineCount(h.newText) })),
     ...fresh.map((h): Item => ({ kind: 'fresh', h, s: h.oldStart, e: h.oldStart + lineCount(h.oldText) })),
   ].sort((a, b) => a.s - b.s || a.e - b.e);
-  // Groups of ranges (in `beforeRun`) that overlap or touch: each group with a fresh hunk becomes one hunk.
+  // Groups of ranges (in `beforeRun`) that share lines, or a point where both only insert or delete (which goes
+  // first is not known there): each group with a fresh hunk becomes one hunk. Changes on neighbouring lines stay apart.
   const groups: Item[][] = [];
   let groupEnd = -1;
   for (const it of items) {
     const last = groups.at(-1);
-    if (last && it.s <= groupEnd) {
+    const sharesPoint = it.s === it.e && it.s === groupEnd && last?.some((o) => o.s === o.e && o.s === groupEnd);
+    if (last && (it.s < groupEnd || sharesPoint)) {
       last.push(it);
       groupEnd = Math.max(groupEnd, it.e);
     } else {
