@@ -122,7 +122,15 @@ export class PendingChanges extends Disposable {
   }
 
   private async _addRun(runId: string, files: readonly FileChangeView[]): Promise<void> {
-    this._awaitingRow = false;
+    try {
+      await this._readRun(runId, files);
+    } finally {
+      // Until the run's files are read, a reload of one from disk is still the run's.
+      this._awaitingRow = false;
+    }
+  }
+
+  private async _readRun(runId: string, files: readonly FileChangeView[]): Promise<void> {
     let changed = false;
     for (const f of files) if (f.undone && this._files.delete(f.path)) changed = true;
     if (this._runs.includes(runId)) {
