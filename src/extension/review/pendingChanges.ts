@@ -51,6 +51,8 @@ export class PendingChanges extends Disposable {
   private _awaitingRow = false;
   private _queue: Promise<void> = Promise.resolve();
   private _saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** An undo's own edit is under way: the model follows it, the editor and view hear once it is saved. */
+  private _quiet = 0;
   private readonly _key: string;
   private readonly _host: PendingHost;
   private readonly _memento: vscode.Memento;
@@ -199,26 +201,41 @@ export class PendingChanges extends Disposable {
   async undo(rel: string, id?: string): Promise<string | undefined> {
     const f = this._files.get(rel);
     if (!f) return undefined;
+    // The file is as decided before anyone hears of the decision: the view's "0 left" means the file on disk is done.
     if (f.whole) {
-      this._set(rel, undefined);
-      return (await this._host.undoFile(this.absOf(rel), f.whole.runId))?.message;
+      const result = await this._host.undoFile(this.absOf(rel), f.whole.runId);
+      if (this._files.get(rel) === f) this._set(rel, undefined);
+      return result?.message;
     }
     const uri = vscode.Uri.file(this.absOf(rel));
     const doc = await vscode.workspace.openTextDocument(uri);
     const lines = linesOf(doc.getText());
-    const chosen = f.hunks.filter((h) => id === undefined || h.id === id);
+    const chosen = new Set(f.hunks.filter((h) => id === undefined || h.id === id).map((h) => h.id));
     // A change whose lines are no longer what the run wrote is not undone over the user's text: it is theirs now.
-    const safe = chosen.filter((h) => stillThere(h, lines));
-    const rest = f.hunks.filter((h) => !chosen.includes(h));
-    this._set(rel, rest.length ? { hunks: rest } : undefined);
-    if (!safe.length) return chosen.length ? vscode.l10n.t('that change was edited since; it is yours now') : undefined;
+    const safe = f.hunks.filter((h) => chosen.has(h.id) && stillThere(h, lines));
+    const done = () => {
+      const now = this._files.get(rel);
+      const rest = now && !now.whole ? now.hunks.filter((h) => !chosen.has(h.id)) : [];
+      this._set(rel, rest.length ? { hunks: rest } : undefined);
+    };
+    if (!safe.length) {
+      done();
+      return chosen.size ? vscode.l10n.t('that change was edited since; it is yours now') : undefined;
+    }
     const edit = new vscode.WorkspaceEdit();
     for (const h of safe) {
       const e = undoEdit(h);
       edit.replace(uri, new vscode.Range(e.start.line, e.start.character, e.end.line, e.end.character), e.text);
     }
-    if (!(await vscode.workspace.applyEdit(edit))) return vscode.l10n.t('the editor refused the edit');
-    await doc.save();
+    // Its own edit moves the other changes as any edit does, told to no one until the file is saved.
+    this._quiet++;
+    try {
+      if (!(await vscode.workspace.applyEdit(edit))) return vscode.l10n.t('the editor refused the edit');
+      await doc.save();
+    } finally {
+      this._quiet--;
+    }
+    done();
     return undefined;
   }
 
@@ -292,6 +309,7 @@ export class PendingChanges extends Disposable {
   private _set(rel: string, f: PendingFile | undefined): void {
     if (f) this._files.set(rel, f);
     else this._files.delete(rel);
+    if (this._quiet) return;
     this._changed();
   }
 
