@@ -210,32 +210,29 @@ export class PendingChanges extends Disposable {
     const uri = vscode.Uri.file(this.absOf(rel));
     const doc = await vscode.workspace.openTextDocument(uri);
     const lines = linesOf(doc.getText());
-    const chosen = new Set(f.hunks.filter((h) => id === undefined || h.id === id).map((h) => h.id));
+    const chosen = f.hunks.filter((h) => id === undefined || h.id === id);
     // A change whose lines are no longer what the run wrote is not undone over the user's text: it is theirs now.
-    const safe = f.hunks.filter((h) => chosen.has(h.id) && stillThere(h, lines));
-    const done = () => {
-      const now = this._files.get(rel);
-      const rest = now && !now.whole ? now.hunks.filter((h) => !chosen.has(h.id)) : [];
-      this._set(rel, rest.length ? { hunks: rest } : undefined);
-    };
+    const safe = chosen.filter((h) => stillThere(h, lines));
+    const rest = f.hunks.filter((h) => !chosen.includes(h));
     if (!safe.length) {
-      done();
-      return chosen.size ? vscode.l10n.t('that change was edited since; it is yours now') : undefined;
+      this._set(rel, rest.length ? { hunks: rest } : undefined);
+      return chosen.length ? vscode.l10n.t('that change was edited since; it is yours now') : undefined;
     }
     const edit = new vscode.WorkspaceEdit();
     for (const h of safe) {
       const e = undoEdit(h);
       edit.replace(uri, new vscode.Range(e.start.line, e.start.character, e.end.line, e.end.character), e.text);
     }
-    // Its own edit moves the other changes as any edit does, told to no one until the file is saved.
+    // Out of the model before its own edit (which then only moves the others), told to no one until the file is saved.
     this._quiet++;
     try {
+      this._set(rel, rest.length ? { hunks: rest } : undefined);
       if (!(await vscode.workspace.applyEdit(edit))) return vscode.l10n.t('the editor refused the edit');
       await doc.save();
     } finally {
       this._quiet--;
+      this._changed();
     }
-    done();
     return undefined;
   }
 
