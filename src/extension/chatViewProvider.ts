@@ -8,7 +8,7 @@ import { realScheduler } from '../shared/batcher.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import { commandOf, isCommandMessage } from '../shared/wire/commands.ts';
 import { parseWebviewMessage } from '../shared/wire/parseWebviewMessage.ts';
-import type { HostToWebview, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
+import type { HostToWebview, PendingSummary, WebviewToHost } from '../shared/wire/webviewProtocol.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { CodeChip } from '../shared/chips.ts';
 import type { ImageAttachment } from '../shared/images.ts';
@@ -54,6 +54,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private _ready = false;
   /** The Sessions list was asked for before the view was there. */
   private _pendingSessions = false;
+  private _pending: PendingSummary | undefined;
   private readonly _extensionUri: vscode.Uri;
   private readonly _client: PiClient;
   private readonly _log: Logger;
@@ -298,6 +299,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     else this._pendingChips.push(msg);
   }
 
+  /** The chat's pending changes, for its Changes rows; sent again to a re-created view. */
+  showPending(pending: PendingSummary): void {
+    this._pending = pending;
+    if (this._ready) this._post({ type: 'reviewPending', pending });
+  }
+
   /** Focuses the composer (after the view is shown). */
   /** Pi: Find in Chat: opens the view's find box, searching for `text` if given. */
   openFind(text?: string): void {
@@ -346,6 +353,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this._ready = true;
         for (const pending of this._pendingChips.splice(0)) this._post({ type: 'addChip', ...pending });
         if (this._trackComposer) this._post({ type: 'trackComposer', on: true });
+        if (this._pending) this._post({ type: 'reviewPending', pending: this._pending });
         if (this._pendingSessions) {
           this._pendingSessions = false;
           this._post({ type: 'showMode', mode: 'sessions' });

@@ -19,6 +19,7 @@ import { notifySetting } from './config.ts';
 import { FileReview } from './diffs.ts';
 import { ExtensionSurfaces } from './extensionSurfaces.ts';
 import { PiClient, type Logger } from './piClient.ts';
+import { PendingChanges } from './review/pendingChanges.ts';
 import { TurnJournalFile } from './turnJournalFile.ts';
 import { workerConfig } from './workerConfig.ts';
 import type { WorktreeInfo } from './worktrees/worktreeGit.ts';
@@ -42,6 +43,8 @@ export class Chat extends Disposable {
   readonly client: PiClient;
   readonly view: ChatViewProvider;
   readonly review: FileReview;
+  /** Its runs' changes the user has not kept or undone yet. */
+  readonly pending: PendingChanges;
   /** The editor tab showing the chat; none for the sidebar. */
   panel: vscode.WebviewPanel | undefined;
   /** Something happened while the user could not see the chat (finished, failed, waiting). */
@@ -49,7 +52,7 @@ export class Chat extends Disposable {
   /** A worktree chat's worktree, where its Pi works; none for a chat in the workspace. */
   readonly worktree: WorktreeInfo | undefined;
 
-  constructor(id: string, number: number, client: PiClient, view: ChatViewProvider, review: FileReview, worktree?: WorktreeInfo) {
+  constructor(id: string, number: number, client: PiClient, view: ChatViewProvider, review: FileReview, pending: PendingChanges, worktree?: WorktreeInfo) {
     super();
     this.id = id;
     this.number = number;
@@ -57,6 +60,7 @@ export class Chat extends Disposable {
     this.client = this._register(client);
     this.view = this._register(view);
     this.review = review;
+    this.pending = this._register(pending);
   }
 
   /** How the user knows the chat: its session's name, else "Sidebar chat" or "Chat N"; a worktree chat's branch after it. */
@@ -340,8 +344,30 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     const view = new ChatViewProvider(extensionUri, client, log, review, imageDraft, id, () => made.chat?.label ?? vscode.l10n.t('Chat'), key);
     view.worktreeBranch = worktree?.branch;
     if (this._ctx.globalState) view.modelPrefs = this._ctx.globalState;
-    const chat = (made.chat = new Chat(id, number, client, view, review, worktree));
+    // A worktree chat's files are the worktree's: its pending changes are named from there.
+    const root = () => worktree?.path ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? client.sessionInfo.cwd;
+    const pending = new PendingChanges(
+      key ?? 'sidebar',
+      {
+        fileBefore: async (p, runId) => (await client.call('fileBefore', { path: p, runId }))?.before,
+        undoFile: (p, runId) => client.call('undo', { path: p, ...(runId ? { runId } : {}) }),
+        busy: () => made.chat?.phase !== 'idle',
+      },
+      this._ctx.workspaceState,
+      root,
+      log,
+    );
+    const chat = (made.chat = new Chat(id, number, client, view, review, pending, worktree));
     const self = chat;
+    // A run's Changes row makes its hunks pending; while it runs, its writes reloading open files are not the user's edits.
+    chat.own(
+      client.onDidEmit((events) => {
+        if (self.phase !== 'idle') pending.runStarted();
+        for (const e of events) if (e.type === 'changes') void pending.addRun(e.runId, e.files);
+      }),
+    );
+    chat.own(pending.onDidChange(() => view.showPending(pending.summary())));
+    view.showPending(pending.summary());
     // Its dialogs are announced while out of sight, unless the user turned notifications off.
     chat.own(
       new ExtensionSurfaces(

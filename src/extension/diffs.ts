@@ -9,7 +9,7 @@ import { linkTarget } from './linkTarget.ts';
 import type { PiClient } from './piClient.ts';
 
 /** The diff editor's left side: a file's content before the run, served from the worker. */
-const BEFORE_SCHEME = 'pi-before';
+export const BEFORE_SCHEME = 'pi-before';
 
 /** Registers the before-content provider; the left side's query names the chat whose run it was. */
 export function registerBeforeContent(review: (chatId: string) => FileReview | undefined): vscode.Disposable {

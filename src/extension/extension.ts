@@ -25,6 +25,9 @@ import { StatusBar } from './statusBar.ts';
 import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
 import { ApprovalRulesSetting } from './approvalRulesSetting.ts';
 import { registerWorktreeCommands } from './worktrees/worktreeCommands.ts';
+import { registerReviewCommands } from './review/reviewCommands.ts';
+import { ReviewEditor } from './review/reviewEditor.ts';
+import { registerCommentCommands, ReviewComments } from './review/reviewComments.ts';
 
 /** What `activate` returns: the sidebar chat's client and every chat, for the integration tests. */
 export interface PiPanelApi {
@@ -106,6 +109,13 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   // "Always allow" in any chat saves the rule in the user's settings; every chat's worker gets it from there.
   const watchRules = (chat: Chat) => chat.own(chat.client.onDidSaveApprovalRule((rule) => void approvalRules.saveAllow(rule)));
   watchRules(sidebar);
+  // Pending changes in the editor: every chat's, drawn again whenever one of them changes.
+  const review = new ReviewEditor(() => chats.all, context.extensionUri);
+  sidebar.own(review.watch(sidebar));
+  const reviewComments = new ReviewComments(
+    (uri) => review.filesOf(uri).length > 0,
+    () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+  );
 
   context.subscriptions.push(
     log,
@@ -118,6 +128,16 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
     chats.onDidAdd(watchNotices),
     approvalRules,
     chats.onDidAdd(watchRules),
+    review,
+    chats.onDidAdd((chat) => chat.own(review.watch(chat))),
+    ...registerReviewCommands(review, () => chats.all, target),
+    reviewComments,
+    ...registerCommentCommands(reviewComments, async (text, on) => {
+      // The chat whose pending changes the comments are on, else the one the user is in.
+      const chat = chats.all.find((c) => on.some((uri) => c.pending.relOf(uri) !== undefined)) ?? focused();
+      await chats.reveal(chat);
+      await chat.client.send(vscode.l10n.t('Review comments on your changes:') + '\n' + text, chat.client.isActive ? 'followUp' : 'prompt');
+    }),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, sidebar.view, { webviewOptions: { retainContextWhenHidden: false } }),
     vscode.window.registerWebviewPanelSerializer(CHAT_EDITOR_TYPE, chats),
     vscode.commands.registerCommand('piPanel.newChat', () => chats.open()),

@@ -29,6 +29,9 @@ export const ConversationAction = {
   OpenDiff: 'open-diff',
   UndoFile: 'undo-file',
   UndoAll: 'undo-all',
+  // Stable test hooks: review in the editor.
+  KeepAll: 'keep-all',
+  Review: 'review',
   CopyCode: 'copy-code',
   InsertCode: 'insert-code',
   // A drawn diagram's toolbar (diagrams.ts).

@@ -21,6 +21,7 @@ import { ComposerBridge } from './composerBridge.ts';
 import { DialogList } from './dialogCards.ts';
 import { FindBox } from './findBox.ts';
 import { applyEvents, dispatchHostMessage, type HostMessageHandlers } from './dispatcher.ts';
+import { setPending } from './reviewPending.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
 import { Header } from './header.ts';
 import { markDroppedCards } from './contextPanel.ts';
@@ -305,6 +306,7 @@ export class ChatApp extends Disposable {
       },
       openFind: (msg) => this._find.open(typeof msg.text === 'string' ? msg.text : undefined),
       found: (msg) => this._find.onFound(msg),
+      reviewPending: (msg) => setPending(msg.pending, root),
       ...this._bridge.handlers,
       ...this._modes.handlers,
       models: (msg) => {

@@ -6,6 +6,7 @@ import { ConversationAction } from './actions.ts';
 import { button, codiconButton, toolbar } from './components.ts';
 import { h } from './dom.ts';
 import { t } from './l10n.ts';
+import { markPending } from './reviewPending.ts';
 
 /** Renders `files` into `el` (the row's body), replacing what was there. */
 export function renderChanges(el: HTMLElement, files: readonly FileChangeView[]): void {
@@ -20,6 +21,7 @@ export function renderChanges(el: HTMLElement, files: readonly FileChangeView[])
   const list = h('ul', { class: 'changes-list' });
   for (const f of files) list.append(fileItem(f));
   el.replaceChildren(head, list);
+  markPending(el);
 }
 
 function fileItem(f: FileChangeView): HTMLElement {

@@ -131,6 +131,10 @@ export class ClickRouter {
         else t.post({ type: 'undo', path, ...(runId ? { runId } : {}) });
         return;
       }
+      case ConversationAction.KeepAll:
+        return t.post({ type: 'runCommand', command: 'keepAllChanges' });
+      case ConversationAction.Review:
+        return t.post({ type: 'runCommand', command: 'reviewChanges' });
       case ConversationAction.CopyCode:
       case ConversationAction.InsertCode: {
         const code = el.closest('.code-block')?.querySelector('code')?.textContent ?? '';

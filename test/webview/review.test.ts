@@ -83,6 +83,22 @@ describe('review and chips in the chat view (headless Chromium)', function () {
     assert.equal(await row.locator('[data-action="undo-file"][data-path="src/a.ts"]').count(), 0);
   });
 
+  it('the Changes row marks each file with its pending changes and offers Keep all and Review while some are left', async () => {
+    await deliver(page, { type: 'batch', events: editRun });
+    await deliver(page, { type: 'reviewPending', pending: { files: { 'src/a.ts': 2, 'new.txt': 1 }, left: 3, total: 4 } });
+    const row = page.locator('[data-testid="changes"]');
+    assert.equal(await row.locator('li[data-path="src/a.ts"]').getAttribute('data-pending'), '2');
+    assert.equal(await row.locator('li[data-path="new.txt"]').getAttribute('data-pending'), '1');
+    assert.match((await row.textContent()) ?? '', /3 of 4 changes left/);
+    await row.locator('[data-action="keep-all"]').click();
+    assert.deepEqual((await sent('runCommand')).at(-1), { type: 'runCommand', command: 'keepAllChanges' });
+    await row.locator('[data-action="review"]').click();
+    assert.deepEqual((await sent('runCommand')).at(-1), { type: 'runCommand', command: 'reviewChanges' });
+    await deliver(page, { type: 'reviewPending', pending: { files: {}, left: 0, total: 0 } });
+    assert.equal(await row.locator('li[data-path="src/a.ts"]').getAttribute('data-pending'), '0');
+    assert.equal(await row.locator('[data-action="keep-all"]').count(), 0, 'nothing left to keep');
+  });
+
   it('a chip from the host shows in the composer, expands into the prompt, and shows in the user row', async () => {
     await deliver(page, { type: 'addChip', chip: { kind: 'selection', path: 'src/a.ts', startLine: 2, endLine: 3, text: 'let x = 1;\n' } });
     const chip = page.locator('[data-testid="composer-chips"] [data-chip="src/a.ts:2-3"]');

@@ -52,6 +52,8 @@ export const VIEW_COMMANDS = [
   'applyWorktree',
   'discardWorktree',
   'openWorktreeWindow',
+  'keepAllChanges',
+  'reviewChanges',
 ] as const;
 /** One of `VIEW_COMMANDS`. */
 export type ViewCommand = (typeof VIEW_COMMANDS)[number];
@@ -94,7 +96,16 @@ export type HostToWebview =
   /** The reply to `find` number `seq`: the rows of the whole session holding the text. */
   | { readonly type: 'found'; readonly seq: number; readonly matches: readonly FindMatch[]; readonly total: number }
   /** The model picker's catalog: it opens (or refreshes while open). */
-  | { readonly type: 'models'; readonly catalog: ModelCatalog };
+  | { readonly type: 'models'; readonly catalog: ModelCatalog }
+  /** The chat's changes not yet kept or undone: the Changes rows mark their files and offer Keep all and Review. */
+  | { readonly type: 'reviewPending'; readonly pending: PendingSummary };
+
+/** A chat's pending changes: per workspace-relative file how many, and "`left` of `total` changes left". */
+export interface PendingSummary {
+  readonly files: Readonly<Record<string, number>>;
+  readonly left: number;
+  readonly total: number;
+}
 
 /** What the view shows. */
 export type ViewMode = 'chat' | 'sessions' | 'tree';
