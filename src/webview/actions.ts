@@ -105,6 +105,8 @@ export const DirectAction = {
   // The header's context gauge and its breakdown (contextPanel.ts); Drop from context is a stable test hook.
   ShowContext: 'show-context',
   DropFromContext: 'drop-from-context',
+  // The model picker's close button (modelPicker.ts).
+  CloseModelPicker: 'close-model-picker',
 } as const;
 
 /** The queue strip's buttons on each queued message (stable test hooks: edit-queued, remove-queued, send-now). */

@@ -5,6 +5,7 @@
 
 import { formatPrice, formatTokens, modelKey, modelSections, type ModelCatalog, type ModelScope, type ModelView } from '../shared/modelCatalog.ts';
 import type { WebviewToHost } from '../shared/wire/webviewProtocol.ts';
+import { DirectAction } from './actions.ts';
 import { h, setHidden } from './dom.ts';
 import { t } from './l10n.ts';
 
@@ -19,11 +20,21 @@ export class ModelPicker {
 
   constructor(post: (msg: WebviewToHost) => void) {
     this._post = post;
-    this._search = h('input', { type: 'search', class: 'model-search', placeholder: t('Search models'), 'aria-label': t('Search models') });
-    this._asDefault = h('input', { type: 'checkbox', class: 'model-scope' });
+    this._search = h('input', {
+      type: 'search',
+      class: 'model-search',
+      'data-testid': 'model-search',
+      placeholder: t('Search models'),
+      'aria-label': t('Search models'),
+    });
+    this._asDefault = h('input', { type: 'checkbox', class: 'model-scope', 'data-testid': 'model-scope' });
     this._list = h('div', { class: 'model-list', role: 'listbox', 'aria-label': t('Models') });
     this._signOut = h('div', { class: 'model-sign-out' });
-    const close = h('button', { type: 'button', class: 'btn btn-icon model-close', 'aria-label': t('Close'), title: t('Close') }, '×');
+    const close = h(
+      'button',
+      { type: 'button', class: 'btn btn-icon model-close', 'data-action': DirectAction.CloseModelPicker, 'aria-label': t('Close'), title: t('Close') },
+      '×',
+    );
     this.el = h(
       'div',
       { class: 'model-picker', 'data-testid': 'model-picker', role: 'dialog', 'aria-label': t('Select a model'), hidden: true },

@@ -12,7 +12,13 @@ export class Welcome {
   private _providers: readonly ProviderView[] | undefined;
 
   constructor(post: (msg: WebviewToHost) => void) {
-    this._filter = h('input', { type: 'search', class: 'welcome-filter', placeholder: t('Filter providers'), 'aria-label': t('Filter providers') });
+    this._filter = h('input', {
+      type: 'search',
+      class: 'welcome-filter',
+      'data-testid': 'welcome-filter',
+      placeholder: t('Filter providers'),
+      'aria-label': t('Filter providers'),
+    });
     this._list = h('ul', { class: 'welcome-providers' });
     this.el = h(
       'section',
