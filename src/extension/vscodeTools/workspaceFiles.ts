@@ -87,6 +87,15 @@ function inTab(uri: vscode.Uri): boolean {
 }
 
 /**
+ * Where a file opened for the language servers goes: beside the active group when that group shows a webview (a
+ * chat in an editor tab, whose run is what opened it: the chat stays in sight), else in the active group.
+ */
+function besideAWebview(): vscode.ViewColumn {
+  const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+  return active?.input instanceof vscode.TabInputWebview ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+}
+
+/**
  * Opens `uri` for the language servers, in a tab kept in the background when it has none (a language server
  * checks only the files the editor shows); undefined when it does not exist. `fresh` says it had no tab.
  */
@@ -99,7 +108,7 @@ export async function openForServers(uri: vscode.Uri): Promise<{ doc: vscode.Tex
   }
   if (inTab(uri)) return { doc, fresh: false };
   try {
-    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
+    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true, viewColumn: besideAWebview() });
   } catch {
     // No tab (the editor area refused it): the document is open for the servers all the same.
   }
