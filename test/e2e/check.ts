@@ -3,7 +3,7 @@
  * checker (../shared/tools/check-e2e-output.mjs) is not beside the repo. Same case format:
  * expect.{stopReasons, stopReasonsLast, toolCards, panelContains, panelLacks, panelContainsOnce,
  * statusMatches, thinking, hostileFree, maxElapsedMs, files, notificationsMatch, notificationsLack,
- * editorsMatch, requestsMatch, requestsLack, noAssistantOk, chatContains, chatLacks}; always result.ok, idle, and Pi's
+ * editorsMatch, requestsMatch, requestsLack, noAssistantOk, chatContains, chatLacks, chats}; always result.ok, idle, and Pi's
  * finished assistant texts on screen (in any chat: panel.txt and the editor chats' chat-N.txt).
  *
  *   node test/e2e/check.ts OUT_DIR CASE.json
@@ -34,6 +34,8 @@ interface Expect {
   /** Editor chat N's text (chat-N.txt) holds each string, or (`chatLacks`) none of them. */
   chatContains?: Record<string, string[]>;
   chatLacks?: Record<string, string[]>;
+  /** Editor chat N: its text (chat-N.txt, which must exist) holds or lacks strings, and its run state in result.json. */
+  chats?: Record<string, { contains?: string[]; lacks?: string[]; runState?: string }>;
 }
 
 /** A case's regex, with the `(?i)` prefix meaning case-insensitive. */
@@ -102,6 +104,18 @@ export function checkRun(outDir: string, expect: Expect): string[] {
   for (const [n, strings] of Object.entries(expect.chatLacks ?? {})) {
     const chat = fold(file(`chat-${n}.txt`));
     for (const str of strings) if (chat.includes(fold(str))) problems.push(`chat ${n} text has ${JSON.stringify(str)}`);
+  }
+  for (const [n, want] of Object.entries(expect.chats ?? {})) {
+    // As the shared checker: a chat named here must have left its text (a chat closed by the run has none).
+    if (!fs.existsSync(path.join(outDir, `chat-${n}.txt`))) {
+      problems.push(`chat-${n}.txt missing`);
+      continue;
+    }
+    const chat = fold(file(`chat-${n}.txt`));
+    for (const str of want.contains ?? []) if (!chat.includes(fold(str))) problems.push(`chat ${n} text lacks ${JSON.stringify(str)}`);
+    for (const str of want.lacks ?? []) if (chat.includes(fold(str))) problems.push(`chat ${n} text has ${JSON.stringify(str)}`);
+    const info = (result as { chats?: { id: string; runState?: string }[] }).chats?.find((c) => c.id === `editor-${n}`);
+    if (want.runState && info?.runState !== want.runState) problems.push(`chat ${n} runState ${info?.runState} != ${want.runState}`);
   }
   if (expect.thinking && !html.includes('data-block="thinking"')) problems.push('no thinking block on the panel');
 
