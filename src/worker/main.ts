@@ -154,6 +154,7 @@ const vscodeTools = new VscodeTools(
   (method, params) => connection.sendRequest(method, params),
   (files) => controller.review.willWrite(files),
   log,
+  realScheduler,
 );
 
 const planMode = new PlanMode((plan) => controller.emitExternal([{ type: 'plan', plan }]));

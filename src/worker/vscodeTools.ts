@@ -5,10 +5,12 @@
  */
 
 import type { ExtensionFactory, ToolDefinition } from '@earendil-works/pi-coding-agent';
+import type { Scheduler } from '../shared/batcher.ts';
 import { newErrorsLabel, READ_ONLY_VSCODE_TOOLS, timeoutText, VSCODE_TOOL_NAMES, type VscodeToolName } from '../shared/vscodeTools.ts';
 import type { HostRequestMethod, HostRequests, Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText } from './agentSession.ts';
 import { resolveToolPath } from './toolPath.ts';
+import { within } from './within.ts';
 
 /** Sends a request to the extension host. */
 export type AskHost = <M extends HostRequestMethod>(method: M, params: HostRequests[M]['params']) => Promise<HostRequests[M]['result']>;
@@ -99,36 +101,20 @@ const TOOLS: Readonly<Record<VscodeToolName, { label: string; description: strin
   },
 };
 
-/** Resolves with `work`, or with `fallback()` after `ms`. */
-function within<T>(work: Promise<T>, ms: number, fallback: () => T): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(fallback()), ms);
-    timer.unref?.();
-    work.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
-}
-
 /** The `vscode_*` tools and the errors after edits, for every session Pi builds. */
 export class VscodeTools {
   private readonly _options: () => VscodeToolsOptions;
   private readonly _ask: AskHost;
   private readonly _willWrite: (files: readonly string[]) => void;
   private readonly _log: Logger;
+  private readonly _clock: Scheduler;
   /** Tool calls whose files had their errors noted before they changed. */
   private readonly _noted = new Map<string, readonly string[]>();
 
   /** `willWrite` records the files a rename is about to change (the Changes row, Undo). */
-  constructor(options: () => VscodeToolsOptions, ask: AskHost, willWrite: (files: readonly string[]) => void, log: Logger) {
+  constructor(options: () => VscodeToolsOptions, ask: AskHost, willWrite: (files: readonly string[]) => void, log: Logger, clock: Scheduler) {
     this._options = options;
+    this._clock = clock;
     this._ask = ask;
     this._willWrite = willWrite;
     this._log = log;
@@ -153,7 +139,10 @@ export class VscodeTools {
       if (!paths || event.isError || !CHANGING_TOOLS.has(event.toolName)) return undefined;
       let after: HostRequests['editDiagnostics']['result'];
       try {
-        after = await within(this._ask('editDiagnostics', { step: 'after', id: event.toolCallId, paths }), HOST_ANSWER_MS, () => ({ note: '', count: 0 }));
+        after = await within(this._clock, this._ask('editDiagnostics', { step: 'after', id: event.toolCallId, paths }), HOST_ANSWER_MS, () => ({
+          note: '',
+          count: 0,
+        }));
       } catch (err) {
         this._log.warn(`Diagnostics after ${event.toolName} failed: ${errorText(err)}`);
         return undefined;
@@ -170,7 +159,7 @@ export class VscodeTools {
   /** Notes the errors in `paths` before tool call `id` changes them (bounded: an edit is never held up long). */
   private async _noteBefore(id: string, paths: readonly string[]): Promise<void> {
     try {
-      await within(this._ask('editDiagnostics', { step: 'before', id, paths }), BEFORE_EDIT_MS, () => undefined);
+      await within(this._clock, this._ask('editDiagnostics', { step: 'before', id, paths }), BEFORE_EDIT_MS);
       this._noted.set(id, paths);
     } catch (err) {
       this._log.warn(`Diagnostics before a change failed: ${errorText(err)}`);
@@ -191,7 +180,7 @@ export class VscodeTools {
       ...(readOnly ? {} : { executionMode: 'sequential' as const }),
       execute: async (toolCallId, params) => {
         const ask = (step?: 'plan' | 'apply') =>
-          within(this._ask('vscodeTool', { tool: name, args: params, id: toolCallId, ...(step ? { step } : {}) }), HOST_ANSWER_MS, () => ({
+          within(this._clock, this._ask('vscodeTool', { tool: name, args: params, id: toolCallId, ...(step ? { step } : {}) }), HOST_ANSWER_MS, () => ({
             text: timeoutText(HOST_ANSWER_MS),
             isError: true,
           }));
