@@ -484,7 +484,14 @@ async function waitIdle(wb: Workbench, deadline: number): Promise<string | null>
       const finished =
         sawBusy ||
         (await latchBusy(wb)) === true ||
-        (await wb.webview().locator('[data-role="assistant"][data-stop-reason], [data-role="notice"]').count()) > 0;
+        // What only a finished run leaves: a final reply, a notice, or a `!` command's row with its end (a lone
+        // `!` run can start and end within one frame, so the page may never show it busy).
+        (await wb
+          .webview()
+          .locator(
+            '[data-role="assistant"][data-stop-reason], [data-role="notice"], [data-role="bash"][data-status="done"], [data-role="bash"][data-status="error"]',
+          )
+          .count()) > 0;
       if (finished) {
         // The last batch (stop reason, usage) may trail the idle state by a frame.
         await sleep(300);
