@@ -346,7 +346,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   private async _handle(msg: WebviewToHost): Promise<void> {
     // Most requests pass through untouched: the worker answers them, as their table says.
-    if (isCommandMessage(msg)) return this._client.request(commandOf(msg));
+    if (isCommandMessage(msg)) {
+      await this._client.request(commandOf(msg));
+      // The tree view shows where the session is after a move in it.
+      if (msg.type === 'navigateTree') await this._sessions.showTree();
+      return;
+    }
     switch (msg.type) {
       case 'ready': {
         this._feed.open();
@@ -402,12 +407,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._run('addFile');
       case 'dropUris':
         return this._run('addDropped', msg.uris);
-      case 'answerDialog':
-        await this._client.call(
-          'answerDialog',
-          msg.value === undefined ? { id: msg.id } : { id: msg.id, value: msg.value, ...(msg.reason ? { reason: msg.reason } : {}) },
-        );
-        return;
       case 'composerImages':
         this._composerImages = msg.images;
         return this._imageDraft.save(msg.images);
@@ -432,9 +431,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         if (await this._sessions.delete(msg.file)) await this._sessions.refresh();
         return;
       case 'showTree':
-        return this._sessions.showTree();
-      case 'navigateTree':
-        await this._client.call('navigateTree', { entryId: msg.entryId });
         return this._sessions.showTree();
       case 'loadEarlier':
         return this._feed.loadEarlier(msg.before, msg.count);

@@ -41,10 +41,17 @@ export class Branching {
   private readonly _moves = new Set<Promise<void>>();
 
   /** The commands of the table (`COMMANDS`) this part answers. */
-  readonly commands: CommandHandlers<'editResend' | 'forkHere' | 'newSession'> = {
+  readonly commands: CommandHandlers<'editResend' | 'forkHere' | 'newSession' | 'navigateTree' | 'resumeSession' | 'importSession' | 'sessionTree'> = {
     newSession: () => this.newSession(),
     editResend: ({ entryId }) => this.editResend(entryId),
     forkHere: ({ entryId }) => this.forkHere(entryId),
+    navigateTree: ({ entryId }) => this.navigateTree(entryId),
+    resumeSession: ({ file }) => this.resumeSession(file),
+    importSession: ({ file }) => this.importSession(file),
+    sessionTree: async () => {
+      await this._target.ensureSession();
+      return { nodes: this.tree() };
+    },
   };
 
   /** `pendingImport`: where an import is recorded until it has finished, so a worker dying during it leaves no copy. */

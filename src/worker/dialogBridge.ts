@@ -6,6 +6,7 @@
 
 import type { ExtensionError, ExtensionUIContext, ExtensionUIDialogOptions } from '@earendil-works/pi-coding-agent';
 import type { Scheduler } from '../shared/batcher.ts';
+import type { CommandHandlers } from '../shared/wire/commands.ts';
 import type { DialogKind, DialogView, ExtensionUiEvent } from '../shared/wire/events.ts';
 import type { NoticeLevel, WireEvent } from '../shared/wire/events.ts';
 import type { ExtensionUiNotice, Logger, UserNotification } from '../shared/wire/workerProtocol.ts';
@@ -78,6 +79,16 @@ export class ExtensionUi {
     this._host = host;
     this.context = this._makeContext();
   }
+
+  /** The commands of the table (`COMMANDS`) the extension UI answers: a dialog's answer, the panel's own question, the composer's text. */
+  readonly commands: CommandHandlers<'answerDialog' | 'askPanel' | 'composerText'> = {
+    answerDialog: async ({ id, value, reason }) => ({ answered: this.answer(id, value, reason) }),
+    askPanel: async ({ title, message, options }) => {
+      const answer = await this.ask({ kind: 'select', title, message, options });
+      return answer === undefined ? {} : { answer };
+    },
+    composerText: async ({ text }) => this.setEditorText(text),
+  };
 
   /**
    * The panel's approvals ask through the same cards, marked as the panel's own: a choice with the command or

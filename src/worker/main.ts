@@ -14,8 +14,7 @@ import { ChildProcessTable } from '../shared/childProcessTable.ts';
 import { findRows } from '../shared/transcript/find.ts';
 import { pageBefore, recentPart } from '../shared/transcript/paging.ts';
 import { COMMANDS, type CommandHandlers, type CommandName } from '../shared/wire/commands.ts';
-import type { Logger, LoginResult, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
-import { CUSTOM_PROVIDER } from '../shared/modelCatalog.ts';
+import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
 import type { PiModule } from '../pi/piEntry.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { Approvals } from './approvalExtension.ts';
@@ -27,14 +26,15 @@ import { ExtensionUi } from './dialogBridge.ts';
 import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
 import { PlanMode } from './planMode.ts';
-import { listMcpServers, setMcpEnabled } from './mcpServers.ts';
-import { isEndpointUrl, modelCatalog, signInProviders, writeCustomProvider } from './providerAuth.ts';
+import { mcpCommands } from './mcpServers.ts';
+import { providerCommands } from './providerCommands.ts';
 import { ProviderAuth } from './providerLogin.ts';
-import { listPiCommands } from './piCommands.ts';
-import { createPiSession, defaultPiAgentDir, listPiSessions, sessionDirFor } from './piSessions.ts';
-import { listSessionInfos, listSessionPage } from './sessionRuntime.ts';
+import { createPiSession, defaultPiAgentDir, sessionDirFor } from './piSessions.ts';
+import { savedSessionCommands } from './savedSessions.ts';
+import { listSessionInfos } from './sessionRuntime.ts';
 import { SessionController } from './sessionController.ts';
-import { exportHtml, exportJsonl, lastAnswer, listModels, setModel, setSessionName, setThinkingLevel, thinkingLevels } from './sessionRequests.ts';
+import { sessionRequestCommands } from './sessionRequests.ts';
+import type { WorkerContext } from './workerContext.ts';
 import { ShellCommands } from './shellCommands.ts';
 import { followWorkspace } from './workspaceCwd.ts';
 import { VscodeTools } from './vscodeTools.ts';
@@ -142,12 +142,6 @@ const approvals = new Approvals(
 // Sign-in questions go to the main thread's input boxes; answers (keys among them) come back by id and are never logged.
 const providerAuth = new ProviderAuth((notice) => notify('auth', notice));
 
-/** Signs in on the session's model runtime; a success reopens a session that had no usable model. */
-async function signIn(login: (s: AgentSessionLike) => Promise<LoginResult>): Promise<LoginResult> {
-  const result = await login(await session());
-  if (result.ok) await controller.modelsChanged();
-  return result;
-}
 // The host answers with the VS Code API; the settings are read for each session Pi builds (a change reloads it).
 const vscodeTools = new VscodeTools(
   () => ({ tools: config?.vscodeTools !== false, afterEdit: config?.diagnosticsAfterEdit !== false, cwd: config?.cwd }),
@@ -255,7 +249,7 @@ function sessionsOf(c: WorkerConfig): { pi: PiModule; cwd: string; dir: string }
   return { pi: loadPi(distDir), cwd: c.cwd, dir: sessionDirFor(c.cwd, agentDirOf(c)) };
 }
 
-/** One handler per request of the protocol but the commands (the session's parts register those): a request left out is a compile error. */
+/** One handler per request of the protocol but the commands (their parts register those): a request left out is a compile error. */
 type RequestHandlers = {
   readonly [M in Exclude<WorkerRequestMethod, CommandName>]: (params: WorkerRequests[M]['params']) => Promise<WorkerRequests[M]['result']>;
 };
@@ -268,7 +262,6 @@ const handlers: RequestHandlers = {
     return controller.send(text, mode, images);
   }),
   cancel: acknowledge(() => controller.cancel()),
-  resumeSession: acknowledge(({ file }) => controller.branching.resumeSession(file)),
   reload: async (c) => {
     const trustGained = config !== undefined && !config.trusted && c.trusted;
     configure(c);
@@ -276,115 +269,13 @@ const handlers: RequestHandlers = {
     return { reloaded: await controller.reload(note) };
   },
   forceIdle: acknowledge(() => controller.forceIdle()),
-  compact: acknowledge(() => controller.prompting.compact()),
-  compactWith: acknowledge(({ instructions }) => controller.prompting.compact(instructions)),
-  listModels: async () => listModels(await session()),
-  setModel: acknowledge(async ({ provider, id }) => {
-    await setModel(await session(), provider, id);
-    controller.refreshSessionInfo();
-  }),
-  thinkingLevels: async () => thinkingLevels(await session()),
-  setThinkingLevel: acknowledge(async ({ level }) => {
-    setThinkingLevel(await session(), level);
-    controller.refreshSessionInfo();
-  }),
-  listSessions: async () => {
-    const c = currentConfig();
-    const sessions = await listPiSessions(loadPi(distDir), c.cwd, agentDirOf(c));
-    return {
-      sessions: sessions.map((i) => ({
-        path: i.path,
-        name: i.name,
-        firstMessage: i.firstMessage,
-        modified: i.modified.getTime(),
-        messageCount: i.messageCount,
-      })),
-    };
-  },
-  sessionPage: async ({ query, offset, limit }) => {
-    const { pi, cwd, dir } = sessionsOf(currentConfig());
-    return listSessionPage(pi, cwd, dir, { query, offset, limit, current: controller.sessionFile });
-  },
-  exportHtml: async ({ file }) => ({ file: await exportHtml(await session(), file) }),
-  exportJsonl: async ({ file }) => ({ file: exportJsonl(await session(), file) }),
-  lastAnswer: async () => {
-    const text = lastAnswer(await session());
-    return text ? { text } : {};
-  },
-  fileBefore: async ({ path, runId }) => {
-    const before = await controller.review.fileBefore(path, runId);
-    return before ? { before } : {};
-  },
-  undo: async ({ path, runId }) => controller.review.undo(path, runId),
-  answerDialog: async ({ id, value, reason }) => ({ answered: extensionUi.answer(id, value, reason) }),
-  askPanel: async ({ title, message, options }) => {
-    const answer = await extensionUi.ask({ kind: 'select', title, message, options });
-    return answer === undefined ? {} : { answer };
-  },
-  listCommands: async () => ({ commands: listPiCommands(await session()) }),
-  setSessionName: acknowledge(async ({ name }) => setSessionName(await session(), name)),
-  importSession: acknowledge(({ file }) => controller.branching.importSession(file)),
-  navigateTree: acknowledge(({ entryId }) => controller.branching.navigateTree(entryId)),
-  clearCheckpoints: async () => {
-    await controller.ensureSession();
-    return { message: await controller.review.clearCheckpoints() };
-  },
-  sessionTree: async () => {
-    await controller.ensureSession();
-    return { nodes: controller.branching.tree() };
-  },
-  renameSession: async ({ file, name }) => {
-    if (!file || file === controller.sessionFile) {
-      await controller.branching.rename(name);
-      return null;
-    }
-    // Another saved session: append the name to its file, as Pi's /name would.
-    const { pi, dir } = sessionsOf(currentConfig());
-    pi.SessionManager.open(file, dir).appendSessionInfo(name.trim());
-    return null;
-  },
   earlierRows: async ({ before, count }) => ({ page: pageBefore(controller.state, before, count) }),
   findRows: async ({ query }) => findRows(controller.state, query),
   shutdown: acknowledge(async ({ settleMs, extensionsMs }) => {
     clearTimeout(warmTimer);
     await controller.shutdown(settleMs, extensionsMs);
   }),
-  ...planMode.handlers(session, (text) => controller.send(text, 'prompt')),
   ping: async () => null,
-  login: ({ provider, type }) => signIn((s) => providerAuth.login(s.modelRuntime, provider, type)),
-  authAnswer: acknowledge(({ id, value }) => providerAuth.answer(id, value)),
-  addCustomProvider: ({ baseUrl, modelId }) =>
-    signIn(async (s) => {
-      if (!isEndpointUrl(baseUrl)) return { ok: false, message: `Not an http(s) URL: ${baseUrl}` };
-      writeCustomProvider(agentDirOf(currentConfig()), baseUrl, modelId);
-      // Pi reads models.json again, as opening its /model does.
-      await s.modelRuntime.refresh({ allowNetwork: false });
-      return providerAuth.login(s.modelRuntime, CUSTOM_PROVIDER, 'api_key');
-    }),
-  logout: acknowledge(async ({ provider }) => {
-    await (await session()).modelRuntime.logout(provider);
-    await controller.modelsChanged();
-  }),
-  modelCatalog: async () => modelCatalog(await session(), controller.noModel),
-  mcpServers: async () => {
-    const c = currentConfig();
-    const s = await session();
-    return { servers: listMcpServers(agentDirOf(c), c.cwd, c.trusted, s.getActiveToolNames?.() ?? []) };
-  },
-  setMcpEnabled: acknowledge(async ({ name, enabled, inProject }) => {
-    const c = currentConfig();
-    // Restricted Mode: the project's file is the folder's, which Pi does not read and the panel does not write.
-    if (inProject && !c.trusted) throw new Error('This workspace is not trusted: Pi reads no project MCP settings here.');
-    setMcpEnabled(agentDirOf(c), c.cwd, name, enabled, inProject);
-    await controller.reload();
-  }),
-  restartMcp: async () => ({ reloaded: await controller.reload() }),
-  providers: async () => ({ providers: signInProviders((await session()).modelRuntime) }),
-  pickModel: acknowledge(async ({ model, scope }) => {
-    const cut = model.indexOf('/');
-    await setModel(await session(), model.slice(0, cut), model.slice(cut + 1), scope === 'default');
-    controller.refreshSessionInfo();
-  }),
 };
 
 /** A handler for a request whose reply says only that it is done (`null`). */
@@ -404,14 +295,23 @@ function serve<M extends Exclude<WorkerRequestMethod, CommandName>>(method: M): 
 }
 
 for (const method of Object.keys(handlers)) if (isRequestMethod(method)) serve(method);
-/** Every command of the table, from the session's parts and, for the extension UI and the shell, from here: one left out is a compile error. */
+
+/** The worker context the parts beside the session's owner take. */
+const context: WorkerContext = { config: currentConfig, agentDir: () => agentDirOf(currentConfig()), pi: () => loadPi(distDir), session };
+
+/** Every command of the table, each from the part that does it (the shell, Retry and Drop from context here): one left out is a compile error. */
 const commands: CommandHandlers = {
   ...controller.commands,
+  ...extensionUi.commands,
+  ...planMode.handlers(session, (text) => controller.send(text, 'prompt')),
+  ...sessionRequestCommands({ session, changed: () => controller.refreshSessionInfo() }),
+  ...savedSessionCommands({ ...context, current: () => controller.sessionFile, renameOpen: (name) => controller.branching.rename(name) }),
+  ...mcpCommands({ ...context, reload: () => controller.reload() }),
+  ...providerCommands(providerAuth, { ...context, modelsChanged: () => controller.modelsChanged(), noModel: () => controller.noModel }),
   retryLast: async () => {
     if (!controller.isActive) extensionUi.runStarting();
     await controller.prompting.retryLast();
   },
-  composerText: async ({ text }) => extensionUi.setEditorText(text),
   dropFromContext: async ({ entryId }) => {
     const s = await session();
     // An edit appended mid-run would land between the run's own entries.
@@ -430,8 +330,9 @@ const commands: CommandHandlers = {
   },
 };
 for (const name of Object.keys(COMMANDS) as CommandName[]) {
-  const run = commands[name] as (params: WorkerRequests[CommandName]['params']) => Promise<void>;
-  handle(name, acknowledge(run));
+  const run = commands[name] as (params: WorkerRequests[CommandName]['params']) => Promise<unknown>;
+  // A command answered with `null` may return nothing.
+  handle(name, async (params) => ((await run(params)) ?? null) as WorkerRequests[CommandName]['result']);
 }
 
 connection.listen();

@@ -5,7 +5,9 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { CommandHandlers } from '../shared/wire/commands.ts';
 import type { McpServerView } from '../shared/wire/workerProtocol.ts';
+import type { WorkerContext } from './workerContext.ts';
 
 type McpFile = { mcpServers?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
@@ -25,7 +27,7 @@ const projectFile = (cwd: string) => path.join(cwd, '.pi', 'mcp.json');
 const isOverride = (entry: Record<string, unknown>) => entry.command === undefined && entry.url === undefined && entry.type === undefined;
 
 /** Every server of both files, a project entry over the user's of the same name; `tools`: the session's tools by name. */
-export function listMcpServers(agentDir: string, cwd: string, trusted: boolean, tools: readonly string[]): McpServerView[] {
+function listMcpServers(agentDir: string, cwd: string, trusted: boolean, tools: readonly string[]): McpServerView[] {
   const user = readMcp(userFile(agentDir)).mcpServers ?? {};
   const project = readMcp(projectFile(cwd)).mcpServers ?? {};
   const names = [...new Set([...Object.keys(user), ...Object.keys(project)])];
@@ -46,7 +48,7 @@ export function listMcpServers(agentDir: string, cwd: string, trusted: boolean, 
  * Enables or disables `name`: in the file that defines it, or (`inProject`, a user-level server, a trusted workspace)
  * as an override in the project's `.pi/mcp.json`. Keeps everything else in the file.
  */
-export function setMcpEnabled(agentDir: string, cwd: string, name: string, enabled: boolean, inProject: boolean): void {
+function setMcpEnabled(agentDir: string, cwd: string, name: string, enabled: boolean, inProject: boolean): void {
   const projectPath = projectFile(cwd);
   const project = readMcp(projectPath);
   const definedInProject = project.mcpServers?.[name] !== undefined && !isOverride(project.mcpServers[name]!);
@@ -57,4 +59,29 @@ export function setMcpEnabled(agentDir: string, cwd: string, name: string, enabl
   servers[name] = { ...(servers[name] ?? {}), enabled };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify({ ...config, mcpServers: servers }, null, 2) + '\n');
+}
+
+/** What the MCP commands need besides the worker context: reopening the session so a change applies. */
+export interface McpTarget extends WorkerContext {
+  /** Reopens the session (at once when idle, else when the run settles); false when it waits for the run. */
+  reload(): Promise<boolean>;
+}
+
+/** The commands of the table (`COMMANDS`) about MCP servers (Pi: MCP Servers). */
+export function mcpCommands(target: McpTarget): CommandHandlers<'mcpServers' | 'setMcpEnabled' | 'restartMcp'> {
+  return {
+    mcpServers: async () => {
+      const c = target.config();
+      const s = await target.session();
+      return { servers: listMcpServers(target.agentDir(), c.cwd, c.trusted, s.getActiveToolNames?.() ?? []) };
+    },
+    setMcpEnabled: async ({ name, enabled, inProject }) => {
+      const c = target.config();
+      // Restricted Mode: the project's file is the folder's, which Pi does not read and the panel does not write.
+      if (inProject && !c.trusted) throw new Error('This workspace is not trusted: Pi reads no project MCP settings here.');
+      setMcpEnabled(target.agentDir(), c.cwd, name, enabled, inProject);
+      await target.reload();
+    },
+    restartMcp: async () => ({ reloaded: await target.reload() }),
+  };
 }

@@ -8,7 +8,7 @@
 
 import type { ExtensionAPI, ExtensionFactory, ToolDefinition } from '@earendil-works/pi-coding-agent';
 import { checklistOf, noPlan, planProgress, type PlanItem, type PlanView } from '../shared/plan.ts';
-import type { WorkerRequests } from '../shared/wire/workerProtocol.ts';
+import type { CommandHandlers } from '../shared/wire/commands.ts';
 
 /** Pi's own tools that only read (as Pi registers them, never an extension's tool of the same name). */
 const READ_ONLY_BUILTINS: readonly string[] = ['read', 'grep', 'find', 'ls'];
@@ -203,11 +203,6 @@ const TODO_PARAMETERS = {
   additionalProperties: false,
 };
 
-/** The worker's handlers of the requests plan mode answers. */
-type PlanHandlers = {
-  readonly [M in 'setPlanMode' | 'actOnPlan']: (params: WorkerRequests[M]['params']) => Promise<WorkerRequests[M]['result']>;
-};
-
 /** Plan mode of the panel's sessions: the extension Pi loads for each session, and what the host asks of the current one. */
 export class PlanMode {
   private readonly _emit: (plan: PlanView) => void;
@@ -241,7 +236,7 @@ export class PlanMode {
    * The requests plan mode answers, which the worker registers beside the others: each waits for `opened` (the
    * session open; it rejects when the session cannot start) and Act on plan `send`s its message as a prompt.
    */
-  handlers(opened: () => Promise<unknown>, send: (text: string) => Promise<void>): PlanHandlers {
+  handlers(opened: () => Promise<unknown>, send: (text: string) => Promise<void>): CommandHandlers<'setPlanMode' | 'actOnPlan'> {
     return {
       setPlanMode: async ({ on }) => {
         await opened();
@@ -250,7 +245,6 @@ export class PlanMode {
       actOnPlan: async ({ text }) => {
         await opened();
         await send(this.act(text));
-        return null;
       },
     };
   }

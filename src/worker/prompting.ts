@@ -3,6 +3,7 @@
  * given back to the composer, retry the last prompt, and manual compaction.
  */
 
+import type { CommandHandlers } from '../shared/wire/commands.ts';
 import type { Scheduler } from '../shared/batcher.ts';
 import type { IDisposable } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
@@ -71,6 +72,13 @@ export class Prompting {
   private readonly _log: Logger;
   private readonly _clock: Scheduler;
   private readonly _options: ControllerOptions;
+
+  /** The commands of the table (`COMMANDS`) this part answers. */
+  readonly commands: CommandHandlers<'compact' | 'compactWith' | 'editQueue'> = {
+    compact: () => this.compact(),
+    compactWith: ({ instructions }) => this.compact(instructions),
+    editQueue: async (edit) => this.editQueue(edit),
+  };
 
   constructor(target: PromptTarget, notices: SessionNotices, watchdog: RunWatchdog, log: Logger, clock: Scheduler, options: ControllerOptions) {
     this._target = target;

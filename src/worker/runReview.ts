@@ -1,5 +1,6 @@
 /** A run's file changes: recorded as Pi's tools run, its Changes row when it settles and again later, a file before it (Open Diff), Undo, clearing the checkpoints. */
 
+import type { CommandHandlers } from '../shared/wire/commands.ts';
 import type { FileBefore, Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import type { RunChangesView, SessionCheckpoints } from './checkpoints/sessionCheckpoints.ts';
@@ -15,9 +16,32 @@ export class RunReview {
   private readonly _restoring: Restoring;
   private readonly _log: Logger;
   private readonly _show: (row: RunChangesView) => void;
+  private readonly _opened: () => Promise<unknown>;
 
-  /** `show` puts a Changes row in the transcript. */
-  constructor(checkpoints: SessionCheckpoints, files: RunFiles, restoring: Restoring, log: Logger, show: (row: RunChangesView) => void) {
+  /** The commands of the table (`COMMANDS`) this part answers. */
+  readonly commands: CommandHandlers<'fileBefore' | 'undo' | 'clearCheckpoints'> = {
+    fileBefore: async ({ path, runId }) => {
+      const before = await this.fileBefore(path, runId);
+      return before ? { before } : {};
+    },
+    undo: ({ path, runId }) => this.undo(path, runId),
+    clearCheckpoints: async () => {
+      // The checkpoints are the open session's workspace's.
+      await this._opened();
+      return { message: await this._checkpoints.clear() };
+    },
+  };
+
+  /** `show` puts a Changes row in the transcript; `opened` resolves once the session has opened (or could not). */
+  constructor(
+    checkpoints: SessionCheckpoints,
+    files: RunFiles,
+    restoring: Restoring,
+    log: Logger,
+    show: (row: RunChangesView) => void,
+    opened: () => Promise<unknown>,
+  ) {
+    this._opened = opened;
     this._checkpoints = checkpoints;
     this._files = files;
     this._restoring = restoring;
@@ -80,10 +104,5 @@ export class RunReview {
   async undo(p: string | undefined, runId?: string): Promise<{ ok: boolean; message: string }> {
     if (!this._checkpoints.owns(runId)) return this._files.undo(p, runId);
     return this._restoring.undoRun(p, runId!);
-  }
-
-  /** Deletes the workspace's checkpoints; says what it freed. */
-  clearCheckpoints(): Promise<string> {
-    return this._checkpoints.clear();
   }
 }

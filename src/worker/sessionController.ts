@@ -9,7 +9,7 @@ import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { ImageAttachment } from '../shared/images.ts';
 import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
-import type { CommandHandlers, CommandName } from '../shared/wire/commands.ts';
+import type { CommandHandlers } from '../shared/wire/commands.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 import type { Logger, RestoredInput, UserNotification } from '../shared/wire/workerProtocol.ts';
@@ -29,6 +29,9 @@ import { SessionListener } from './sessionListener.ts';
 import { SessionTranscript } from './sessionTranscript.ts';
 import { sessionIdOf } from './sessionEntries.ts';
 
+/** The commands the session's parts answer. */
+type SessionCommand = keyof (Branching['commands'] & Restoring['commands'] & Prompting['commands'] & RunReview['commands']);
+
 /** One Pi session and its transcript in the worker; `main.ts` maps the main thread's requests onto it. */
 export class SessionController extends Disposable {
   private readonly _transcript: SessionTranscript;
@@ -42,8 +45,8 @@ export class SessionController extends Disposable {
   /** A run's file changes looked back at: Open Diff, Undo, Clear Checkpoints. */
   readonly review: RunReview;
   private _ask: ((question: PanelQuestion) => Promise<string | undefined>) | undefined;
-  /** The commands of the table (`COMMANDS`) the session's parts answer (`main.ts` adds those of the extension UI and the shell). */
-  readonly commands: CommandHandlers<Exclude<CommandName, 'retryLast' | 'bash' | 'composerText' | 'dropFromContext'>>;
+  /** The commands of the table (`COMMANDS`) the session's parts register (`main.ts` adds those of the worker's other parts). */
+  readonly commands: CommandHandlers<SessionCommand>;
 
   /** Wire events, in order, right after the host store applied them. */
   readonly onDidEmit: SessionTranscript['onDidEmit'];
@@ -115,7 +118,14 @@ export class SessionController extends Disposable {
       },
       checkpoints,
     );
-    this.review = new RunReview(checkpoints, files, restoring, log, (row) => context.apply([{ type: 'changes', ...row }]));
+    this.review = new RunReview(
+      checkpoints,
+      files,
+      restoring,
+      log,
+      (row) => context.apply([{ type: 'changes', ...row }]),
+      () => this.ensureSession(),
+    );
     const parts = {
       transcript,
       notices: this._notices,
@@ -140,7 +150,7 @@ export class SessionController extends Disposable {
       this._notices,
       this._lifecycle.pendingImport,
     );
-    this.commands = { ...this.branching.commands, ...restoring.commands, editQueue: async (edit) => this.prompting.editQueue(edit) };
+    this.commands = { ...this.branching.commands, ...restoring.commands, ...this.prompting.commands, ...this.review.commands };
   }
 
   /** How the panel's own questions (the restore card) are asked: the worker's dialog cards. */

@@ -2,7 +2,7 @@
 
 import { strict as assert } from 'node:assert';
 import { REQUEST_RULES } from '../../src/extension/workerRequests.ts';
-import { COMMANDS, commandOf, isCommandMessage } from '../../src/shared/wire/commands.ts';
+import { COMMANDS, commandOf, isCommandMessage, isViewCommand } from '../../src/shared/wire/commands.ts';
 import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
 import type { CreatedSession } from '../../src/worker/agentSession.ts';
 import { SessionController } from '../../src/worker/sessionController.ts';
@@ -45,6 +45,36 @@ describe('commands table', () => {
     });
   });
 
+  it("passes an extension dialog's answer to the worker as the table names it, the reason only beside a value", () => {
+    const msg = parsed({ type: 'answerDialog', id: 'dialog-1', value: 'Deny', reason: 'use make' });
+    assert.ok(isCommandMessage(msg));
+    assert.deepEqual(commandOf(msg), { name: 'answerDialog', params: { id: 'dialog-1', value: 'Deny', reason: 'use make' } });
+    assert.deepEqual(parsed({ type: 'answerDialog', id: 'dialog-1', reason: 'dropped' }), { type: 'answerDialog', id: 'dialog-1' });
+    assert.deepEqual(parseWebviewMessage({ type: 'answerDialog', id: 7 }), { ok: false, reason: 'answerDialog.id is not a short string' });
+  });
+
+  it("passes a move in the session tree to the worker as the table names it, and refuses an id that is no entry's", () => {
+    const msg = parsed({ type: 'navigateTree', entryId: 'a1b2c3d4' });
+    assert.ok(isCommandMessage(msg));
+    assert.deepEqual(commandOf(msg), { name: 'navigateTree', params: { entryId: 'a1b2c3d4' } });
+    assert.deepEqual(parseWebviewMessage({ type: 'navigateTree', entryId: '../x' }), { ok: false, reason: 'navigateTree.entryId is not an entry id' });
+  });
+
+  it('takes none of the commands only the host sends from the webview', () => {
+    for (const name of ['setModel', 'compact', 'exportHtml', 'clearCheckpoints', 'setMcpEnabled']) {
+      assert.ok(name in COMMANDS, name);
+      assert.equal(isViewCommand(name), false, name);
+    }
+    assert.equal(parseWebviewMessage({ type: 'setModel', provider: 'a', id: 'b' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'exportHtml', file: '/tmp/x.html' }).ok, false);
+  });
+
+  it("puts every request with a rule on the table but the client's own (the worker's lifecycle, prompts, paging)", () => {
+    const own = Object.keys(REQUEST_RULES).filter((name) => !Object.hasOwn(COMMANDS, name));
+    assert.deepEqual(own.sort(), ['cancel', 'configure', 'earlierRows', 'ensureSession', 'findRows', 'forceIdle', 'ping', 'reload', 'send', 'shutdown']);
+    for (const name of Object.keys(COMMANDS)) assert.ok(Object.hasOwn(REQUEST_RULES, name), `${name} has no rule`);
+  });
+
   it('leaves the messages the host answers itself out of the table', () => {
     assert.equal(isCommandMessage(parsed({ type: 'showTree' })), false);
     assert.equal(isCommandMessage(parsed({ type: 'ready' })), false);
@@ -69,8 +99,24 @@ describe('commands table', () => {
       new TestClock(),
       { settleTimeoutMs: 5000, noResponseMs: 60_000 },
     );
-    // The rest (the shell, the composer's text, Retry) `main.ts` registers beside these, the type checking that none is left out.
-    assert.deepEqual(Object.keys(controller.commands).sort(), ['editQueue', 'editResend', 'forkHere', 'newSession', 'restore', 'undoRestore']);
+    // The rest (the extension UI's, plan mode's, the providers', the shell, Retry) `main.ts` registers beside these, the type checking that none is left out.
+    assert.deepEqual(Object.keys(controller.commands).sort(), [
+      'clearCheckpoints',
+      'compact',
+      'compactWith',
+      'editQueue',
+      'editResend',
+      'fileBefore',
+      'forkHere',
+      'importSession',
+      'navigateTree',
+      'newSession',
+      'restore',
+      'resumeSession',
+      'sessionTree',
+      'undo',
+      'undoRestore',
+    ]);
     controller.dispose();
   });
 });

@@ -10,3 +10,6 @@ export const MAX_SVG_CHARS = 5_000_000;
 export function isEntryId(v: unknown): v is string {
   return typeof v === 'string' && /^[\w-]{1,100}$/.test(v);
 }
+
+/** Longest reason the user may send with an approval's Deny. */
+export const MAX_DENY_REASON_CHARS = 2000;

@@ -4,17 +4,9 @@ import { parseImageAttachments } from '../images.ts';
 import { isBuiltin } from '../slashCommands.ts';
 import { MAX_FIND_CHARS } from '../transcript/find.ts';
 import { MAX_PAGE_ROWS } from '../transcript/paging.ts';
-import { isCommandName, parseCommand, type CommandName, type Parsed } from './commands.ts';
-import { isEntryId, MAX_SVG_CHARS } from './limits.ts';
-import {
-  MAX_DENY_REASON_CHARS,
-  MAX_DROPPED_URIS,
-  MAX_PROMPT_CHARS,
-  MAX_SESSION_NAME,
-  VIEW_COMMANDS,
-  type ViewCommand,
-  type WebviewToHost,
-} from './webviewProtocol.ts';
+import { isViewCommand, parseCommand, type Parsed, type ViewCommandName } from './commands.ts';
+import { MAX_SVG_CHARS } from './limits.ts';
+import { MAX_DROPPED_URIS, MAX_PROMPT_CHARS, MAX_SESSION_NAME, VIEW_COMMANDS, type ViewCommand, type WebviewToHost } from './webviewProtocol.ts';
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e7;
 const isSessionFile = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 4096 && v.endsWith('.jsonl');
@@ -28,7 +20,7 @@ const isPath = (v: unknown): v is string => typeof v === 'string' && v.length > 
 export type { Parsed };
 
 /** The messages checked here; the commands' own checks are in their table (`COMMANDS`). */
-type OwnType = Exclude<WebviewToHost['type'], CommandName>;
+type OwnType = Exclude<WebviewToHost['type'], ViewCommandName>;
 
 type Message<K extends WebviewToHost['type']> = Extract<WebviewToHost, { type: K }>;
 
@@ -79,29 +71,9 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
       return { ok: false, reason: `renameSession.name is not a non-empty string of at most ${MAX_SESSION_NAME} characters` };
     return { ok: true, msg: { type: 'renameSession', file: raw.file, name: raw.name } };
   },
-  navigateTree: (raw) => {
-    if (!isEntryId(raw.entryId)) return { ok: false, reason: 'navigateTree.entryId is not an entry id' };
-    return { ok: true, msg: { type: 'navigateTree', entryId: raw.entryId } };
-  },
   runCommand: (raw) => {
     if (!VIEW_COMMANDS.includes(raw.command as ViewCommand)) return { ok: false, reason: 'runCommand.command is not one the view may run' };
     return { ok: true, msg: { type: 'runCommand', command: raw.command as ViewCommand } };
-  },
-  answerDialog: (raw) => {
-    if (typeof raw.id !== 'string' || raw.id.length > 200) return { ok: false, reason: 'answerDialog.id is not a short string' };
-    if (raw.value !== undefined && (typeof raw.value !== 'string' || raw.value.length > MAX_PROMPT_CHARS))
-      return { ok: false, reason: 'answerDialog.value is not a string of sensible length' };
-    if (raw.reason !== undefined && (typeof raw.reason !== 'string' || raw.reason.length > MAX_DENY_REASON_CHARS))
-      return { ok: false, reason: 'answerDialog.reason is not a string of sensible length' };
-    return {
-      ok: true,
-      msg: {
-        type: 'answerDialog',
-        id: raw.id,
-        ...(raw.value === undefined ? {} : { value: raw.value }),
-        ...(raw.reason === undefined || raw.value === undefined ? {} : { reason: raw.reason }),
-      },
-    };
   },
   slash: (raw) => {
     if (typeof raw.name !== 'string' || !isBuiltin(raw.name)) return { ok: false, reason: 'slash.name is not a built-in command' };
@@ -199,7 +171,7 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
 export function parseWebviewMessage(raw: unknown): Parsed<WebviewToHost> {
   if (!isObject(raw) || typeof raw.type !== 'string') return { ok: false, reason: 'not an object with a string "type"' };
   // An own key only: `constructor` or `__proto__` must not find a check.
-  if (isCommandName(raw.type)) return parseCommand(raw.type, raw);
+  if (isViewCommand(raw.type)) return parseCommand(raw.type, raw);
   if (!Object.hasOwn(CHECKS, raw.type)) return { ok: false, reason: `unknown message type ${JSON.stringify(raw.type).slice(0, 40)}` };
   return (CHECKS[raw.type as OwnType] as Check<OwnType>)(raw);
 }

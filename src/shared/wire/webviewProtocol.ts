@@ -142,9 +142,6 @@ export type WebviewToHost =
   | { readonly type: 'pickFile' }
   /** Files or folders dropped on the composer (Shift held), as the workbench's URI list gives them: each becomes a chip. */
   | { readonly type: 'dropUris'; readonly uris: readonly string[] }
-  /** The user's answer to an extension dialog; no `value` dismisses it (confirm answers `Yes` or `No`). */
-  /** `reason`: what the user typed into an approval card before Deny. */
-  | { readonly type: 'answerDialog'; readonly id: string; readonly value?: string; readonly reason?: string }
   /** The images attached in the composer, whenever they change: the host keeps them for a re-created view. */
   | { readonly type: 'composerImages'; readonly images: readonly ImageAttachment[] }
   /** The slash menu opened: the host answers with `commands`. */
@@ -159,7 +156,6 @@ export type WebviewToHost =
   /** The commands the host passes to the worker untouched (Edit and resend, Fork here, Restore, …): see `COMMANDS`. */
   | CommandMessage
   | { readonly type: 'showTree' }
-  | { readonly type: 'navigateTree'; readonly entryId: string }
   /** Asks for up to `count` rows before the row with id `before` (the first the view holds). */
   | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number }
   /** Find in chat: which rows of the whole session hold `query` (answered by `found` with the same `seq`). */
@@ -183,5 +179,3 @@ export const MAX_SESSION_NAME = 200;
 export const MAX_DROPPED_URIS = 100;
 
 export { MAX_PROMPT_CHARS } from './limits.ts';
-/** Longest reason the user may send with an approval's Deny. */
-export const MAX_DENY_REASON_CHARS = 2000;

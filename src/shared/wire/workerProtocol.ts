@@ -6,16 +6,14 @@
 import type { ImageAttachment } from '../images.ts';
 import type { ApprovalRule } from '../approvalRules.ts';
 import type { CommandRequests } from './commands.ts';
-import type { PlanView } from '../plan.ts';
 import type { NoticeCode, NoticeLevel, WireEvent } from './events.ts';
 import type { SendMode, SessionInfoView } from './webviewProtocol.ts';
 import type { FindResult } from '../transcript/find.ts';
 import type { EarlierPage } from '../transcript/paging.ts';
 import type { TranscriptState } from '../transcript/rows.ts';
-import type { SlashCommand } from '../slashCommands.ts';
-import type { SessionPage, TreeNodeView } from '../sessions.ts';
-import type { ModelCatalog, ModelScope, ProviderView } from '../modelCatalog.ts';
 import type { VscodeToolName } from '../vscodeTools.ts';
+
+export type { FileBefore, LoginResult, McpServerView, ModelChoice } from './answers.ts';
 
 /** What the worker is started with (`workerData`): memory shared with the main thread, not messages. */
 export interface WorkerData {
@@ -49,26 +47,6 @@ export interface WorkerConfig {
   readonly vscodeTools?: boolean;
   /** Setting `piPanel.diagnosticsAfterEdit`: new errors in files Pi changed are appended to the tool's result (absent: on). */
   readonly diagnosticsAfterEdit?: boolean;
-}
-
-/** A file's content before a run changed it: text, absent (Pi created it), or not kept and why. */
-export type FileBefore = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'absent' } | { readonly kind: 'refused'; readonly reason: string };
-
-/** A model the user may pick. */
-export interface ModelChoice {
-  readonly provider: string;
-  readonly id: string;
-  readonly name?: string;
-}
-
-/** A saved session of the workspace. */
-export interface SessionChoice {
-  readonly path: string;
-  readonly name?: string;
-  readonly firstMessage: string;
-  /** Epoch ms. */
-  readonly modified: number;
-  readonly messageCount: number;
 }
 
 /** What goes back to the composer when it did not reach Pi (a cancelled queue, a refused prompt). */
@@ -109,45 +87,9 @@ export interface WorkerRequests extends CommandRequests {
   /** Resolves when Pi has taken the text (a prompt runs on; its progress arrives as events). */
   readonly send: { readonly params: { readonly text: string; readonly mode: SendMode; readonly images?: readonly ImageAttachment[] }; readonly result: null };
   readonly cancel: { readonly params: null; readonly result: null };
-  readonly resumeSession: { readonly params: { readonly file: string }; readonly result: null };
   /** Reopens the session with `config` when idle; false when a run is active (try again later). */
   readonly reload: { readonly params: WorkerConfig; readonly result: { readonly reloaded: boolean } };
   readonly forceIdle: { readonly params: null; readonly result: null };
-  readonly compact: { readonly params: null; readonly result: null };
-  readonly listModels: { readonly params: null; readonly result: { readonly models: readonly ModelChoice[]; readonly current?: string } };
-  readonly setModel: { readonly params: { readonly provider: string; readonly id: string }; readonly result: null };
-  readonly thinkingLevels: { readonly params: null; readonly result: { readonly levels: readonly string[]; readonly current?: string } };
-  readonly setThinkingLevel: { readonly params: { readonly level: string }; readonly result: null };
-  readonly listSessions: { readonly params: null; readonly result: { readonly sessions: readonly SessionChoice[] } };
-  readonly exportHtml: { readonly params: { readonly file: string }; readonly result: { readonly file: string } };
-  /** The content of a file before the current or last run changed it; none when no run touched it. */
-  readonly fileBefore: { readonly params: { readonly path: string; readonly runId?: string }; readonly result: { readonly before?: FileBefore } };
-  /** Undoes the last run's change to `path`, or to all its files. */
-  readonly undo: { readonly params: { readonly path?: string; readonly runId?: string }; readonly result: { readonly ok: boolean; readonly message: string } };
-  /** The user's answer to an extension dialog; no `value` dismisses it. False when it was no longer open. */
-  readonly answerDialog: {
-    readonly params: { readonly id: string; readonly value?: string; readonly reason?: string };
-    readonly result: { readonly answered: boolean };
-  };
-  /** Pi's commands for the slash menu: extension commands, prompt templates, skills (as Pi lists them for RPC clients). */
-  readonly listCommands: { readonly params: null; readonly result: { readonly commands: readonly SlashCommand[] } };
-  /** `/compact [instructions]`: manual compaction with the user's instructions. */
-  readonly compactWith: { readonly params: { readonly instructions: string }; readonly result: null };
-  /** `/name <title>`: names the session. */
-  readonly setSessionName: { readonly params: { readonly name: string }; readonly result: null };
-  /** A page of the workspace's saved sessions matching `query`. */
-  readonly sessionPage: { readonly params: { readonly query: string; readonly offset: number; readonly limit?: number }; readonly result: SessionPage };
-  /** Copies a JSONL session file into the workspace's sessions and opens it. */
-  readonly importSession: { readonly params: { readonly file: string }; readonly result: null };
-  readonly navigateTree: { readonly params: { readonly entryId: string }; readonly result: null };
-  /** Deletes the workspace's checkpoints (Pi: Clear Checkpoints); says how much space it freed. */
-  readonly clearCheckpoints: { readonly params: null; readonly result: { readonly message: string } };
-  readonly sessionTree: { readonly params: null; readonly result: { readonly nodes: readonly TreeNodeView[] } };
-  /** Names a saved session; without `file`, or with the open one's, the open session. */
-  readonly renameSession: { readonly params: { readonly file?: string; readonly name: string }; readonly result: null };
-  readonly exportJsonl: { readonly params: { readonly file: string }; readonly result: { readonly file: string } };
-  /** The text of the last assistant answer, if any. */
-  readonly lastAnswer: { readonly params: null; readonly result: { readonly text?: string } };
   /**
    * Up to `count` rows of the worker's transcript with ids below `before`: those the main thread does not
    * hold (a replayed history it got as a snapshot, rows it let go of to stay small). Always a page (maybe
@@ -162,54 +104,9 @@ export interface WorkerRequests extends CommandRequests {
    * (at most `extensionsMs`). Answered when done; the worker takes no more work after it.
    */
   readonly shutdown: { readonly params: { readonly settleMs: number; readonly extensionsMs: number }; readonly result: null };
-  /** Turns plan mode on or off (toggles it without `on`); the plan state after. */
-  readonly setPlanMode: { readonly params: { readonly on?: boolean }; readonly result: { readonly plan: PlanView } };
-  /** Leaves plan mode, tracks `text`'s items as the checklist and sends the plan to Pi as the next prompt, with full tools. */
-  readonly actOnPlan: { readonly params: { readonly text: string }; readonly result: null };
-  /** A question of the panel's own (a worktree chat's Apply or Discard) in the chat's dialog card; no `answer`: dismissed. */
-  readonly askPanel: {
-    readonly params: { readonly title: string; readonly message: string; readonly options: readonly string[] };
-    readonly result: { readonly answer?: string };
-  };
   /** Answers as soon as the worker's event loop is free: proof of life. */
   readonly ping: { readonly params: null; readonly result: null };
-  /**
-   * Signs in to a provider through Pi (`oauth`: its account flow; `api_key`: a key), storing the credential in Pi's
-   * auth.json; the flow's questions arrive as `auth` notifications, answered with `authAnswer`. `ok: false` says why.
-   */
-  readonly login: { readonly params: { readonly provider: string; readonly type: 'oauth' | 'api_key' }; readonly result: LoginResult };
-  /** The user's answer to an `auth` prompt; none cancels the sign-in. The value is a secret: it is never logged. */
-  readonly authAnswer: { readonly params: { readonly id: string; readonly value?: string }; readonly result: null };
-  /** Adds a custom OpenAI-compatible endpoint to models.json, then asks its key (as `login` does). */
-  readonly addCustomProvider: { readonly params: { readonly baseUrl: string; readonly modelId: string }; readonly result: LoginResult };
-  /** Removes the provider's stored credential (Pi's `/logout`). */
-  readonly logout: { readonly params: { readonly provider: string }; readonly result: null };
-  /** The models with credentials, the session's, and the providers signed in (favourites and recent are the host's). */
-  readonly modelCatalog: { readonly params: null; readonly result: ModelCatalog };
-  /** The providers Pi can sign in to or take a key for (Pi: Sign In or Add a Model Provider). */
-  readonly providers: { readonly params: null; readonly result: { readonly providers: readonly ProviderView[] } };
-  /** The MCP servers Pi knows (user and project), with their state and tools. */
-  readonly mcpServers: { readonly params: null; readonly result: { readonly servers: readonly McpServerView[] } };
-  /** Enables or disables an MCP server where Pi reads it (`inProject`: a project override), then reopens the session so it applies. */
-  readonly setMcpEnabled: { readonly params: { readonly name: string; readonly enabled: boolean; readonly inProject: boolean }; readonly result: null };
-  /** Reconnects every MCP server: the session opens again (idle only), as Pi's /reload. */
-  readonly restartMcp: { readonly params: null; readonly result: { readonly reloaded: boolean } };
-  /** Sets the model for this chat (`chat`) or as Pi's default for new sessions (`default`, also this chat). */
-  readonly pickModel: { readonly params: { readonly model: string; readonly scope: ModelScope }; readonly result: null };
 }
-
-/** An MCP server as the MCP servers list shows it. `restricted`: a project server, not started in Restricted Mode. */
-export interface McpServerView {
-  readonly name: string;
-  readonly source: 'user' | 'project';
-  readonly state: 'connected' | 'notConnected' | 'disabled' | 'restricted';
-  readonly tools: readonly string[];
-  /** The project's `.pi/mcp.json` switches this user-level server on or off. */
-  readonly overriddenInProject: boolean;
-}
-
-/** How a sign-in ended: `cancelled` when the user closed a question half way. */
-export type LoginResult = { readonly ok: true; readonly name: string } | { readonly ok: false; readonly cancelled?: boolean; readonly message: string };
 
 /** A question of Pi's sign-in flow, for an input box or a quick pick on the main thread. */
 export type AuthPromptView =
