@@ -14,7 +14,6 @@ import type { SendMode, SessionInfoView } from '../shared/wire/webviewProtocol.t
 import type { EarlierPage } from '../shared/transcript/paging.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 import type {
-  AuthNotice,
   ExtensionUiNotice,
   Logger,
   RestoredInput,
@@ -22,11 +21,12 @@ import type {
   UserNotification,
   WorkerConfig,
   WorkerData,
-  WorkerNotifications,
   WorkerRequests,
 } from '../shared/wire/workerProtocol.ts';
 import type { TurnJournalStore } from '../shared/run/turnJournal.ts';
 import type { NoticeLevel } from '../shared/wire/events.ts';
+import { ChatNotices } from './chatNotices.ts';
+import { ChatPrompts } from './chatPrompts.ts';
 import { ChatWorker } from './chatWorker.ts';
 import { InterruptedReplies } from './interruptedReplies.ts';
 import { SessionContinuity } from './sessionContinuity.ts';
@@ -57,28 +57,25 @@ export class PiClient extends Disposable {
   private readonly _supervisor: WorkerSupervisor;
   private readonly _rpc: WorkerRpc;
   private readonly _interrupted: InterruptedReplies;
+  /** Prompts on their way to Pi, and Cancel. */
+  private readonly _prompts: ChatPrompts;
   /** The chat's worker over time: Restart, Force Idle, an idle stop, and what a fault leaves behind. */
   readonly worker: ChatWorker;
 
-  private readonly _onDidRestoreInput = this._register(new Emitter<RestoredInput>());
+  private readonly _notices = this._register(new ChatNotices());
   /** Texts and images that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
-  readonly onDidRestoreInput = this._onDidRestoreInput.event;
-  private readonly _onDidSetInput = this._register(new Emitter<string>());
+  readonly onDidRestoreInput = this._notices.onDidRestoreInput;
   /** Text the composer should hold instead of what it has ("Edit and resend"). */
-  readonly onDidSetInput = this._onDidSetInput.event;
-  private readonly _onDidNotify = this._register(new Emitter<UserNotification>());
-  readonly onDidNotify = this._onDidNotify.event;
+  readonly onDidSetInput = this._notices.onDidSetInput;
+  readonly onDidNotify = this._notices.onDidNotify;
+  /** Pi's sign-in flow asks or tells the user something (see signIn.ts). */
+  readonly onDidAuth = this._notices.onDidAuth;
+  /** An extension set a status-bar item, the view's title or the composer's text. */
+  readonly onDidExtensionUi = this._notices.onDidExtensionUi;
+  /** "Always allow" was chosen on an approval card: the rule to save in the user's settings. */
+  readonly onDidSaveApprovalRule = this._notices.onDidSaveApprovalRule;
   private readonly _onDidChangeSession = this._register(new Emitter<SessionInfoView>());
   readonly onDidChangeSession = this._onDidChangeSession.event;
-  private readonly _onDidAuth = this._register(new Emitter<AuthNotice>());
-  /** Pi's sign-in flow asks or tells the user something (see signIn.ts). */
-  readonly onDidAuth = this._onDidAuth.event;
-  private readonly _onDidExtensionUi = this._register(new Emitter<ExtensionUiNotice>());
-  /** An extension set a status-bar item, the view's title or the composer's text. */
-  readonly onDidExtensionUi = this._onDidExtensionUi.event;
-  private readonly _onDidSaveApprovalRule = this._register(new Emitter<WorkerNotifications['saveApprovalRule']>());
-  /** "Always allow" was chosen on an approval card: the rule to save in the user's settings. */
-  readonly onDidSaveApprovalRule = this._onDidSaveApprovalRule.event;
 
   /**
    * `journal`: where the streaming turn is kept against a crash (the extension's storage); none keeps nothing.
@@ -100,7 +97,7 @@ export class PiClient extends Disposable {
     const mirror = this._register(new TranscriptMirror(log, clock));
     this._mirror = mirror;
     this._interrupted = this._register(new InterruptedReplies(mirror, clock, () => continuity.file, journal));
-    this._waiting = new WaitingPrompts(mirror, (input) => this._onDidRestoreInput.fire(input));
+    this._waiting = new WaitingPrompts(mirror, (input) => this._notices.giveBack(input));
     this._supervisor = new WorkerSupervisor(
       spawn,
       config,
@@ -117,19 +114,16 @@ export class PiClient extends Disposable {
           this._onDidChangeSession.fire(p.info);
           if (p.info.ready) this._interrupted.sessionOpened();
         },
-        restoreInput: (p) => this._onDidRestoreInput.fire(p),
-        setInput: (p) => this._onDidSetInput.fire(p.text),
-        notify: (n) => this._onDidNotify.fire(n),
+        ...this._notices.handlers,
         log: (l) => this._log[l.level](`[worker] ${l.message}`),
-        extensionUi: (n) => this._onDidExtensionUi.fire(n),
-        saveApprovalRule: (r) => this._onDidSaveApprovalRule.fire(r),
-        auth: (n) => this._onDidAuth.fire(n),
       },
       log,
       clock,
       options,
     );
     this._rpc = new WorkerRpc(this._supervisor, log, (text) => mirror.notice('error', text));
+    const giveBack = (input: RestoredInput) => this._notices.giveBack(input);
+    this._prompts = new ChatPrompts({ supervisor: this._supervisor, rpc: this._rpc, mirror, waiting: this._waiting, ready: () => this._info.ready, giveBack });
     this.worker = this._register(
       new ChatWorker(
         {
@@ -165,12 +159,12 @@ export class PiClient extends Disposable {
     return this._mirror.state;
   }
 
-  /** Wire events, in order, right after the host store applied them. */
   /** A notice row in this chat's transcript from the host (a sign-in that did not finish), offering Show Log. */
   notice(level: NoticeLevel, text: string): void {
     this._mirror.notice(level, text, 'sessionFailed');
   }
 
+  /** Wire events, in order, right after the host store applied them. */
   get onDidEmit(): TranscriptMirror['onDidEmit'] {
     return this._mirror.onDidEmit;
   }
@@ -208,35 +202,14 @@ export class PiClient extends Disposable {
     return this._supervisor.start().ready;
   }
 
-  /** Sends a prompt (with its images) while idle; while a run is active Pi queues it as steer or follow-up. */
-  async send(text: string, mode: SendMode, images?: readonly ImageAttachment[]): Promise<void> {
-    if (!text.trim() && !images?.length) return;
-    const worker = this._supervisor.start();
-    // The session is still opening (Pi loads in the worker): hold the prompt until it exists.
-    if (!this._info.ready && !(await this._waiting.hold(text, mode, images, worker.ready, () => worker === this._supervisor.current))) return;
-    worker.sending++;
-    try {
-      await this._rpc.call('send', { text, mode, ...(images?.length ? { images } : {}) });
-    } finally {
-      worker.sending--;
-      // Normally the run's start ended "starting"; a prompt Pi refused ends it here.
-      this._waiting.endStarting();
-    }
+  /** See `ChatPrompts.send`. */
+  send(text: string, mode: SendMode, images?: readonly ImageAttachment[]): Promise<void> {
+    return this._prompts.send(text, mode, images);
   }
 
-  /** Cancels the run; prompts still waiting for the session are dropped and given back. Works in every phase. */
-  async cancel(): Promise<void> {
-    const waiting = this._waiting.take();
-    if (waiting) {
-      this._mirror.starting(false);
-      this._onDidRestoreInput.fire(waiting);
-    }
-    const run = this.state.run;
-    // An open extension dialog is answered as dismissed even when no run is active (a command asked). A prompt
-    // on its way to the worker has no run yet: the worker stops it before, or as soon as, its run starts.
-    const sending = (this._supervisor.current?.sending ?? 0) > 0;
-    if ((!this.isActive || run.cancelling) && !run.dialogs && !run.shell && !sending) return;
-    await this._rpc.call('cancel', null);
+  /** See `ChatPrompts.cancel`. */
+  cancel(): Promise<void> {
+    return this._prompts.cancel();
   }
 
   /**
@@ -297,7 +270,7 @@ export class PiClient extends Disposable {
 
   /** Input kept across a reload (a queue the stop took back) goes to the composer, as a cancelled queue does. */
   restoreInput(input: RestoredInput): void {
-    if (input.texts.length || input.images?.length) this._onDidRestoreInput.fire(input);
+    if (input.texts.length || input.images?.length) this._notices.giveBack(input);
   }
 
   /** Continue on an interrupted reply: asks Pi to go on from the text it never saved. */
@@ -310,6 +283,6 @@ export class PiClient extends Disposable {
   private _gone(message: string, fault: boolean): void {
     this._info = { ...this._info, ready: false };
     this._onDidChangeSession.fire(this._info);
-    if (fault) this._onDidNotify.fire({ level: 'error', message: t('Pi: {0} The conversation is kept.', message), code: 'workerStopped' });
+    if (fault) this._notices.notify({ level: 'error', message: t('Pi: {0} The conversation is kept.', message), code: 'workerStopped' });
   }
 }

@@ -3,8 +3,8 @@
  * checker (../shared/tools/check-e2e-output.mjs) is not beside the repo. Same case format:
  * expect.{stopReasons, stopReasonsLast, toolCards, panelContains, panelLacks, panelContainsOnce,
  * statusMatches, thinking, hostileFree, maxElapsedMs, files, notificationsMatch, notificationsLack,
- * editorsMatch, requestsMatch, requestsLack, noAssistantOk, chatContains, chatLacks, chats}; always result.ok, idle, and Pi's
- * finished assistant texts on screen (in any chat: panel.txt and the editor chats' chat-N.txt).
+ * editorsMatch, requestsMatch, requestsLack, noAssistantOk, sessionOnScreen, chatContains, chatLacks, chats}; always result.ok, idle,
+ * and (unless `sessionOnScreen` is false) Pi's finished assistant texts on screen (in any chat: panel.txt and the editor chats' chat-N.txt).
  *
  *   node test/e2e/check.ts OUT_DIR CASE.json
  */
@@ -31,6 +31,8 @@ interface Expect {
   requestsLack?: string[];
   /** The run may end before any assistant message (Cancel while Pi starts, a lone `!` command). */
   noAssistantOk?: boolean;
+  /** `false`: the session's texts need not all be on screen (a branched session shows one branch). */
+  sessionOnScreen?: boolean;
   /** Editor chat N's text (chat-N.txt) holds each string, or (`chatLacks`) none of them. */
   chatContains?: Record<string, string[]>;
   chatLacks?: Record<string, string[]>;
@@ -186,7 +188,7 @@ export function checkRun(outDir: string, expect: Expect): string[] {
       .filter((f) => /^chat-\d+\.txt$/.test(f))
       .map((f) => fold(file(f))),
   ].join('\n');
-  if (!expect.hostileFree) {
+  if (!expect.hostileFree && expect.sessionOnScreen !== false) {
     for (const m of assistants) {
       if (m.stopReason === 'aborted' || m.stopReason === 'error') continue;
       for (const c of m.content ?? []) {
