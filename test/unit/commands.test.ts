@@ -2,13 +2,19 @@
 
 import { strict as assert } from 'node:assert';
 import { REQUEST_RULES } from '../../src/extension/workerRequests.ts';
-import { COMMANDS, commandOf, isCommandMessage, isViewCommand } from '../../src/shared/wire/commands.ts';
+import { COMMANDS, commandOf, isCommandMessage, isViewCommand, type CommandResult, type ViewCommandName } from '../../src/shared/wire/commands.ts';
 import { parseWebviewMessage } from '../../src/shared/wire/parseWebviewMessage.ts';
 import type { CreatedSession } from '../../src/worker/agentSession.ts';
 import { SessionController } from '../../src/worker/sessionController.ts';
 import { FakeSession } from '../support/fakeSession.ts';
 import { MemoryLog } from '../support/memoryLog.ts';
 import { TestClock } from '../support/testClock.ts';
+
+/** `true` when A and B are the same type, else `false`: an assignment of `true` checks it at compile time. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** What each command the webview may send is answered with. */
+type ViewAnswers = { [K in ViewCommandName]: CommandResult<K> };
 
 function parsed(raw: unknown) {
   const r = parseWebviewMessage(raw);
@@ -73,6 +79,12 @@ describe('commands table', () => {
     const own = Object.keys(REQUEST_RULES).filter((name) => !Object.hasOwn(COMMANDS, name));
     assert.deepEqual(own.sort(), ['cancel', 'configure', 'earlierRows', 'ensureSession', 'findRows', 'forceIdle', 'ping', 'reload', 'send', 'shutdown']);
     for (const name of Object.keys(COMMANDS)) assert.ok(Object.hasOwn(REQUEST_RULES, name), `${name} has no rule`);
+  });
+
+  it("answers the webview's commands with null, but a dialog's answer with whether it was still open (the compiler checks)", () => {
+    const nothing: Same<ViewAnswers[Exclude<ViewCommandName, 'answerDialog'>], null> = true;
+    const answered: Same<ViewAnswers['answerDialog'], { readonly answered: boolean }> = true;
+    assert.ok(nothing && answered);
   });
 
   it('leaves the messages the host answers itself out of the table', () => {
