@@ -67,6 +67,8 @@ export const REQUEST_RULES = {
   mcpServers: { when: 'now', timeout: 'short', failure: 'throw' },
   setMcpEnabled: { when: 'now', timeout: 'none', failure: 'throw' },
   restartMcp: { when: 'now', timeout: 'none', failure: 'throw' },
+  reconnectMcp: { when: 'now', timeout: 'none', failure: 'throw' },
+  signInMcp: { when: 'now', timeout: 'none', failure: 'throw' },
   pickModel: { when: 'now', timeout: 'short', failure: 'throw' },
 } as const satisfies { readonly [M in WorkerRequestMethod]: RequestRule };
 

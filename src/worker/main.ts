@@ -27,7 +27,9 @@ import { ExtensionUi } from './dialogBridge.ts';
 import { imageReadGuard } from './imageReadGuard.ts';
 import { loadPi } from './piLoader.ts';
 import { PlanMode } from './planMode.ts';
-import { listMcpServers, setMcpEnabled } from './mcpServers.ts';
+import { configMcpServers, setMcpEnabled } from './mcpServers.ts';
+import { runMcpCommand } from './mcpManager.ts';
+import { mcpServerViews, parseMcpStatus } from './mcpState.ts';
 import { isEndpointUrl, modelCatalog, signInProviders, writeCustomProvider } from './providerAuth.ts';
 import { ProviderAuth } from './providerLogin.ts';
 import { listPiCommands } from './piCommands.ts';
@@ -38,6 +40,10 @@ import { exportHtml, exportJsonl, lastAnswer, listModels, setModel, setSessionNa
 import { ShellCommands } from './shellCommands.ts';
 import { followWorkspace } from './workspaceCwd.ts';
 import { VscodeTools } from './vscodeTools.ts';
+import { within } from './within.ts';
+
+/** How long the MCP servers view waits for Pi's status of servers still connecting (the request's own bound is longer). */
+const MCP_STATUS_WAIT_MS = 3_000;
 
 if (!parentPort) throw new Error('dist/worker.js runs only as a worker thread.');
 const port = parentPort;
@@ -184,6 +190,8 @@ const controller: SessionController = new SessionController(
         },
         onShutdown: () => afterCommand(() => controller.endSession()),
       },
+      // The main thread opens it with openExternal, which reaches the user's browser in code-server and Remote too.
+      openUrl: (url) => notify('auth', { kind: 'event', event: { type: 'auth_url', url } }),
     });
   },
   log,
@@ -369,7 +377,26 @@ const handlers: RequestHandlers = {
   mcpServers: async () => {
     const c = currentConfig();
     const s = await session();
-    return { servers: listMcpServers(agentDirOf(c), c.cwd, c.trusted, s.getActiveToolNames?.() ?? []) };
+    // Pi's `/mcp` answers once every server has connected or failed: a slow server shows as connecting meanwhile.
+    const status = await within(realScheduler, runMcpCommand(s, '', false), MCP_STATUS_WAIT_MS, () => ({ text: '', errors: [] }));
+    const tools = s.getAllTools?.().map((t) => t.name) ?? s.getActiveToolNames?.() ?? [];
+    return {
+      servers: mcpServerViews({
+        config: configMcpServers(agentDirOf(c), c.cwd, c.trusted),
+        status: status && parseMcpStatus(status.text),
+        tools,
+        trusted: c.trusted,
+      }),
+    };
+  },
+  reconnectMcp: async ({ name }) => {
+    const r = await runMcpCommand(await session(), `reconnect ${name}`, false);
+    return r ? (r.errors.length ? { failure: r.errors.join('\n') } : {}) : { failure: "Pi's MCP support is not loaded in this session." };
+  },
+  signInMcp: async ({ name }) => {
+    // Shown in the chat too: the page's address (when no browser opens) and Pi's question for the redirected URL.
+    const r = await runMcpCommand(await session(), `login ${name}`, true);
+    return r ? (r.errors.length ? { failure: r.errors.join('\n') } : {}) : { failure: "Pi's MCP support is not loaded in this session." };
   },
   setMcpEnabled: acknowledge(async ({ name, enabled, inProject }) => {
     const c = currentConfig();

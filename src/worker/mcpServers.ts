@@ -5,7 +5,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { McpServerView } from '../shared/wire/workerProtocol.ts';
+import type { McpConfigServer } from './mcpState.ts';
 
 type McpFile = { mcpServers?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
@@ -24,21 +24,21 @@ const projectFile = (cwd: string) => path.join(cwd, '.pi', 'mcp.json');
 /** Whether an entry only overrides a user-level server's switches (no command, url or type of its own). */
 const isOverride = (entry: Record<string, unknown>) => entry.command === undefined && entry.url === undefined && entry.type === undefined;
 
-/** Every server of both files, a project entry over the user's of the same name; `tools`: the session's tools by name. */
-export function listMcpServers(agentDir: string, cwd: string, trusted: boolean, tools: readonly string[]): McpServerView[] {
+/** An HTTP server without an Authorization header of its own signs in with OAuth (Pi's rule). */
+const usesOAuth = (entry: Record<string, unknown>) =>
+  typeof entry.url === 'string' && !Object.keys((entry.headers as Record<string, unknown> | undefined) ?? {}).some((h) => h.toLowerCase() === 'authorization');
+
+/** Every server of both files, a project entry over the user's of the same name, as Pi reads them. */
+export function configMcpServers(agentDir: string, cwd: string, trusted: boolean): McpConfigServer[] {
   const user = readMcp(userFile(agentDir)).mcpServers ?? {};
   const project = readMcp(projectFile(cwd)).mcpServers ?? {};
   const names = [...new Set([...Object.keys(user), ...Object.keys(project)])];
   return names.map((name) => {
     const own = project[name];
-    const source: McpServerView['source'] = own && !isOverride(own) ? 'project' : 'user';
+    const source: McpConfigServer['source'] = own && !isOverride(own) ? 'project' : 'user';
     // Pi reads the project's file only once the project is trusted: untrusted, its entries and overrides do nothing.
     const effective = { ...(user[name] ?? {}), ...(trusted ? (own ?? {}) : {}) };
-    const enabled = effective.enabled !== false;
-    const serverTools = tools.filter((t) => t.startsWith(`mcp__${name}__`));
-    const state: McpServerView['state'] =
-      source === 'project' && !trusted ? 'restricted' : !enabled ? 'disabled' : serverTools.length ? 'connected' : 'notConnected';
-    return { name, source, state, tools: serverTools, overriddenInProject: own !== undefined && isOverride(own) };
+    return { name, source, enabled: effective.enabled !== false, oauth: usesOAuth(effective), overriddenInProject: own !== undefined && isOverride(own) };
   });
 }
 

@@ -194,18 +194,30 @@ export interface WorkerRequests extends CommandRequests {
   readonly setMcpEnabled: { readonly params: { readonly name: string; readonly enabled: boolean; readonly inProject: boolean }; readonly result: null };
   /** Reconnects every MCP server: the session opens again (idle only), as Pi's /reload. */
   readonly restartMcp: { readonly params: null; readonly result: { readonly reloaded: boolean } };
+  /** Reconnects one MCP server through Pi's manager (`/mcp reconnect`); `failure`: why it did not connect. */
+  readonly reconnectMcp: { readonly params: { readonly name: string }; readonly result: { readonly failure?: string } };
+  /** Signs in to an OAuth MCP server through Pi's manager (`/mcp login`): the page opens as an `auth` notice, questions come as the chat's dialogs. */
+  readonly signInMcp: { readonly params: { readonly name: string }; readonly result: { readonly failure?: string } };
   /** Sets the model for this chat (`chat`) or as Pi's default for new sessions (`default`, also this chat). */
   readonly pickModel: { readonly params: { readonly model: string; readonly scope: ModelScope }; readonly result: null };
 }
 
-/** An MCP server as the MCP servers list shows it. `restricted`: a project server, not started in Restricted Mode. */
+/**
+ * An MCP server as the MCP servers view shows it, its state from Pi's MCP manager where Pi reports it. `restricted`: not
+ * started in Restricted Mode; `notConnected`: Pi's manager is not there to ask (an extension replaced `/mcp`) and the
+ * session has none of its tools; `extension`: a server an extension registered (`pi.registerMcpServer`).
+ */
 export interface McpServerView {
   readonly name: string;
-  readonly source: 'user' | 'project';
-  readonly state: 'connected' | 'notConnected' | 'disabled' | 'restricted';
+  readonly source: 'user' | 'project' | 'extension';
+  readonly state: 'connected' | 'connecting' | 'needsSignIn' | 'failed' | 'disconnected' | 'notConnected' | 'disabled' | 'restricted';
   readonly tools: readonly string[];
   /** The project's `.pi/mcp.json` switches this user-level server on or off. */
   readonly overriddenInProject: boolean;
+  /** Pi's connection error (a failed server). */
+  readonly error?: string;
+  /** An HTTP server that signs in with OAuth (no Authorization header of its own). */
+  readonly oauth?: boolean;
 }
 
 /** How a sign-in ended: `cancelled` when the user closed a question half way. */
