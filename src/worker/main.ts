@@ -391,12 +391,20 @@ const handlers: RequestHandlers = {
   },
   reconnectMcp: async ({ name }) => {
     const r = await runMcpCommand(await session(), `reconnect ${name}`, false);
-    return r ? (r.errors.length ? { failure: r.errors.join('\n') } : {}) : { failure: "Pi's MCP support is not loaded in this session." };
+    return r
+      ? r.errors.length
+        ? { failure: r.errors.join('\n') }
+        : {}
+      : { failure: t("Pi's MCP support is not loaded in this chat (Restricted Mode, or an extension replaced it).") };
   },
   signInMcp: async ({ name }) => {
     // Shown in the chat too: the page's address (when no browser opens) and Pi's question for the redirected URL.
     const r = await runMcpCommand(await session(), `login ${name}`, true);
-    return r ? (r.errors.length ? { failure: r.errors.join('\n') } : {}) : { failure: "Pi's MCP support is not loaded in this session." };
+    return r
+      ? r.errors.length
+        ? { failure: r.errors.join('\n') }
+        : {}
+      : { failure: t("Pi's MCP support is not loaded in this chat (Restricted Mode, or an extension replaced it).") };
   },
   setMcpEnabled: acknowledge(async ({ name, enabled, inProject }) => {
     const c = currentConfig();
