@@ -108,7 +108,7 @@ describe('first run in the chat webview (headless Chromium)', function () {
     const active = () =>
       search.evaluate((el) => {
         const id = el.getAttribute('aria-activedescendant');
-        return id ? (document.getElementById(id)?.getAttribute('data-model') ?? `missing #${id}`) : null;
+        return id ? (el.ownerDocument.getElementById(id)?.getAttribute('data-model') ?? `missing #${id}`) : null;
       });
     assert.equal(await search.getAttribute('role'), 'combobox');
     assert.equal(await active(), order[0]);
