@@ -191,7 +191,17 @@ const controller: SessionController = new SessionController(
         onShutdown: () => afterCommand(() => controller.endSession()),
       },
       // The main thread opens it with openExternal, which reaches the user's browser in code-server and Remote too.
-      openUrl: (url) => notify('auth', { kind: 'event', event: { type: 'auth_url', url } }),
+      openUrl: (url) =>
+        notify('auth', {
+          kind: 'event',
+          event: {
+            type: 'auth_url',
+            url,
+            instructions: t(
+              'Finish signing in to the MCP server in the browser. If the browser cannot reach this machine, paste the address it was sent to into the question in the Pi chat.',
+            ),
+          },
+        }),
     });
   },
   log,

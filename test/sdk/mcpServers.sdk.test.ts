@@ -62,5 +62,8 @@ describe('MCP servers in the real worker (stub stdio server)', function () {
     assert.equal(broken?.state, 'failed');
     assert.match(broken?.error ?? '', /no-such-server|ENOENT/);
     assert.equal(servers.find((s) => s.name === 'stub')?.state, 'connected');
+    assert.deepEqual(await h.client.ask('reconnectMcp', { name: 'stub' }), {}, 'Restart reconnects the server through Pi');
+    assert.match((await h.client.ask('reconnectMcp', { name: 'broken' })).failure ?? '', /no-such-server|ENOENT/);
+    assert.match((await h.client.ask('signInMcp', { name: 'stub' })).failure ?? '', /OAuth/, 'a stdio server has no sign-in: Pi says so');
   });
 });
