@@ -34,6 +34,9 @@ export function mcpSourceText(s: McpServerView): string {
   return s.source === 'project' ? vscode.l10n.t('project') : s.source === 'extension' ? vscode.l10n.t('extension') : vscode.l10n.t('user');
 }
 
+/** How soon the view reads again while a server is still connecting (the worker waits up to 3 s for Pi's answer too). */
+const RECHECK_MS = 2_000;
+
 type Node = { readonly server: McpServerView } | { readonly server: McpServerView; readonly tool: string };
 
 export class McpServersView extends Disposable implements vscode.TreeDataProvider<Node> {
@@ -41,6 +44,7 @@ export class McpServersView extends Disposable implements vscode.TreeDataProvide
   readonly onDidChangeTreeData = this._changed.event;
   private readonly _tree: vscode.TreeView<Node>;
   private readonly _client: () => PiClient | undefined;
+  private _soon: ReturnType<typeof setTimeout> | undefined;
 
   /** `client`: the chat whose servers the view shows (the focused one). */
   constructor(client: () => PiClient | undefined) {
@@ -49,10 +53,19 @@ export class McpServersView extends Disposable implements vscode.TreeDataProvide
     this._tree = this._register(vscode.window.createTreeView('piPanel.mcpServers', { treeDataProvider: this }));
     // Read when shown, not polled: servers connect in the background and the user opens the view to look.
     this._register(this._tree.onDidChangeVisibility((e) => e.visible && this.refresh()));
+    this._register({ dispose: () => clearTimeout(this._soon) });
   }
 
   refresh(): void {
     this._changed.fire();
+  }
+
+  private _refreshSoon(): void {
+    if (this._soon) return;
+    this._soon = setTimeout(() => {
+      this._soon = undefined;
+      if (!this.isDisposed) this.refresh();
+    }, RECHECK_MS);
   }
 
   /** The commands of the view's item menus; each takes the server's row. */
@@ -91,6 +104,8 @@ export class McpServersView extends Disposable implements vscode.TreeDataProvide
     try {
       const { servers } = await client.ask('mcpServers', null);
       this._tree.message = servers.length ? undefined : vscode.l10n.t('No MCP server is configured (mcp.json in the Pi agent folder or .pi/mcp.json).');
+      // Servers connect in the background: while one still connects and the view shows, read again a little later.
+      if (this._tree.visible && servers.some((s) => s.state === 'connecting')) this._refreshSoon();
       return servers.map((server) => ({ server }));
     } catch (err) {
       this._tree.message = plainNotificationText(errorText(err));
