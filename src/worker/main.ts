@@ -388,7 +388,16 @@ const handlers: RequestHandlers = {
     const c = currentConfig();
     const s = await session();
     // Pi's `/mcp` answers once every server has connected or failed: a slow server shows as connecting meanwhile.
-    const status = await within(realScheduler, runMcpCommand(s, '', false), MCP_STATUS_WAIT_MS, () => ({ text: '', errors: [] }));
+    const status = await within(
+      realScheduler,
+      runMcpCommand(s, '', false).catch((err: unknown) => {
+        // A session closing meanwhile: the view falls back to the files and the session's tools.
+        log.warn(`Reading Pi's MCP status failed: ${errorText(err)}`);
+        return undefined;
+      }),
+      MCP_STATUS_WAIT_MS,
+      () => ({ text: '', errors: [] }),
+    );
     const tools = s.getAllTools?.().map((t) => t.name) ?? s.getActiveToolNames?.() ?? [];
     return {
       servers: mcpServerViews({
