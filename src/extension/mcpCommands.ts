@@ -2,6 +2,7 @@
 
 import * as vscode from 'vscode';
 import { plainNotificationText } from '../shared/notificationText.ts';
+import type { McpServerView } from '../shared/wire/workerProtocol.ts';
 import { mcpSourceText, mcpStateText } from './mcpServersView.ts';
 import { errorText, type PiClient } from './piClient.ts';
 
@@ -17,16 +18,22 @@ export function registerMcpCommands(target: (args: readonly unknown[]) => PiClie
           void vscode.window.showInformationMessage(vscode.l10n.t('Pi: no MCP server is configured (mcp.json in the Pi agent folder or .pi/mcp.json).'));
           return;
         }
+        const showView = { label: `$(list-tree) ${vscode.l10n.t('Show the MCP Servers view')}`, server: undefined };
         const server = await vscode.window.showQuickPick(
-          servers.map((s) => ({
-            label: s.name,
-            description: `${mcpSourceText(s)} · ${mcpStateText(s)}`,
-            detail: s.tools.join(', ') || undefined,
-            server: s,
-          })),
+          [
+            ...servers.map((s) => ({
+              label: s.name,
+              description: `${mcpSourceText(s)} · ${mcpStateText(s)}`,
+              detail: s.tools.join(', ') || undefined,
+              server: s as McpServerView | undefined,
+            })),
+            showView,
+          ],
           { title: vscode.l10n.t('Pi: MCP servers') },
         );
         if (!server) return;
+        // The view under the chat shows the same, and stays: its section opens and takes the focus.
+        if (!server.server) return void vscode.commands.executeCommand('piPanel.mcpServers.focus');
         const s = server.server;
         type Act = vscode.QuickPickItem & { run: () => Promise<unknown> };
         const enabled = s.state !== 'disabled';
