@@ -21,6 +21,7 @@ import { registerSessionFileCommands } from './sessionActions.ts';
 import { registerSessionCommands } from './sessionCommands.ts';
 import { registerSignInCommands } from './signInCommands.ts';
 import { registerMcpCommands } from './mcpCommands.ts';
+import { McpServersView } from './mcpServersView.ts';
 import { StatusBar } from './statusBar.ts';
 import { keepRestoredInput, takeRestoredInput } from './restoredInputFile.ts';
 import { ApprovalRulesSetting } from './approvalRulesSetting.ts';
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   /** The chat a command run with `args` acts on: the chat whose view ran it (none once closed), else the focused one. */
   const target = (args: readonly unknown[]): Chat | undefined => chatFor(args, (id) => chats.byId(id), focused);
   const focusChat = () => chats.reveal(focused());
+  const mcpView = new McpServersView(() => focused().client);
   const terminals = new TerminalHistory();
   const addChips = async (chips: readonly CodeChip[], prompt?: string, chat: Chat = focused()) => {
     if (!chips.length) return;
@@ -215,6 +217,10 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
       return chat.client.isActive && !chat.client.state.run.dialogs ? chat.client.cancel() : chats.reveal(chat);
     }),
     ...registerMcpCommands((args) => target(args)?.client),
+    mcpView,
+    ...mcpView.register(),
+    // Another chat in focus may run in another folder (a worktree): its servers are the ones to show.
+    chats.onDidFocus(() => mcpView.refresh()),
     ...registerSignInCommands((args) => {
       const chat = target(args);
       return chat && { client: chat.client, models: chat.view.models };

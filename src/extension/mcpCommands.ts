@@ -3,20 +3,8 @@
 import * as vscode from 'vscode';
 import { plainNotificationText } from '../shared/notificationText.ts';
 import type { McpServerView } from '../shared/wire/workerProtocol.ts';
+import { mcpSourceText, mcpStateText } from './mcpServersView.ts';
 import { errorText, type PiClient } from './piClient.ts';
-
-const stateText = (s: McpServerView): string => {
-  switch (s.state) {
-    case 'connected':
-      return vscode.l10n.t('connected, {0} tool(s)', s.tools.length);
-    case 'notConnected':
-      return vscode.l10n.t('not connected (starting, or failed: see Pi: Show Log)');
-    case 'disabled':
-      return vscode.l10n.t('disabled');
-    case 'restricted':
-      return vscode.l10n.t('not started in Restricted Mode');
-  }
-};
 
 /** `target`: the client of the chat a command run with these arguments acts on. */
 export function registerMcpCommands(target: (args: readonly unknown[]) => PiClient | undefined): vscode.Disposable[] {
@@ -30,37 +18,45 @@ export function registerMcpCommands(target: (args: readonly unknown[]) => PiClie
           void vscode.window.showInformationMessage(vscode.l10n.t('Pi: no MCP server is configured (mcp.json in the Pi agent folder or .pi/mcp.json).'));
           return;
         }
+        const showView = { label: `$(list-tree) ${vscode.l10n.t('Show the MCP Servers view')}`, server: undefined };
         const server = await vscode.window.showQuickPick(
-          servers.map((s) => ({
-            label: s.name,
-            description: `${s.source === 'project' ? vscode.l10n.t('project') : vscode.l10n.t('user')} · ${stateText(s)}`,
-            detail: s.tools.join(', ') || undefined,
-            server: s,
-          })),
+          [
+            ...servers.map((s) => ({
+              label: s.name,
+              description: `${mcpSourceText(s)} · ${mcpStateText(s)}`,
+              detail: s.tools.join(', ') || undefined,
+              server: s as McpServerView | undefined,
+            })),
+            showView,
+          ],
           { title: vscode.l10n.t('Pi: MCP servers') },
         );
         if (!server) return;
+        // The view under the chat shows the same, and stays: its section opens and takes the focus.
+        if (!server.server) return void vscode.commands.executeCommand('piPanel.mcpServers.focus');
         const s = server.server;
         type Act = vscode.QuickPickItem & { run: () => Promise<unknown> };
         const enabled = s.state !== 'disabled';
         const acts: Act[] = [
           ...(s.state === 'restricted'
             ? []
-            : [
-                {
-                  label: enabled ? vscode.l10n.t('Disable') : vscode.l10n.t('Enable'),
-                  run: () => client.ask('setMcpEnabled', { name: s.name, enabled: !enabled, inProject: false }),
-                },
-                ...(s.source === 'user' && vscode.workspace.isTrusted
-                  ? [
-                      {
-                        label: enabled ? vscode.l10n.t('Disable in this project') : vscode.l10n.t('Enable in this project'),
-                        run: () => client.ask('setMcpEnabled', { name: s.name, enabled: !enabled, inProject: true }),
-                      },
-                    ]
-                  : []),
-                { label: vscode.l10n.t('Restart'), run: () => client.ask('restartMcp', null) },
-              ]),
+            : s.source === 'extension'
+              ? [{ label: vscode.l10n.t('Restart'), run: () => client.ask('reconnectMcp', { name: s.name }) }]
+              : [
+                  {
+                    label: enabled ? vscode.l10n.t('Disable') : vscode.l10n.t('Enable'),
+                    run: () => client.ask('setMcpEnabled', { name: s.name, enabled: !enabled, inProject: false }),
+                  },
+                  ...(s.source === 'user' && vscode.workspace.isTrusted
+                    ? [
+                        {
+                          label: enabled ? vscode.l10n.t('Disable in this project') : vscode.l10n.t('Enable in this project'),
+                          run: () => client.ask('setMcpEnabled', { name: s.name, enabled: !enabled, inProject: true }),
+                        },
+                      ]
+                    : []),
+                  { label: vscode.l10n.t('Restart'), run: () => client.ask('restartMcp', null) },
+                ]),
         ];
         if (!acts.length) {
           void vscode.window.showInformationMessage(vscode.l10n.t('Pi: project MCP servers do not start in Restricted Mode. Trust the workspace to use them.'));

@@ -17,6 +17,8 @@ export class ModelPicker {
   private readonly _signOut: HTMLElement;
   private readonly _asDefault: HTMLInputElement;
   private _catalog: ModelCatalog | undefined;
+  /** The option Up, Down, Home and End moved to (an index into the listed models); Enter picks it. */
+  private _active = 0;
 
   constructor(post: (msg: WebviewToHost) => void) {
     this._post = post;
@@ -26,9 +28,14 @@ export class ModelPicker {
       'data-testid': 'model-search',
       placeholder: t('Search models'),
       'aria-label': t('Search models'),
+      // A combobox: focus stays in the search box while the arrows move through the list (aria-activedescendant).
+      role: 'combobox',
+      'aria-controls': 'model-list',
+      'aria-expanded': 'true',
+      'aria-autocomplete': 'list',
     });
     this._asDefault = h('input', { type: 'checkbox', class: 'model-scope', 'data-testid': 'model-scope' });
-    this._list = h('div', { class: 'model-list', role: 'listbox', 'aria-label': t('Models') });
+    this._list = h('div', { class: 'model-list', id: 'model-list', role: 'listbox', 'aria-label': t('Models') });
     this._signOut = h('div', { class: 'model-sign-out' });
     const close = h(
       'button',
@@ -43,17 +50,22 @@ export class ModelPicker {
       this._list,
       this._signOut,
     );
-    this._search.addEventListener('input', () => this._renderList());
+    this._search.addEventListener('input', () => {
+      this._active = 0;
+      this._renderList();
+    });
     close.addEventListener('click', () => this.close());
     this.el.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
         e.preventDefault();
         e.stopPropagation();
         this.close();
+      } else if (e.target === this._search && e.key in MOVES) {
+        e.preventDefault();
+        this._moveTo(MOVES[e.key]!(this._active, this._options().length));
       } else if (e.key === 'Enter' && e.target === this._search) {
         e.preventDefault();
-        const first = this._list.querySelector<HTMLElement>('[data-model]');
-        const model = first?.getAttribute('data-model');
+        const model = this._options()[this._active]?.getAttribute('data-model');
         if (model) this._pick(model);
       }
     });
@@ -100,6 +112,7 @@ export class ModelPicker {
     setHidden(this.el, false);
     if (opening) {
       this._search.value = '';
+      this._active = 0;
       this._renderList();
       this._search.focus();
     }
@@ -107,6 +120,25 @@ export class ModelPicker {
 
   close(): void {
     setHidden(this.el, true);
+  }
+
+  private _options(): HTMLElement[] {
+    return [...this._list.querySelectorAll<HTMLElement>('[data-model]')];
+  }
+
+  /** Makes option `index` (clamped to the list) the active one: marked, named by the search box, in sight. */
+  private _moveTo(index: number): void {
+    const options = this._options();
+    this._active = Math.max(0, Math.min(index, options.length - 1));
+    options.forEach((o, i) => {
+      if (i === this._active) o.setAttribute('data-active', 'true');
+      else o.removeAttribute('data-active');
+    });
+    const active = options[this._active];
+    if (active) {
+      this._search.setAttribute('aria-activedescendant', active.id);
+      active.scrollIntoView?.({ block: 'nearest' });
+    } else this._search.removeAttribute('aria-activedescendant');
   }
 
   private _pick(model: string): void {
@@ -128,8 +160,19 @@ export class ModelPicker {
         ...s.models.map((m) => modelItem(m, modelKey(m) === catalog.current, favourites.has(modelKey(m)))),
       ]),
     );
+    // Ids by position: a favourite is listed twice (in Favourites and under its provider).
+    this._options().forEach((o, i) => (o.id = `model-option-${i}`));
+    this._moveTo(this._active);
   }
 }
+
+/** Where each key moves the active option from `at` in a list of `n`. */
+const MOVES: Record<string, (at: number, n: number) => number> = {
+  ArrowDown: (at) => at + 1,
+  ArrowUp: (at) => at - 1,
+  Home: () => 0,
+  End: (_at, n) => n - 1,
+};
 
 function modelItem(m: ModelView, current: boolean, favourite: boolean): HTMLElement {
   const key = modelKey(m);

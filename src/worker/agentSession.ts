@@ -34,7 +34,10 @@ export type AgentSessionLike = Pick<
 } & Partial<SessionOps> &
   Partial<ShellOps> &
   Partial<
-    Pick<AgentSession, 'extensionRunner' | 'promptTemplates' | 'resourceLoader' | 'sessionManager' | 'settingsManager' | 'waitForIdle' | 'getActiveToolNames'>
+    Pick<
+      AgentSession,
+      'extensionRunner' | 'promptTemplates' | 'resourceLoader' | 'sessionManager' | 'settingsManager' | 'waitForIdle' | 'getActiveToolNames' | 'getAllTools'
+    >
   >;
 
 /** A `!` command in Pi's shell (a test's plain session has none). */

@@ -178,6 +178,18 @@ const controller: SessionController = new SessionController(
         },
         onShutdown: () => afterCommand(() => controller.endSession()),
       },
+      // The main thread opens it with openExternal, which reaches the user's browser in code-server and Remote too.
+      openUrl: (url) =>
+        notify('auth', {
+          kind: 'event',
+          event: {
+            type: 'auth_url',
+            url,
+            instructions: t(
+              'Finish signing in to the MCP server in the browser. If the browser cannot reach this machine, paste the address it was sent to into the question in the Pi chat.',
+            ),
+          },
+        }),
     });
   },
   log,
@@ -306,7 +318,7 @@ const commands: CommandHandlers = {
   ...planMode.handlers(session, (text) => controller.send(text, 'prompt')),
   ...sessionRequestCommands({ session, changed: () => controller.refreshSessionInfo() }),
   ...savedSessionCommands({ ...context, current: () => controller.sessionFile, renameOpen: (name) => controller.branching.rename(name) }),
-  ...mcpCommands({ ...context, reload: () => controller.reload() }),
+  ...mcpCommands({ ...context, reload: () => controller.reload(), warn: (message) => log.warn(message) }),
   ...providerCommands(providerAuth, { ...context, modelsChanged: () => controller.modelsChanged(), noModel: () => controller.noModel }),
   retryLast: async () => {
     if (!controller.isActive) extensionUi.runStarting();

@@ -5,9 +5,17 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { t } from '../shared/l10n.ts';
+import { realScheduler } from '../shared/batcher.ts';
 import type { CommandHandlers } from '../shared/wire/commands.ts';
-import type { McpServerView } from '../shared/wire/workerProtocol.ts';
+import { errorText } from './agentSession.ts';
+import { runMcpCommand } from './mcpManager.ts';
+import { mcpServerViews, parseMcpStatus, type McpConfigServer } from './mcpState.ts';
+import { within } from './within.ts';
 import type { WorkerContext } from './workerContext.ts';
+
+/** How long the MCP servers view waits for Pi's status of servers still connecting (the request's own bound is longer). */
+const MCP_STATUS_WAIT_MS = 3_000;
 
 type McpFile = { mcpServers?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
@@ -26,21 +34,21 @@ const projectFile = (cwd: string) => path.join(cwd, '.pi', 'mcp.json');
 /** Whether an entry only overrides a user-level server's switches (no command, url or type of its own). */
 const isOverride = (entry: Record<string, unknown>) => entry.command === undefined && entry.url === undefined && entry.type === undefined;
 
-/** Every server of both files, a project entry over the user's of the same name; `tools`: the session's tools by name. */
-function listMcpServers(agentDir: string, cwd: string, trusted: boolean, tools: readonly string[]): McpServerView[] {
+/** An HTTP server without an Authorization header of its own signs in with OAuth (Pi's rule). */
+const usesOAuth = (entry: Record<string, unknown>) =>
+  typeof entry.url === 'string' && !Object.keys((entry.headers as Record<string, unknown> | undefined) ?? {}).some((h) => h.toLowerCase() === 'authorization');
+
+/** Every server of both files, a project entry over the user's of the same name, as Pi reads them. */
+function configMcpServers(agentDir: string, cwd: string, trusted: boolean): McpConfigServer[] {
   const user = readMcp(userFile(agentDir)).mcpServers ?? {};
   const project = readMcp(projectFile(cwd)).mcpServers ?? {};
   const names = [...new Set([...Object.keys(user), ...Object.keys(project)])];
   return names.map((name) => {
     const own = project[name];
-    const source: McpServerView['source'] = own && !isOverride(own) ? 'project' : 'user';
+    const source: McpConfigServer['source'] = own && !isOverride(own) ? 'project' : 'user';
     // Pi reads the project's file only once the project is trusted: untrusted, its entries and overrides do nothing.
     const effective = { ...(user[name] ?? {}), ...(trusted ? (own ?? {}) : {}) };
-    const enabled = effective.enabled !== false;
-    const serverTools = tools.filter((t) => t.startsWith(`mcp__${name}__`));
-    const state: McpServerView['state'] =
-      source === 'project' && !trusted ? 'restricted' : !enabled ? 'disabled' : serverTools.length ? 'connected' : 'notConnected';
-    return { name, source, state, tools: serverTools, overriddenInProject: own !== undefined && isOverride(own) };
+    return { name, source, enabled: effective.enabled !== false, oauth: usesOAuth(effective), overriddenInProject: own !== undefined && isOverride(own) };
   });
 }
 
@@ -61,20 +69,49 @@ function setMcpEnabled(agentDir: string, cwd: string, name: string, enabled: boo
   fs.writeFileSync(file, JSON.stringify({ ...config, mcpServers: servers }, null, 2) + '\n');
 }
 
-/** What the MCP commands need besides the worker context: reopening the session so a change applies. */
+/** What the MCP commands need besides the worker context: reopening the session so a change applies, the log. */
 export interface McpTarget extends WorkerContext {
   /** Reopens the session (at once when idle, else when the run settles); false when it waits for the run. */
   reload(): Promise<boolean>;
+  warn(message: string): void;
 }
 
-/** The commands of the table (`COMMANDS`) about MCP servers (Pi: MCP Servers). */
-export function mcpCommands(target: McpTarget): CommandHandlers<'mcpServers' | 'setMcpEnabled' | 'restartMcp'> {
+/** What one `/mcp` subcommand run through Pi's manager says: nothing when it went well, else why. */
+function outcome(r: { readonly errors: readonly string[] } | undefined): { readonly failure?: string } {
+  if (!r) return { failure: t("Pi's MCP support is not loaded in this chat (Restricted Mode, or an extension replaced it).") };
+  return r.errors.length ? { failure: r.errors.join('\n') } : {};
+}
+
+/** The commands of the table (`COMMANDS`) about MCP servers (the MCP Servers view, Pi: MCP Servers). */
+export function mcpCommands(target: McpTarget): CommandHandlers<'mcpServers' | 'setMcpEnabled' | 'restartMcp' | 'reconnectMcp' | 'signInMcp'> {
   return {
     mcpServers: async () => {
       const c = target.config();
       const s = await target.session();
-      return { servers: listMcpServers(target.agentDir(), c.cwd, c.trusted, s.getActiveToolNames?.() ?? []) };
+      // Pi's `/mcp` answers once every server has connected or failed: a slow server shows as connecting meanwhile.
+      const status = await within(
+        realScheduler,
+        runMcpCommand(s, '', false).catch((err: unknown) => {
+          // A session closing meanwhile: the view falls back to the files and the session's tools.
+          target.warn(`Reading Pi's MCP status failed: ${errorText(err)}`);
+          return undefined;
+        }),
+        MCP_STATUS_WAIT_MS,
+        () => ({ text: '', errors: [] }),
+      );
+      const tools = s.getAllTools?.().map((tool) => tool.name) ?? s.getActiveToolNames?.() ?? [];
+      return {
+        servers: mcpServerViews({
+          config: configMcpServers(target.agentDir(), c.cwd, c.trusted),
+          status: status && parseMcpStatus(status.text),
+          tools,
+          trusted: c.trusted,
+        }),
+      };
     },
+    reconnectMcp: async ({ name }) => outcome(await runMcpCommand(await target.session(), `reconnect ${name}`, false)),
+    // Shown in the chat too: the page's address (when no browser opens) and Pi's question for the redirected URL.
+    signInMcp: async ({ name }) => outcome(await runMcpCommand(await target.session(), `login ${name}`, true)),
     setMcpEnabled: async ({ name, enabled, inProject }) => {
       const c = target.config();
       // Restricted Mode: the project's file is the folder's, which Pi does not read and the panel does not write.

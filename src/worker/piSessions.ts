@@ -29,6 +29,8 @@ export interface PiSessionOptions {
     /** An extension called `ctx.shutdown()`. */
     readonly onShutdown?: () => void;
   };
+  /** Opens an MCP server's sign-in page where the user is (VS Code's openExternal), not the worker machine's browser. */
+  readonly openUrl?: (url: string) => void;
 }
 
 /**
@@ -100,11 +102,11 @@ function isInside(file: string, dir: string): boolean {
  * `"-builtin:mcp"` in the `extensions` setting turns one off, and an installed extension that registers the
  * same tool or `/mcp` replaces it. (The CLI's `llama.cpp` built-in is not part of Pi's SDK surface.)
  */
-function piBuiltInExtensions(pi: PiModule): InlineExtension[] {
+function piBuiltInExtensions(pi: PiModule, openUrl: ((url: string) => void) | undefined): InlineExtension[] {
   return [
     { name: 'codemode', factory: pi.createCodemodeExtension(), replaceable: true, builtin: true },
     { name: 'tool-search', factory: pi.createToolSearchExtension(), replaceable: true, builtin: true },
-    { name: 'mcp', factory: pi.createMcpExtension(), replaceable: true, builtin: true },
+    { name: 'mcp', factory: pi.createMcpExtension(openUrl ? { openUrl } : {}), replaceable: true, builtin: true },
   ];
 }
 
@@ -196,7 +198,7 @@ export async function createPiSession(pi: PiModule, o: PiSessionOptions): Promis
   const trustedTools = o.tools.length ? { tools: [...o.tools] } : {};
   const noTools = { noTools: 'all' as const };
   // Trusted, Pi's built-ins come first, as in the CLI; untrusted, no tool runs, so no MCP server starts.
-  const builtIns = o.trusted ? piBuiltInExtensions(pi) : [];
+  const builtIns = o.trusted ? piBuiltInExtensions(pi, o.openUrl) : [];
   const factories: InlineExtension[] = o.trusted ? [...builtIns, ...(o.extensionFactories ?? [])] : [];
   const runtime = await pi.createAgentSessionRuntime(
     async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {

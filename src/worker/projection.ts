@@ -19,6 +19,8 @@ export interface ProjectionContext {
   readonly now: number;
   /** Called for event types this version does not know; the caller logs each type once. */
   readonly onUnknown?: (type: string) => void;
+  /** Words a provider's error for the panel (a proxy problem named as such, no stack); raw without it. */
+  readonly wordError?: (raw: string) => string;
 }
 
 /** Loose shapes of what Pi puts in events; checked field by field because events are data from a library. */
@@ -81,7 +83,16 @@ export function project(event: AgentSessionEvent, ctx: ProjectionContext): WireE
     case 'queue_update':
       return [{ type: 'queue', steering: [...event.steering], followUp: [...event.followUp] }];
     case 'auto_retry_start':
-      return [{ type: 'retryStart', attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, errorMessage: event.errorMessage, at }];
+      return [
+        {
+          type: 'retryStart',
+          attempt: event.attempt,
+          maxAttempts: event.maxAttempts,
+          delayMs: event.delayMs,
+          errorMessage: ctx.wordError?.(event.errorMessage) ?? event.errorMessage,
+          at,
+        },
+      ];
     case 'auto_retry_end':
       return [{ type: 'retryEnd', success: event.success, attempt: event.attempt, finalError: event.finalError, at }];
     case 'compaction_start':
@@ -261,7 +272,7 @@ function projectMessageEnd(m: Record<string, unknown>, ctx: ProjectionContext): 
   out.push({
     type: 'assistantEnd',
     stopReason,
-    errorMessage: typeof m.errorMessage === 'string' ? m.errorMessage : undefined,
+    errorMessage: typeof m.errorMessage === 'string' ? (ctx.wordError?.(m.errorMessage) ?? m.errorMessage) : undefined,
     usage: usageView(m.usage),
     ...(blocks.length ? { blocks } : {}),
     ...(streamed.length !== content.length ? { blockCount: content.length } : {}),

@@ -5,6 +5,7 @@ import { rowAt, rowCount } from '../shared/transcript/rowStore.ts';
 import type { RowId } from '../shared/wire/events.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
+import { providerErrorText, proxyFromEnv } from './piErrors.ts';
 import { project } from './projection.ts';
 import type { Prompting } from './prompting.ts';
 import type { RunReview } from './runReview.ts';
@@ -51,6 +52,7 @@ export class SessionEvents {
           this._unknownTypes.add(type);
           this._log.warn(`Ignoring Pi event of unknown type "${type}".`);
         },
+        wordError: (raw) => providerErrorText(raw, proxyFromEnv(process.env)),
       });
       if (wire.length) this._context.apply(wire);
       if (event.type === 'message_end' && event.message.role === 'user') this._written(event.message);

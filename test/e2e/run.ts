@@ -17,6 +17,11 @@
  *                                         in the run's settings
  *   { "do": "openFile", "path": "…", "line": N, "column": N }   open a workspace file there (line, column optional)
  *   { "do": "quickFix", "title": "…" }    press Ctrl+. in the active editor until that quick fix is offered, choose it
+ *   { "waitForTreeItem": "…", "view": "…" }   wait until the sidebar's tree view titled `view` (e.g. "MCP Servers",
+ *                                         its section expanded first) shows a row containing the text
+ *   { "do": "treeItem", "view": "…", "text": "…", "action": "…" }   in that tree view, the row containing `text`: click
+ *                                         its inline action whose label starts with `action` (e.g. "Disable"), or
+ *                                         without `action` the row itself (a collapsed row expands)
  * First run: `--empty-agent-dir` (the case file's `"emptyAgentDir": true`) starts Pi with an agent dir that has no
  * model, no key and no default (only settings that keep Pi quiet offline), as after a fresh install; the extension's
  * log (its output channel) is copied to `extension-log.txt`. One more action:
@@ -40,7 +45,7 @@ import type { Frame, Locator } from 'playwright-core';
 import { startCodeServer } from '../workbench/codeServer.ts';
 import type { CodeServer } from '../workbench/codeServer.ts';
 import { REPO_ROOT } from '../workbench/install.ts';
-import { chooseQuickFix, commitWorkspace, openFileAt, typeInTerminal, waitForTerminalText } from './workbenchActions.ts';
+import { chooseQuickFix, clickTreeItem, commitWorkspace, openFileAt, typeInTerminal, waitForTerminalText, waitForTreeItem } from './workbenchActions.ts';
 
 /** One step of a run, played in order after the prompt is sent. */
 export type Action =
@@ -57,6 +62,9 @@ export type Action =
   | { readonly do: 'terminal'; readonly text: string }
   | { readonly do: 'openFile'; readonly path: string; readonly line?: number; readonly column?: number }
   | { readonly do: 'quickFix'; readonly title: string }
+  // Beyond the base actions: a tree view in the sidebar (the MCP Servers view), see the header.
+  | { readonly waitForTreeItem: string; readonly view: string }
+  | { readonly do: 'treeItem'; readonly view: string; readonly text: string; readonly action?: string }
   | { readonly do: 'cancel' | 'cancelButton' | 'hideView' | 'showView' | 'reloadWindow' }
   | { readonly do: 'steer' | 'followUp' | 'send' | 'type'; readonly text: string }
   | { readonly do: 'command'; readonly id: string }
@@ -541,6 +549,8 @@ async function playAction(
       if (Date.now() >= deadline) throw new Error(`the Pi icon never showed the badge ${JSON.stringify(action.waitForBadge)}`);
       await sleep(100);
     }
+  } else if ('waitForTreeItem' in action) {
+    await waitForTreeItem(wb, action.view, action.waitForTreeItem, deadline);
   } else if ('waitForTerminal' in action) {
     await waitForTerminalText(wb, action.waitForTerminal, deadline);
   } else if ('waitFor' in action) {
@@ -673,6 +683,9 @@ async function playAction(
         return;
       case 'quickFix':
         await chooseQuickFix(wb, action.title, deadline);
+        return;
+      case 'treeItem':
+        await clickTreeItem(wb, action.view, action.text, action.action, deadline);
         return;
       case 'screenshot':
         await wb.screenshot(path.join(out, `${action.name.replace(/[^\w.-]/g, '_')}.png`));

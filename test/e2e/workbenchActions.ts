@@ -112,3 +112,43 @@ export function commitWorkspace(dir: string): void {
   git('add', '-A');
   git('commit', '-q', '--no-gpg-sign', '-m', 'e2e fixture');
 }
+
+/** The sidebar's view section titled `view` (a tree view such as "MCP Servers"), expanded: its header clicked while collapsed. */
+async function expandedPane(wb: Workbench, view: string, deadline: number) {
+  const page = wb.page;
+  const header = page
+    .locator('.pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${view.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i') }) })
+    .first();
+  await header.waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) });
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  return page.locator('.pane', { has: header });
+}
+
+/** The row of the tree view `view` whose text contains `text`, once it shows (the view's section expanded first). */
+async function treeRow(wb: Workbench, view: string, text: string, deadline: number) {
+  const row = (await expandedPane(wb, view, deadline)).locator('.pane-body .monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) });
+  return row;
+}
+
+/** Waits until the tree view `view` shows a row containing `text`. */
+export async function waitForTreeItem(wb: Workbench, view: string, text: string, deadline: number): Promise<void> {
+  await treeRow(wb, view, text, deadline);
+}
+
+/**
+ * In the tree view `view`, the row containing `text`: clicks its inline action whose label starts with `action` (the
+ * actions show on hover), or without `action` clicks the row (a server's row expands to its tools).
+ */
+export async function clickTreeItem(wb: Workbench, view: string, text: string, action: string | undefined, deadline: number): Promise<void> {
+  const row = await treeRow(wb, view, text, deadline);
+  if (!action) {
+    await row.click({ timeout: Math.max(1, deadline - Date.now()) });
+    return;
+  }
+  await row.hover({ timeout: Math.max(1, deadline - Date.now()) });
+  await row
+    .locator(`.actions .action-label[aria-label^=${JSON.stringify(action)}]`)
+    .first()
+    .click({ timeout: Math.max(1, deadline - Date.now()) });
+}

@@ -46,4 +46,24 @@ describe('MCP servers in the real worker (stub stdio server)', function () {
     await h.settledAfter(() => h.client.send('Second', 'prompt'), 'the second run');
     assert.ok(!toolNames(h.model.requests.at(-1)).includes('mcp__stub__echo'), 'the next request no longer offers it');
   });
+
+  it('reads each server\u2019s state from Pi\u2019s MCP manager: a server that cannot start is failed, with Pi\u2019s error', async () => {
+    const h = await harnesses.start(twoAnswers, [], {
+      prepare: ({ agentDir }) => {
+        mkdirSync(agentDir, { recursive: true });
+        const good = { command: process.execPath, args: [stubServer, join(agentDir, 'stub.log')], exposure: 'direct' };
+        const bad = { command: join(agentDir, 'no-such-server') };
+        writeFileSync(join(agentDir, 'mcp.json'), JSON.stringify({ mcpServers: { stub: good, broken: bad } }));
+      },
+    });
+    await h.settledAfter(() => h.client.send('First', 'prompt'), 'the first run');
+    const servers = (await h.client.ask('mcpServers', null)).servers;
+    const broken = servers.find((s) => s.name === 'broken');
+    assert.equal(broken?.state, 'failed');
+    assert.match(broken?.error ?? '', /no-such-server|ENOENT/);
+    assert.equal(servers.find((s) => s.name === 'stub')?.state, 'connected');
+    assert.deepEqual(await h.client.ask('reconnectMcp', { name: 'stub' }), {}, 'Restart reconnects the server through Pi');
+    assert.match((await h.client.ask('reconnectMcp', { name: 'broken' })).failure ?? '', /no-such-server|ENOENT/);
+    assert.match((await h.client.ask('signInMcp', { name: 'stub' })).failure ?? '', /OAuth/, 'a stdio server has no sign-in: Pi says so');
+  });
 });

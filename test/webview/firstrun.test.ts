@@ -92,6 +92,57 @@ describe('first run in the chat webview (headless Chromium)', function () {
     ]);
   });
 
+  it('moves through the models from the search box with Up, Down, Home and End, names the active one, and picks it with Enter', async () => {
+    const three: ModelCatalog = {
+      ...catalog,
+      models: [...catalog.models, { provider: 'groq', providerName: 'Groq', id: 'llama', name: 'Llama', contextWindow: 8_000, images: false, thinking: false }],
+    };
+    await deliver(page, { type: 'snapshot', state: initialTranscript, session });
+    await deliver(page, { type: 'models', catalog: three });
+    const picker = page.locator('[data-testid="model-picker"]');
+    const search = picker.locator('[data-testid="model-search"]');
+    await search.waitFor({ state: 'visible' });
+    const order = await picker.locator('[data-model]').evaluateAll((els) => els.map((e) => e.getAttribute('data-model')));
+    assert.equal(order.length, 3);
+    /** The model the search box's aria-activedescendant names. */
+    const active = () =>
+      search.evaluate((el) => {
+        const id = el.getAttribute('aria-activedescendant');
+        return id ? (el.ownerDocument.getElementById(id)?.getAttribute('data-model') ?? `missing #${id}`) : null;
+      });
+    assert.equal(await search.getAttribute('role'), 'combobox');
+    assert.equal(await active(), order[0]);
+    await search.press('ArrowDown');
+    assert.equal(await active(), order[1]);
+    await search.press('End');
+    assert.equal(await active(), order[2]);
+    await search.press('ArrowDown');
+    assert.equal(await active(), order[2], 'Down on the last model stays there');
+    await search.press('Home');
+    assert.equal(await active(), order[0]);
+    await search.press('ArrowUp');
+    assert.equal(await active(), order[0], 'Up on the first model stays there');
+    await search.press('ArrowDown');
+    await search.press('ArrowDown');
+    await search.press('ArrowUp');
+    assert.equal(await picker.locator('[data-active="true"]').getAttribute('data-model'), order[1]);
+    await search.press('Enter');
+    await picker.waitFor({ state: 'hidden' });
+    const picks = (await posted(page)).filter((m) => m.type === 'pickModel');
+    assert.deepEqual(picks, [{ type: 'pickModel', model: order[1], scope: 'chat' }]);
+  });
+
+  it('starts again at the first match when the search changes', async () => {
+    await deliver(page, { type: 'snapshot', state: initialTranscript, session });
+    await deliver(page, { type: 'models', catalog });
+    const search = page.locator('[data-testid="model-search"]');
+    await search.press('ArrowDown');
+    await search.fill('my-model');
+    await search.press('Enter');
+    const picks = (await posted(page)).filter((m) => m.type === 'pickModel');
+    assert.deepEqual(picks, [{ type: 'pickModel', model: 'custom/my-model', scope: 'chat' }]);
+  });
+
   it('stars a favourite and signs out of a provider from the picker', async () => {
     await deliver(page, { type: 'snapshot', state: initialTranscript, session });
     await deliver(page, { type: 'models', catalog });

@@ -20,14 +20,22 @@ export interface SessionChoice {
   readonly messageCount: number;
 }
 
-/** An MCP server as the MCP servers list shows it. `restricted`: a project server, not started in Restricted Mode. */
+/**
+ * An MCP server as the MCP servers view shows it, its state from Pi's MCP manager where Pi reports it. `restricted`: not
+ * started in Restricted Mode; `notConnected`: Pi's manager is not there to ask (an extension replaced `/mcp`) and the
+ * session has none of its tools; `extension`: a server an extension registered (`pi.registerMcpServer`).
+ */
 export interface McpServerView {
   readonly name: string;
-  readonly source: 'user' | 'project';
-  readonly state: 'connected' | 'notConnected' | 'disabled' | 'restricted';
+  readonly source: 'user' | 'project' | 'extension';
+  readonly state: 'connected' | 'connecting' | 'needsSignIn' | 'failed' | 'disconnected' | 'notConnected' | 'disabled' | 'restricted';
   readonly tools: readonly string[];
   /** The project's `.pi/mcp.json` switches this user-level server on or off. */
   readonly overriddenInProject: boolean;
+  /** Pi's connection error (a failed server). */
+  readonly error?: string;
+  /** An HTTP server that signs in with OAuth (no Authorization header of its own). */
+  readonly oauth?: boolean;
 }
 
 /** How a sign-in ended: `cancelled` when the user closed a question half way. */

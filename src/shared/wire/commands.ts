@@ -270,6 +270,16 @@ export const COMMANDS = {
   },
   /** Reconnects every MCP server: the session opens again (idle only), as Pi's /reload. */
   restartMcp: { params: carries<null>(), result: carries<{ readonly reloaded: boolean }>(), when: 'now', timeout: 'none', failure: 'throw' },
+  /** Reconnects one MCP server through Pi's manager (`/mcp reconnect`); `failure`: why it did not connect. */
+  reconnectMcp: {
+    params: carries<{ readonly name: string }>(),
+    result: carries<{ readonly failure?: string }>(),
+    when: 'now',
+    timeout: 'none',
+    failure: 'throw',
+  },
+  /** Signs in to an OAuth MCP server through Pi's manager (`/mcp login`): the page opens as an `auth` notice, questions come as the chat's dialogs. */
+  signInMcp: { params: carries<{ readonly name: string }>(), result: carries<{ readonly failure?: string }>(), when: 'now', timeout: 'none', failure: 'throw' },
   /** Sets the model for this chat (`chat`) or as Pi's default for new sessions (`default`, also this chat). */
   pickModel: { params: carries<{ readonly model: string; readonly scope: ModelScope }>(), when: 'now', timeout: 'short', failure: 'throw' },
 } as const satisfies { readonly [name: string]: CommandSpec<unknown> };
