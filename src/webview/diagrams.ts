@@ -17,6 +17,8 @@ export const DIAGRAM = 'mermaid-diagram';
 
 /** What dist/webview/mermaid.js puts on the window (see mermaidChunk.ts). */
 export interface MermaidApi {
+  /** Readies the commonest diagram type (a flowchart) without drawing, so the first drawing costs no more than the rest. */
+  warm(): Promise<void>;
   /** The diagram as an SVG string; throws with the parser's message when the source is not a diagram. */
   render(id: string, source: string, theme: Readonly<Record<string, string | boolean>>, scratch: HTMLElement): Promise<string>;
 }
@@ -226,8 +228,12 @@ function loadMermaid(): Promise<MermaidApi> {
     script.onload = () => {
       performance.measure('pi-diagram-library', { start });
       const loaded = api();
-      if (loaded) resolve(loaded);
-      else reject(new Error(t('The diagram library is not available.')));
+      if (!loaded) return reject(new Error(t('The diagram library is not available.')));
+      // The flowchart's parts load in an idle period of their own, not inside the first diagram's drawing.
+      void idle()
+        .then(() => loaded.warm())
+        .catch(() => undefined)
+        .then(() => resolve(loaded));
     };
     script.onerror = () => reject(new Error(t('The diagram library is not available.')));
     document.head.append(script);
