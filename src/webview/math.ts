@@ -15,6 +15,8 @@ import { h } from './dom.ts';
 declare const require: (id: 'katex') => typeof Katex;
 let katexModule: typeof Katex | undefined;
 const katex = (): typeof Katex => (katexModule ??= require('katex'));
+// Once the view has painted and is idle, so the first formula of a streaming reply does not pay for it either.
+if (typeof requestIdleCallback === 'function') requestIdleCallback(() => katex());
 
 /** Placeholder classes the markdown renderer writes and the sanitizer keeps. */
 export const MATH_INLINE = 'math-inline';
