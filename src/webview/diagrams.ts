@@ -1,9 +1,9 @@
 /**
  * Mermaid diagrams in replies: a closed ```mermaid fence becomes a figure showing its source until the
- * diagram library (dist/webview/mermaid.js, loaded by a nonce'd script tag only when the first diagram
- * appears) has drawn it, one diagram per task, off the frame. The SVG is sanitized with DOMPurify's SVG
- * profile; Mermaid's `<style>` becomes an adopted stylesheet scoped to the diagram's id, and inline
- * `style` attributes go through the CSSOM, so the CSP needs no 'unsafe-inline'.
+ * diagram library (dist/webview/mermaid.js and the chunks it imports, loaded by a nonce'd module script only
+ * when a diagram appears) has drawn it: once the figure is on screen, one diagram per idle period. The SVG is
+ * sanitized with DOMPurify's SVG profile; Mermaid's `<style>` becomes an adopted stylesheet scoped to the
+ * diagram's id, and inline `style` attributes go through the CSSOM, so the CSP needs no 'unsafe-inline'.
  */
 
 import DOMPurify from 'dompurify';
@@ -17,16 +17,22 @@ export const DIAGRAM = 'mermaid-diagram';
 
 /** What dist/webview/mermaid.js puts on the window (see mermaidChunk.ts). */
 export interface MermaidApi {
+  /** Readies the commonest diagram type (a flowchart) without drawing, so the first drawing costs no more than the rest. */
+  warm(): Promise<void>;
   /** The diagram as an SVG string; throws with the parser's message when the source is not a diagram. */
-  render(id: string, source: string, theme: Readonly<Record<string, string | boolean>>): Promise<string>;
+  render(id: string, source: string, theme: Readonly<Record<string, string | boolean>>, scratch: HTMLElement): Promise<string>;
 }
 
 // The script element of main.js, known only while it runs: the chunk is its sibling and takes its nonce.
 const mainScript = document.currentScript as HTMLScriptElement | null;
 let loading: Promise<MermaidApi> | undefined;
+let warming = false;
 let drawn = 0;
 const queue: (() => Promise<void>)[] = [];
 let pumping = false;
+// Figures not drawn yet, until they come on screen: a reply's diagrams far above or below cost nothing until read.
+const undrawn = new WeakMap<Element, () => Promise<void>>();
+let onScreen: IntersectionObserver | undefined;
 // A DOMPurify of its own: the markdown allow-list's class hook (markdown.ts) would strip the classes Mermaid's styles select by.
 const purify = DOMPurify(window);
 
@@ -45,8 +51,29 @@ export function diagramFigure(source: string, codeBlock: (code: string) => HTMLE
     button(t('Open as SVG'), ConversationAction.OpenSvg, 'link', { disabled: '' }),
   );
   const figure = h('figure', { class: 'diagram', 'data-diagram-pending': '' }, actions, view, code);
-  schedule(() => draw(figure, source));
+  undrawn.set(figure, () => draw(figure, source));
+  onScreen ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const job = entry.isIntersecting ? undrawn.get(entry.target) : undefined;
+      if (!job) continue;
+      undrawn.delete(entry.target);
+      onScreen!.unobserve(entry.target);
+      schedule(job);
+    }
+  });
+  onScreen.observe(figure);
   return figure;
+}
+
+/**
+ * Loads the diagram library in an idle period, once a ```mermaid fence starts streaming: its one-time load is
+ * then over before the fence closes, instead of delaying the first diagram.
+ */
+export function prewarmDiagrams(): void {
+  if (loading || warming) return;
+  warming = true;
+  // A failed load is remembered in `loading` and shown on the diagram that needed it.
+  requestIdleCallback(() => void loadMermaid().catch(() => undefined), { timeout: 2000 });
 }
 
 /** Shows the source instead of the drawing, or the drawing again. */
@@ -82,12 +109,15 @@ function schedule(job: () => Promise<void>): void {
   if (!pumping) void pump();
 }
 
-/** One diagram per task: drawing a large one is the costly part, and frames go on between them. */
+/**
+ * One diagram per idle period: drawing one is Mermaid's costly part, so it waits until a frame has been painted
+ * with time to spare, and streaming or scrolling frames go on between diagrams.
+ */
 async function pump(): Promise<void> {
   pumping = true;
   try {
     while (queue.length) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await idle();
       await queue.shift()!();
     }
   } finally {
@@ -95,11 +125,35 @@ async function pump(): Promise<void> {
   }
 }
 
+function idle(): Promise<void> {
+  return new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 1000 }));
+}
+
+let scratch: HTMLElement | undefined;
+
+/**
+ * Where Mermaid draws before the SVG is copied out: off screen and contained (media/chat.css), so measuring a
+ * label lays out this box alone, not the whole transcript around it.
+ */
+function scratchBox(): HTMLElement {
+  if (!scratch?.isConnected) {
+    scratch = h('div', { class: 'diagram-scratch', 'aria-hidden': 'true' });
+    document.body.append(scratch);
+  }
+  return scratch;
+}
+
 async function draw(figure: HTMLElement, source: string): Promise<void> {
   const id = `pi-diagram-${++drawn}`;
   let svg: string;
   try {
-    svg = await (await loadMermaid()).render(id, source, themeVariables());
+    const mermaid = await loadMermaid();
+    // Named in the page's performance timeline, so the bench can tell a diagram's tasks from the rest.
+    const start = performance.now();
+    svg = await mermaid.render(id, source, themeVariables(), scratchBox());
+    performance.measure('pi-diagram-draw', { start });
+    // Putting it on the page is a task of its own: the drawing above is already as long as a frame may be.
+    await idle();
   } catch (e) {
     failed(figure, e instanceof Error ? e.message : String(e));
     return;
@@ -165,12 +219,21 @@ function loadMermaid(): Promise<MermaidApi> {
     const api = (): MermaidApi | undefined => (window as unknown as { __piMermaid?: MermaidApi }).__piMermaid;
     if (!mainScript) return reject(new Error(t('The diagram library is not available.')));
     const script = document.createElement('script');
+    // A module: it imports only the parts of Mermaid a diagram needs (a flowchart's layout, not every
+    // diagram type), in chunks that share the page's nonce, so the one-time load is smaller.
+    script.type = 'module';
     script.nonce = mainScript.nonce ?? '';
     script.src = new URL('mermaid.js', mainScript.src).href;
+    const start = performance.now();
     script.onload = () => {
+      performance.measure('pi-diagram-library', { start });
       const loaded = api();
-      if (loaded) resolve(loaded);
-      else reject(new Error(t('The diagram library is not available.')));
+      if (!loaded) return reject(new Error(t('The diagram library is not available.')));
+      // The flowchart's parts load in an idle period of their own, not inside the first diagram's drawing.
+      void idle()
+        .then(() => loaded.warm())
+        .catch(() => undefined)
+        .then(() => resolve(loaded));
     };
     script.onerror = () => reject(new Error(t('The diagram library is not available.')));
     document.head.append(script);

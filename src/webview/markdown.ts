@@ -12,7 +12,7 @@ import MarkdownIt, { type Env, type Token as MdToken } from 'markdown-it';
 import { showInvisibles } from '../shared/visibleText.ts';
 import { ConversationAction } from './actions.ts';
 import { button, scrollRegion } from './components.ts';
-import { DIAGRAM, diagramFigure } from './diagrams.ts';
+import { DIAGRAM, diagramFigure, prewarmDiagrams } from './diagrams.ts';
 import { h } from './dom.ts';
 import { t } from './l10n.ts';
 import { drawMath, MATH_BLOCK, MATH_INLINE, mathFenceHtml, mathPlugin } from './math.ts';
@@ -238,6 +238,8 @@ export function sanitize(html: string): DocumentFragment {
   for (const pre of Array.from(frag.querySelectorAll('pre'))) {
     const code = pre.querySelector('code');
     const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(code?.className ?? '')?.[1] ?? '';
+    // A diagram is on its way: its library loads while the fence streams.
+    if (lang === 'mermaid') prewarmDiagrams();
     const block = codeBlock(lang);
     pre.replaceWith(block);
     block.append(scrollRegion(pre, lang ? t('{0} code', lang) : t('Code')));

@@ -5,9 +5,18 @@
  */
 
 import DOMPurify, { type Config } from 'dompurify';
-import katex from 'katex';
+import type Katex from 'katex';
 import type { MarkdownIt } from 'markdown-it';
 import { h } from './dom.ts';
+
+// The bundler's CommonJS `require`: KaTeX's module (a quarter of the view's script, thousands of symbol
+// definitions run at load) is evaluated when the first formula is drawn, not in the view's first paint, and
+// drawing stays synchronous.
+declare const require: (id: 'katex') => typeof Katex;
+let katexModule: typeof Katex | undefined;
+const katex = (): typeof Katex => (katexModule ??= require('katex'));
+// Once the view has painted and is idle, so the first formula of a streaming reply does not pay for it either.
+if (typeof requestIdleCallback === 'function') requestIdleCallback(() => katex());
 
 /** Placeholder classes the markdown renderer writes and the sanitizer keeps. */
 export const MATH_INLINE = 'math-inline';
@@ -127,7 +136,7 @@ function formula(tex: string, block: boolean): HTMLElement {
   const kind = block ? 'block' : 'inline';
   try {
     if (tex.length > MAX_TEX_CHARS) throw new Error(`longer than ${MAX_TEX_CHARS} characters`);
-    const html = katex.renderToString(tex, { output: 'mathml', displayMode: block, throwOnError: true, trust: false, strict: 'ignore', maxExpand: 500 });
+    const html = katex().renderToString(tex, { output: 'mathml', displayMode: block, throwOnError: true, trust: false, strict: 'ignore', maxExpand: 500 });
     const drawn = DOMPurify.sanitize(html, MATHML) as unknown as DocumentFragment;
     const math = drawn.querySelector('math');
     if (!math) throw new Error('no MathML');

@@ -1,6 +1,7 @@
 /**
- * The diagram library's own bundle (dist/webview/mermaid.js): Mermaid in strict security, its labels as SVG
- * text (no HTML), loaded by diagrams.ts only when a diagram appears, and reached through `window.__piMermaid`.
+ * The diagram library's own bundle (dist/webview/mermaid.js, an ES module whose diagram types are chunks it imports
+ * on demand): Mermaid in strict security, its labels as SVG text (no HTML), loaded by diagrams.ts only when a
+ * diagram appears, and reached through `window.__piMermaid`.
  */
 
 import mermaid from 'mermaid';
@@ -40,16 +41,20 @@ function configure(theme: 'base' | 'dark' | 'default', variables: Readonly<Recor
 }
 
 const api: MermaidApi = {
-  async render(id, source, theme) {
+  async warm() {
+    // Imports and evaluates the flowchart's chunks and compiles its parser, the first diagram's extra cost.
+    await mermaid.parse('graph TD\n  A --> B');
+  },
+  async render(id, source, theme, scratch) {
     configure('base', theme);
     // Throws the parser's message for a source that is not a diagram.
     await mermaid.parse(source);
     try {
-      return (await mermaid.render(id, source)).svg;
+      return (await mermaid.render(id, source, scratch)).svg;
     } catch {
       // A colour Mermaid cannot read: its own theme of the same darkness.
       configure(theme.darkMode === true ? 'dark' : 'default', {});
-      return (await mermaid.render(id, source)).svg;
+      return (await mermaid.render(id, source, scratch)).svg;
     }
   },
 };

@@ -21,6 +21,8 @@ interface Expect {
   statusMatches?: string[];
   thinking?: boolean;
   hostileFree?: boolean;
+  /** false: skip the check that Pi's persisted text is on screen (a drawn diagram or formula replaces its source). */
+  sessionOnScreen?: boolean;
   maxElapsedMs?: number;
   /** Workspace path -> sha256 hex, or null for "must not exist" (files.json). */
   files?: Record<string, string | null>;

@@ -1,6 +1,7 @@
 /**
  * Screenshots of the panel in the real workbench, in a dark and a light theme: thinking, a finished and a
- * running tool card, markdown with code, and the queue strip. Writes test-results/screenshots/*.png.
+ * running tool card, markdown with code, and the queue strip; and, in the dark theme, a reply with a drawn
+ * diagram and math (docs/visuals-diagram.png). Writes test-results/screenshots/*.png.
  *
  *   node test/e2e/screenshots.ts [--vsix FILE]
  */
@@ -45,6 +46,23 @@ try {
     console.log(`${name}: ${result.ok ? 'ok' : `problems: ${result.errors.join('; ')}`} -> ${fs.existsSync(shot) ? shot : 'no screenshot'}`);
     if (!result.ok) failed++;
   }
+  // A drawn diagram and math in the dark theme, for the README.
+  const visuals = path.join(outRoot, 'visuals');
+  const drawn = await runScenario(harness, {
+    scenario: await loadScenario(path.join(REPO_ROOT, 'test', 'fixtures', 'scenarios', 'screenshot-visuals.json')),
+    prompt: 'How does a request flow, and what does it cost?',
+    out: visuals,
+    vscodeSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    timeoutMs: 60_000,
+    actions: [
+      { waitFor: '[data-role="assistant"][data-stop-reason="stop"]' },
+      { waitFor: '[data-diagram="mermaid"] svg' },
+      { waitFor: '[data-math="block"] math' },
+      { do: 'screenshot', name: 'visuals-diagram' },
+    ],
+  });
+  console.log(`visuals: ${drawn.ok ? 'ok' : `problems: ${drawn.errors.join('; ')}`} -> ${path.join(visuals, 'visuals-diagram.png')}`);
+  if (!drawn.ok) failed++;
 } finally {
   await harness.close();
 }

@@ -83,6 +83,24 @@ describe('math and diagrams in replies (headless Chromium)', function () {
     assert.deepEqual(violations, []);
   });
 
+  it('starts loading the diagram library while a mermaid fence streams, so it is ready when the fence closes', async () => {
+    await streamOpen(page, ['Here:\n\n```mermaid\ngraph TD\n  A --> B\n']);
+    assert.equal(await page.locator('[data-diagram="mermaid"]').count(), 0, 'source while it streams');
+    await page.locator('script[src*="mermaid"]').waitFor({ state: 'attached' });
+  });
+
+  it('draws a diagram only once it scrolls into view', async () => {
+    const prose = Array.from({ length: 120 }, (_, i) => `Paragraph ${i} between the diagrams.`).join('\n\n');
+    await reply(page, `\`\`\`mermaid\ngraph TD\n  Above --> Far\n\`\`\`\n\n${prose}\n\n\`\`\`mermaid\ngraph TD\n  Below --> Near\n\`\`\`\n`);
+    await page.locator('.scroller').evaluate((s) => (s.scrollTop = s.scrollHeight));
+    const figures = page.locator(`${MD} figure.diagram`);
+    await figures.nth(1).locator('svg').waitFor();
+    assert.equal(await figures.nth(0).locator('svg').count(), 0, 'the diagram far above is not drawn yet');
+    assert.match(await figures.nth(0).locator('code').innerText(), /Above --> Far/, 'its source shows meanwhile');
+    await figures.nth(0).scrollIntoViewIfNeeded();
+    await figures.nth(0).locator('svg').waitFor();
+  });
+
   it('keeps a hostile diagram inert: no script runs, no link navigates, no HTML label survives', async () => {
     await reply(
       page,
