@@ -21,7 +21,7 @@ interface Expect {
   statusMatches?: string[];
   thinking?: boolean;
   hostileFree?: boolean;
-  /** false: skip the check that Pi's persisted text is on screen (a drawn diagram or formula replaces its source). */
+  /** false: skip the check that Pi's persisted text is on screen (a drawn diagram or formula replaces its source; a branched session shows one branch). */
   sessionOnScreen?: boolean;
   maxElapsedMs?: number;
   /** Workspace path -> sha256 hex, or null for "must not exist" (files.json). */
@@ -33,8 +33,6 @@ interface Expect {
   requestsLack?: string[];
   /** The run may end before any assistant message (Cancel while Pi starts, a lone `!` command). */
   noAssistantOk?: boolean;
-  /** `false`: the session's texts need not all be on screen (a branched session shows one branch). */
-  sessionOnScreen?: boolean;
   /** Editor chat N's text (chat-N.txt) holds each string, or (`chatLacks`) none of them. */
   chatContains?: Record<string, string[]>;
   chatLacks?: Record<string, string[]>;
