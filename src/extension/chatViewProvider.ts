@@ -438,6 +438,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._sessions.showTree();
       case 'loadEarlier':
         return this._feed.loadEarlier(msg.before, msg.count);
+      case 'loadAround':
+        return this._feed.loadAround(msg.id, msg.count);
       case 'find': {
         const found = await this._client.find(msg.query);
         return this._post({ type: 'found', seq: msg.seq, ...found });

@@ -124,6 +124,12 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
       return { ok: false, reason: `loadEarlier.count is not a whole number from 1 to ${MAX_PAGE_ROWS}` };
     return { ok: true, msg: { type: 'loadEarlier', before: raw.before as number, count: raw.count as number } };
   },
+  loadAround: (raw) => {
+    if (typeof raw.id !== 'number' || !Number.isFinite(raw.id) || raw.id <= 0) return { ok: false, reason: 'loadAround.id is not a message id' };
+    if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)
+      return { ok: false, reason: `loadAround.count is not a whole number from 1 to ${MAX_PAGE_ROWS}` };
+    return { ok: true, msg: { type: 'loadAround', id: raw.id as number, count: raw.count as number } };
+  },
   openLink: (raw) => {
     if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };
     return { ok: true, msg: { type: 'openLink', href: raw.href } };
