@@ -545,7 +545,7 @@ export class ChatApp extends Disposable {
     }
     const shown = this._reading ?? this.state;
     const first = firstRowId(shown);
-    if (indexOfRow(shown, id) < 0 && first !== undefined && (id > first || first - id > MAX_PAGE_ROWS)) {
+    if (indexOfRow(shown, id) < 0 && first !== undefined && (id > first || first - id > PAGE_ROWS)) {
       const reply = await this._around.ask(id, PAGE_ROWS);
       if (!reply || !wanted()) return undefined;
       this._readAround(reply);
@@ -556,8 +556,8 @@ export class ChatApp extends Disposable {
       if (at >= this._transcript.last) this._transcript.showLater(at - this._transcript.last + 1);
       return onScreen();
     }
-    // Just above the rows held: one page of them.
-    return revealRow(this._transcript.el, id, () => (wanted() ? this._paging.pageEarlier(MAX_PAGE_ROWS) : Promise.resolve(false)));
+    // Within a page above the rows held: that page.
+    return revealRow(this._transcript.el, id, () => (wanted() ? this._paging.pageEarlier() : Promise.resolve(false)));
   }
 
   /** Shows the page around a row apart from the newest rows: the rows between go back to the host, and come again as the user scrolls down. */
