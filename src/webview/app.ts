@@ -98,6 +98,8 @@ export class ChatApp extends Disposable {
   private readonly _picture: SavedPicture;
   private readonly _find: FindBox;
   private readonly _around: AroundRequests;
+  /** The picture last sent to the host (as JSON): an unchanged one is not sent again. */
+  private _pictureSent = '';
   private readonly _prompts: PromptNavigator;
   private readonly _welcome: Welcome;
   private readonly _picker: ModelPicker;
@@ -133,7 +135,14 @@ export class ChatApp extends Disposable {
     this._picture = new SavedPicture(
       saved.render,
       () => captureRows(scroller, this._transcript.el),
-      () => this._persist(),
+      (rows) => {
+        this._persist();
+        // The host draws it into the page of this view created again, so it paints before this script loads.
+        const json = JSON.stringify(rows);
+        if (json === this._pictureSent) return;
+        this._pictureSent = json;
+        post({ type: 'savedPicture', rows });
+      },
     );
     const picture = this._picture.el ? [this._picture.el] : [];
     this._welcome = new Welcome(post);

@@ -102,6 +102,8 @@ export interface PageOptions {
   readonly reduceMotion?: boolean;
   /** Display language: the page embeds `l10n/bundle.l10n.<locale>.json` as the real shell does. */
   readonly locale?: string;
+  /** HTML the host put where the app draws (a saved picture, see src/shared/savedPicture.ts). */
+  readonly picture?: string;
 }
 
 export const NONCE = 'testnonce0123456789abcdef';
@@ -158,7 +160,7 @@ export function pageHtml(origin: string, options: PageOptions = {}): string {
 </script>
 </head>
 <body data-run-state="idle" class="${bodyClass}">
-${localeBlock(options.locale)}<div id="app"></div>
+${localeBlock(options.locale)}<div id="app">${options.picture ?? ''}</div>
 <script nonce="${NONCE}" src="${origin}/dist/webview/main.js"></script>
 </body>
 </html>`;

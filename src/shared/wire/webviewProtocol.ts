@@ -178,6 +178,8 @@ export type WebviewToHost =
   | { readonly type: 'find'; readonly query: string; readonly seq: number }
   /** Find in chat moves to a row far from those held: the page of `count` rows around row `id` (answered with `around`). */
   | { readonly type: 'loadAround'; readonly id: number; readonly count: number }
+  /** The view's picture of the rows on screen (see savedPicture.ts): the host draws it into the page of the view re-created next. */
+  | { readonly type: 'savedPicture'; readonly rows: readonly unknown[] }
   /** The welcome's buttons: sign in with an account, enter a provider's API key, or add a custom OpenAI-compatible endpoint. */
   | { readonly type: 'signIn'; readonly provider: string; readonly method: SignInMethod }
   /** A model picked in the picker, for this chat or as the default. */
