@@ -48,14 +48,14 @@ export const MAX_PICTURE_ROWS = 40;
 /** Deepest nesting a picture keeps. */
 export const PICTURE_DEPTH = 64;
 /** Most characters of HTML a picture becomes: a larger one is not put into the page. */
-export const MAX_PICTURE_HTML = 400_000;
+const MAX_PICTURE_HTML = 400_000;
 /** Tags that have no end tag. */
 const VOID = new Set(['br', 'hr']);
 /** The id of the picture the host puts into the page; the script takes it over. */
 export const PICTURE_ID = 'pi-saved';
 
 /** Text as HTML text: nothing in it can open a tag, an entity, an attribute or a template. */
-export function escapeText(text: string): string {
+function escapeText(text: string): string {
   return text.replace(/[&<>"'`{}]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
