@@ -575,7 +575,7 @@ export class ChatApp extends Disposable {
     const messages = reply.messages.filter((m) => m.id < liveFirst);
     const page = messages.length ? appendRows(headPart(this.state, 0)!, messages, reply.tools ?? {}) : undefined;
     if (!page || rowCount(page) !== messages.length) return;
-    if (this._reading) this._transcript.remote += rowCount(this._reading) + this._gap;
+    // A part read before, and the rows between, go back to the host: the page's own count of rows before it holds them.
     this._leaveReading();
     this._reading = page;
     // The host's rows after the page: those the newest rows hold are not between.
