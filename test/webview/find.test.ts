@@ -144,3 +144,57 @@ describe('find in chat, a match far above (headless Chromium)', function () {
     assert.equal(await page.locator('[data-msg-id]', { hasText: 'zebra' }).count(), 0, 'the page read is gone');
   });
 });
+
+describe('find in chat, back down from a match far above (headless Chromium)', function () {
+  this.timeout(300_000);
+  let page: Page;
+  useChatPage((p) => {
+    page = p;
+  });
+
+  it('pages the rows between back in as the user scrolls down from the page around a match, until the newest rows join it', async () => {
+    let host = reduce(longTranscript(150), [{ type: 'userMessage', text: 'Where is the zebra config?', images: 0, entryId: 'zebra1' }]);
+    for (let n = 1000; host.messages.length < 1500; n++) host = reduce(host, exchange(n));
+    const part = recentPart(host);
+    await deliver(page, { type: 'snapshot', state: part.state, session, earlier: part.earlier });
+    await page.keyboard.press('Control+f');
+    await page.locator('[data-testid="find"]').fill('zebra');
+    const newest = page.locator(`[data-msg-id="${host.messages[host.messages.length - 1]!.id}"]`);
+    let answered = 0;
+    let aroundAsked = 0;
+    let marked = false;
+    for (let i = 0; i < 300 && !(marked && (await newest.count())); i++) {
+      const asks = (await posted(page)).slice(answered);
+      answered += asks.length;
+      for (const m of asks) {
+        if (m.type === 'find') await deliver(page, { type: 'found', seq: m.seq as number, ...findRows(host, m.query as string) });
+        else if (m.type === 'loadAround') {
+          aroundAsked++;
+          await deliver(page, aroundReply(host, m.id as number, m.count as number));
+        } else if (m.type === 'loadEarlier')
+          await deliver(page, {
+            type: 'earlier',
+            before: m.before as number,
+            ...JSON.parse(JSON.stringify(pageBefore(host, m.before as number, m.count as number))),
+          });
+      }
+      if (!marked && (await page.locator('mark[data-find="current"]').count()) > 0) {
+        marked = true;
+        assert.equal(await newest.count(), 0, 'the page around the match is read apart from the newest rows');
+      }
+      // Once the match is marked, the reader scrolls down, a screen at a time.
+      if (marked)
+        await page
+          .locator('main.scroller')
+          .evaluate(
+            (el) => ((el as unknown as { scrollTop: number; scrollHeight: number }).scrollTop = (el as unknown as { scrollHeight: number }).scrollHeight),
+          );
+      if (!asks.length) await page.waitForTimeout(20);
+    }
+    assert.equal(aroundAsked, 1);
+    assert.ok(marked, 'the match was marked first');
+    assert.equal(await newest.count(), 1, 'scrolling down reached the newest rows');
+    const held = await page.evaluate(() => (globalThis as unknown as { __piPanelHeld(): { rows: number } }).__piPanelHeld().rows);
+    assert.ok(held < 1500, `the view holds a window of rows, not the whole session (${held})`);
+  });
+});
