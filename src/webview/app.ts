@@ -98,8 +98,8 @@ export class ChatApp extends Disposable {
   private readonly _picture: SavedPicture;
   private readonly _find: FindBox;
   private readonly _around: AroundRequests;
-  /** The picture last sent to the host (as JSON): an unchanged one is not sent again. */
-  private _pictureSent = '';
+  /** The picture last sent to the host (as JSON): an unchanged one is not sent again, nor a first empty one. */
+  private _pictureSent = '[]';
   private readonly _prompts: PromptNavigator;
   private readonly _welcome: Welcome;
   private readonly _picker: ModelPicker;

@@ -248,8 +248,10 @@ export async function deliverFrames(page: Page, messages: readonly HostToWebview
   }, JSON.stringify(messages));
 }
 
-export async function posted(page: Page): Promise<{ type: string; [k: string]: unknown }[]> {
-  return page.evaluate(() => (globalThis as unknown as PageWindow).__posted);
+export async function posted(page: Page, withPicture = false): Promise<{ type: string; [k: string]: unknown }[]> {
+  const all = await page.evaluate(() => (globalThis as unknown as PageWindow).__posted);
+  // The view sends its saved picture a second after it draws rows: not an intent, and its timing is the clock's.
+  return withPicture ? all : all.filter((m) => m.type !== 'savedPicture');
 }
 
 /** Runs a recorded Pi event stream through the host's projection; returns the wire batches (one per Pi event) and the final state. */

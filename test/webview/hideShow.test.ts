@@ -37,7 +37,7 @@ describe('a view shown again paints the picture the host put into its page (head
     try {
       await deliver(first, { type: 'snapshot', state, session });
       await first.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'savedPicture'));
-      rows = (await posted(first)).findLast((m) => m.type === 'savedPicture')?.rows;
+      rows = (await posted(first, true)).findLast((m) => m.type === 'savedPicture')?.rows;
     } finally {
       await first.close();
     }
