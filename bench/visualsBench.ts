@@ -8,17 +8,17 @@
  *     task within a diagram's drawing (`pi-diagram-draw`), tasks over 50 ms, the time until all are drawn, and
  *     the JS heap after;
  * (3) find over a 20,000-message session: the worker's search (`findRows`) time, and in the view the time
- *     from typing to the count and to the first match marked (the match far above, its pages fetched
- *     from a host answered here).
+ *     from typing to the count and to the first match marked (the match far above, brought in as the page
+ *     around it, `loadAround`, from a host answered here).
  *
- * Usage: npm run build && node bench/visualsBench.ts [--rounds 3]
+ * Usage: npm run build && node bench/visualsBench.ts [--rounds 3] [--only paint|rich|find]
  */
 
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { findRows } from '../src/shared/transcript/find.ts';
-import { earlierPage, recentPart } from '../src/shared/transcript/paging.ts';
+import { aroundBefore, earlierPage, pageBefore, recentPart } from '../src/shared/transcript/paging.ts';
 import { initialTranscript, reduce } from '../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../src/shared/transcript/rows.ts';
 import { exchange, longTranscript, T0 } from '../test/webview/builders.ts';
@@ -276,11 +276,15 @@ async function findBench(browser: Browser, origin: string): Promise<void> {
     searches.push(performance.now() - t);
   }
   const { page } = await open(browser, origin);
-  // The host: answers `find` and `loadEarlier` as the extension would, from the whole session.
+  // The host: answers `find`, `loadEarlier` and `loadAround` as the extension would, from the whole session.
   await page.exposeFunction('__benchHost', async (json: string) => {
-    const m = JSON.parse(json) as { type: string; query?: string; seq?: number; before?: number; count?: number };
+    const m = JSON.parse(json) as { type: string; query?: string; seq?: number; before?: number; id?: number; count?: number };
     if (m.type === 'find') await deliverQuiet(page, { type: 'found', seq: m.seq!, ...findRows(host, m.query!) });
     else if (m.type === 'loadEarlier') await deliverQuiet(page, { type: 'earlier', before: m.before!, ...earlierPage(host, m.before!, m.count!)! });
+    else if (m.type === 'loadAround') {
+      const around = pageBefore(host, aroundBefore(m.id!, m.count!), m.count!);
+      await deliverQuiet(page, { type: 'around', id: m.id!, ...around, later: host.messages.length - around.earlier - around.messages.length });
+    }
   });
   await page.evaluate(() => {
     const w = globalThis as unknown as { __posted: { push(m: unknown): number }; __benchHost(json: string): Promise<void> };
@@ -302,17 +306,23 @@ async function findBench(browser: Browser, origin: string): Promise<void> {
   console.log(
     `find over ${host.messages.length} messages: findRows median ${fmt(quantile(searches, 0.5))}; in the view, typing to the count ${fmt(countMs)} ` +
       `(includes the 120 ms typing pause), to the first match marked ${(firstMs / 1000).toFixed(2)} s (the match is the session's first prompt, ` +
-      `${part.earlier} rows above, paged in up to 1,000 at a time)`,
+      `${part.earlier} rows above, brought in as the page around it)`,
   );
   await page.close();
 }
 
 /** Delivers a host message without waiting for frames (the bench's host answers as fast as it can). */
 async function deliverQuiet(page: Page, msg: unknown): Promise<void> {
-  await page.evaluate((json) => {
-    const w = globalThis as unknown as { dispatchEvent(e: unknown): boolean; MessageEvent: new (t: string, i: { data: unknown }) => unknown };
-    w.dispatchEvent(new w.MessageEvent('message', { data: JSON.parse(json) }));
-  }, JSON.stringify(msg));
+  // An answer to a page closed since (the bench moved on) goes nowhere.
+  if (page.isClosed()) return;
+  await page
+    .evaluate((json) => {
+      const w = globalThis as unknown as { dispatchEvent(e: unknown): boolean; MessageEvent: new (t: string, i: { data: unknown }) => unknown };
+      w.dispatchEvent(new w.MessageEvent('message', { data: JSON.parse(json) }));
+    }, JSON.stringify(msg))
+    .catch((err: unknown) => {
+      if (!page.isClosed()) throw err;
+    });
 }
 
 async function main(): Promise<void> {
@@ -320,9 +330,11 @@ async function main(): Promise<void> {
   const server = await startServer();
   const browser = await launchBrowser();
   try {
-    await firstPaintBench(browser, server.origin);
-    await richBench(browser, server.origin);
-    if (!process.argv.includes('--no-find')) await findBench(browser, server.origin);
+    // `--only find`: the find part alone; `--no-find`: all but find.
+    const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+    if (!only || only === 'paint') await firstPaintBench(browser, server.origin);
+    if (!only || only === 'rich') await richBench(browser, server.origin);
+    if ((!only || only === 'find') && !process.argv.includes('--no-find')) await findBench(browser, server.origin);
   } finally {
     await browser.close();
     await server.close();

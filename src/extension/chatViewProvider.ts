@@ -221,6 +221,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /** An extension's `setTitle`; kept for a view created later. */
   private _title: string | undefined;
+  /** The view's last picture of its rows: a view created again draws it before its script loads (hiding the view ends its page). */
+  private _picture: readonly unknown[] | undefined;
 
   private _setTitle(title: string): void {
     this._title = title.trim() || undefined;
@@ -277,6 +279,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       this.chatId,
       this.chatKey,
       this.worktreeBranch,
+      this._picture,
     );
     if (this._title || this._mark || this.chatId !== 'sidebar') this.refreshTitle();
     if (isSidebarView(view)) {
@@ -434,6 +437,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         return this._sessions.showTree();
       case 'loadEarlier':
         return this._feed.loadEarlier(msg.before, msg.count);
+      case 'loadAround':
+        return this._feed.loadAround(msg.id, msg.count);
+      case 'savedPicture':
+        this._picture = msg.rows;
+        return;
       case 'find': {
         const found = await this._client.find(msg.query);
         return this._post({ type: 'found', seq: msg.seq, ...found });

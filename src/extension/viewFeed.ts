@@ -4,7 +4,7 @@ import { Batcher, type Scheduler } from '../shared/batcher.ts';
 import { Disposable, type IDisposable } from '../shared/disposable.ts';
 import type { HostToWebview, SessionInfoView } from '../shared/wire/webviewProtocol.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
-import { recentPart, SNAPSHOT_ROWS, type EarlierPage } from '../shared/transcript/paging.ts';
+import { aroundBefore, recentPart, SNAPSHOT_ROWS, type EarlierPage } from '../shared/transcript/paging.ts';
 import { rowCount } from '../shared/transcript/rowStore.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 
@@ -89,5 +89,16 @@ export class ViewFeed extends Disposable {
   async loadEarlier(before: number, count: number): Promise<void> {
     const page = await this._source.earlierPage(before, count);
     if (page && this._open) this._post({ type: 'earlier', before, ...page });
+  }
+
+  /**
+   * Answers the view's `loadAround` (find in chat moving to a row far from those it holds): one page of the
+   * rows around it, from the window or the worker as `loadEarlier`'s pages, and how many rows follow it.
+   */
+  async loadAround(id: number, count: number): Promise<void> {
+    const page = await this._source.earlierPage(aroundBefore(id, count), count);
+    if (!page || !this._open) return;
+    const total = this._source.pendingEarlier + rowCount(this._source.state);
+    this._post({ type: 'around', id, ...page, later: Math.max(0, total - page.earlier - page.messages.length) });
   }
 }

@@ -2,6 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
+import { pictureHtml } from '../shared/savedPicture.ts';
 
 /** The chat's Content-Security-Policy: nothing by default, scripts only by nonce, the rest from the extension. */
 export function chatCsp(cspSource: string, nonce: string): string {
@@ -25,7 +26,8 @@ export function inertJson(value: unknown): string {
 /**
  * `locale`: the display language and its bundle; `chatId`: `sidebar` or `editor-N`, the body's `data-chat-id` (e2e runs find a chat by it);
  * `chatKey`: an editor tab's lasting key, which the page keeps in its state so the tab finds its chat again after
- * a window reload; `worktree`: a worktree chat's branch, the body's `data-worktree`.
+ * a window reload; `worktree`: a worktree chat's branch, the body's `data-worktree`; `picture`: the rows the view last
+ * showed (its saved picture), drawn before the script loads so a view shown again paints at once.
  */
 export function chatHtml(
   webview: vscode.Webview,
@@ -34,6 +36,7 @@ export function chatHtml(
   chatId = 'sidebar',
   chatKey?: string,
   worktree?: string,
+  picture?: unknown,
 ): string {
   const nonce = randomUUID().replace(/-/g, '');
   const script = webview.asWebviewUri(uri('dist', 'webview', 'main.js'));
@@ -50,7 +53,7 @@ export function chatHtml(
 </head>
 <body data-run-state="idle" data-chat-id="${chatId}"${chatKey ? ` data-chat-key="${chatKey}"` : ''}${worktree ? ` data-worktree="${worktree.replace(/[^\w./-]/g, '')}"` : ''}>
 <script type="application/json" id="pi-l10n">${inertJson({ language: locale.language, bundle: locale.bundle ?? {} })}</script>
-<div id="app"></div>
+<div id="app">${pictureHtml(picture)}</div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

@@ -19,7 +19,8 @@ import { Composer } from './composer.ts';
 import { QueueStrip } from './queueStrip.ts';
 import { ComposerBridge } from './composerBridge.ts';
 import { DialogList } from './dialogCards.ts';
-import { FindBox } from './findBox.ts';
+import { FindBox, revealRow } from './findBox.ts';
+import { AroundRequests, indexOfRow, type AroundReply } from './aroundPage.ts';
 import { applyEvents, dispatchHostMessage, type HostMessageHandlers } from './dispatcher.ts';
 import { setPending } from './reviewPending.ts';
 import { h, setAttr, setHidden, setText } from './dom.ts';
@@ -96,6 +97,9 @@ export class ChatApp extends Disposable {
   private readonly _handlers: HostMessageHandlers;
   private readonly _picture: SavedPicture;
   private readonly _find: FindBox;
+  private readonly _around: AroundRequests;
+  /** The picture last sent to the host (as JSON): an unchanged one is not sent again, nor a first empty one. */
+  private _pictureSent = '[]';
   private readonly _prompts: PromptNavigator;
   private readonly _welcome: Welcome;
   private readonly _picker: ModelPicker;
@@ -131,7 +135,14 @@ export class ChatApp extends Disposable {
     this._picture = new SavedPicture(
       saved.render,
       () => captureRows(scroller, this._transcript.el),
-      () => this._persist(),
+      (rows) => {
+        this._persist();
+        // The host draws it into the page of this view created again, so it paints before this script loads.
+        const json = JSON.stringify(rows);
+        if (json === this._pictureSent) return;
+        this._pictureSent = json;
+        post({ type: 'savedPicture', rows });
+      },
     );
     const picture = this._picture.el ? [this._picture.el] : [];
     this._welcome = new Welcome(post);
@@ -187,13 +198,10 @@ export class ChatApp extends Disposable {
     });
     this._plan = new PlanStrip(post);
     this._composer.addToBar(this._plan.toggle);
+    this._around = new AroundRequests(post);
     this._find = new FindBox({
       conversation: this._transcript.el,
-      pageEarlier: () => {
-        // Rows paged in for a match above stay: a view that follows the newest rows would draw only those.
-        this._anchor.release();
-        return this._paging.pageEarlier(MAX_PAGE_ROWS);
-      },
+      reveal: (id, wanted) => this._reveal(id, wanted),
       post,
     });
     this._prompts = new PromptNavigator({
@@ -273,6 +281,7 @@ export class ChatApp extends Disposable {
     );
     this._handlers = {
       snapshot: (msg) => {
+        this._around.drop();
         this._leaveReading();
         this._paging.reset(typeof msg.earlier === 'number' ? msg.earlier : 0);
         this.state = msg.state;
@@ -285,6 +294,7 @@ export class ChatApp extends Disposable {
         // A new session, or another point of this one: nothing earlier to page in, and the tree is out of date.
         const reset = Array.isArray(msg.events) && msg.events.some((ev) => ev?.type === 'reset');
         if (reset) {
+          this._around.drop();
           this._leaveReading();
           this._paging.reset(0);
         }
@@ -306,6 +316,7 @@ export class ChatApp extends Disposable {
       },
       openFind: (msg) => this._find.open(typeof msg.text === 'string' ? msg.text : undefined),
       found: (msg) => this._find.onFound(msg),
+      around: (msg) => this._around.onAround(msg),
       reviewPending: (msg) => setPending(msg.pending, root),
       ...this._bridge.handlers,
       ...this._modes.handlers,
@@ -523,6 +534,55 @@ export class ChatApp extends Disposable {
     this._reading = grown;
     this._showLaterAfterRender = true;
     return true;
+  }
+
+  /**
+   * Row `id` on screen (find in chat moves to it), or undefined: a row held is drawn, one just above those held
+   * is paged in, and one far from them comes as the page around it, read apart from the newest rows (as when
+   * reading back), so any row costs one page. `wanted`: false once a newer move started.
+   */
+  private async _reveal(id: number, wanted: () => boolean): Promise<Element | undefined> {
+    // Rows brought in for a match stay: a view that follows the newest rows would draw only those.
+    this._anchor.release();
+    const onScreen = (): Element | undefined => this._transcript.el.querySelector(`[data-msg-id="${id}"]`) ?? undefined;
+    if (onScreen()) return onScreen();
+    if (this._reading && indexOfRow(this.state, id) >= 0) {
+      // Among the newest rows, while a part far above is read: back to one transcript.
+      this._transcript.remote += rowCount(this._reading) + this._gap;
+      this._leaveReading();
+      this._transcript.render(this.state, false);
+    }
+    const shown = this._reading ?? this.state;
+    const first = firstRowId(shown);
+    if (indexOfRow(shown, id) < 0 && first !== undefined && (id > first || first - id > PAGE_ROWS)) {
+      const reply = await this._around.ask(id, PAGE_ROWS);
+      if (!reply || !wanted()) return undefined;
+      this._readAround(reply);
+    }
+    const at = indexOfRow(this._reading ?? this.state, id);
+    if (at >= 0) {
+      if (at < this._transcript.first) this._anchor.keepPosition(() => this._transcript.showEarlier(this._transcript.first - at), this._transcript.el);
+      if (at >= this._transcript.last) this._transcript.showLater(at - this._transcript.last + 1);
+      return onScreen();
+    }
+    // Within a page above the rows held: that page.
+    return revealRow(this._transcript.el, id, () => (wanted() ? this._paging.pageEarlier() : Promise.resolve(false)));
+  }
+
+  /** Shows the page around a row apart from the newest rows: the rows between go back to the host, and come again as the user scrolls down. */
+  private _readAround(reply: AroundReply): void {
+    const liveFirst = firstRowId(this.state) ?? Infinity;
+    const messages = reply.messages.filter((m) => m.id < liveFirst);
+    const page = messages.length ? appendRows(headPart(this.state, 0)!, messages, reply.tools ?? {}) : undefined;
+    if (!page || rowCount(page) !== messages.length) return;
+    // A part read before, and the rows between, go back to the host: the page's own count of rows before it holds them.
+    this._leaveReading();
+    this._reading = page;
+    // The host's rows after the page: those the newest rows hold are not between.
+    this._gap = Math.max(0, (typeof reply.later === 'number' ? reply.later : 0) + reply.messages.length - messages.length - rowCount(this.state));
+    this._transcript.remote = typeof reply.earlier === 'number' ? reply.earlier : 0;
+    this._transcript.gapBelow = true;
+    this._transcript.render(page, false);
   }
 
   /** Back to one transcript (a snapshot, a reset, "jump to latest", the gap filled). */

@@ -17,8 +17,11 @@ const TYPING_MS = 120;
 /** What the find box needs of the view: the conversation's element and a way to page older rows in. */
 export interface FindTargets {
   readonly conversation: HTMLElement;
-  /** Shows the next older rows; false when there are none. */
-  pageEarlier(): Promise<boolean>;
+  /**
+   * Row `id` on screen, brought in as needed (one page, however far: the view asks the host for the rows
+   * around it), or undefined; `wanted` turns false once a newer move started.
+   */
+  reveal(id: number, wanted: () => boolean): Promise<Element | undefined>;
   post(msg: WebviewToHost): void;
 }
 
@@ -151,7 +154,7 @@ export class FindBox {
   }
 
   private _reveal(id: number, move: number): Promise<Element | undefined> {
-    return revealRow(this._t.conversation, id, () => (move === this._move ? this._t.pageEarlier() : Promise.resolve(false)));
+    return this._t.reveal(id, () => move === this._move);
   }
 
   private _showCount(): void {

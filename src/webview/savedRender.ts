@@ -6,58 +6,22 @@
  * inert and hidden from assistive technology, so nothing in it can be clicked, focused or found by a test.
  */
 
+import { MAX_PICTURE_ROWS, PICTURE_CLASS, PICTURE_DEPTH, PICTURE_ID, PICTURE_TAGS as KEEP, type SavedNode } from '../shared/savedPicture.ts';
 import { h } from './dom.ts';
 
-/** A text, or an element: `[tag, class names, ...children]`. */
-export type SavedNode = string | readonly SavedNode[];
-
-/** Tags kept as they are; a link or a button becomes a span, anything else not listed is left out. */
-const KEEP = new Set([
-  'div',
-  'span',
-  'p',
-  'pre',
-  'code',
-  'ul',
-  'ol',
-  'li',
-  'strong',
-  'em',
-  'b',
-  'i',
-  's',
-  'del',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'header',
-  'section',
-  'br',
-  'hr',
-]);
+// Tags kept as they are (KEEP) are shared with the host, which draws the picture into a re-created page; a link
+// or a button becomes a span (AS_SPAN), anything else not listed is left out.
 const AS_SPAN = new Set(['a', 'button', 'mark', 'summary', 'label']);
 /** Characters of text a picture keeps: the newest rows, enough to fill a tall view. */
 const MAX_CHARS = 40_000;
-/** Rows a picture keeps, newest last. */
-const MAX_ROWS = 40;
-const CLASS = /^[\w -]{0,200}$/;
+const CLASS = PICTURE_CLASS;
 
 /** The rows of `transcript` from the first one on screen in `scroller` to the last, as a picture (newest rows first in the budget). */
 export function captureRows(scroller: HTMLElement, transcript: HTMLElement): SavedNode[] {
   const top = scroller.getBoundingClientRect().top;
   const rows: SavedNode[] = [];
   const budget = { chars: MAX_CHARS };
-  for (let row = transcript.lastElementChild; row && rows.length < MAX_ROWS && budget.chars > 0; row = row.previousElementSibling) {
+  for (let row = transcript.lastElementChild; row && rows.length < MAX_PICTURE_ROWS && budget.chars > 0; row = row.previousElementSibling) {
     const node = toNode(row, budget);
     if (node !== undefined) rows.push(node);
     if (row.getBoundingClientRect().top <= top) break;
@@ -98,7 +62,7 @@ function drawSaved(saved: unknown): HTMLElement | undefined {
 
 function build(node: unknown, depth: number): Node | undefined {
   if (typeof node === 'string') return document.createTextNode(node);
-  if (!Array.isArray(node) || depth > 64) return undefined;
+  if (!Array.isArray(node) || depth > PICTURE_DEPTH) return undefined;
   const [tag, cls, ...children] = node as unknown[];
   if (typeof tag !== 'string' || !KEEP.has(tag)) return undefined;
   const el = document.createElement(tag);
@@ -118,14 +82,17 @@ export class SavedPicture {
   private _live = false;
   private _timer: ReturnType<typeof setTimeout> | undefined;
   private readonly _capture: () => SavedNode[];
-  private readonly _save: () => void;
+  private readonly _save: (rows: SavedNode[]) => void;
 
-  /** `saved`: the picture the page's state kept; `capture`: the rows on screen now; `save`: persist the UI state. */
-  constructor(saved: unknown, capture: () => SavedNode[], save: () => void) {
+  /** `saved`: the picture the page's state kept; `capture`: the rows on screen now; `save`: keep a new picture (the UI state, the host). */
+  constructor(saved: unknown, capture: () => SavedNode[], save: (rows: SavedNode[]) => void) {
     this._rows = saved;
     this._capture = capture;
     this._save = save;
-    this.el = drawSaved(saved);
+    // The host drew the picture into the page, so it painted before this script loaded: it is taken over as it is.
+    const drawn = document.getElementById(PICTURE_ID);
+    drawn?.removeAttribute('id');
+    this.el = drawn ?? drawSaved(saved);
   }
 
   /** The picture to keep in the page's state. */
@@ -145,8 +112,9 @@ export class SavedPicture {
     // Not every frame: a picture walks the rows on screen, and a reply streams many frames a second.
     this._timer ??= setTimeout(() => {
       this._timer = undefined;
-      this._rows = this._capture();
-      this._save();
+      const rows = this._capture();
+      this._rows = rows;
+      this._save(rows);
     }, 1000);
   }
 }

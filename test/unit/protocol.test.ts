@@ -24,6 +24,7 @@ describe('messages from the webview', () => {
     { type: 'undo' },
     { type: 'undo', path: 'a.ts', runId: 'r1' },
     { type: 'loadEarlier', before: 4801, count: 100 },
+    { type: 'loadAround', id: 12, count: 100 },
     { type: 'dropUris', uris: ['file:///w/src/a.ts', 'file:///w/src'] },
   ];
   for (const msg of good) {
@@ -53,6 +54,8 @@ describe('messages from the webview', () => {
     ['loadEarlier with id 0', { type: 'loadEarlier', before: 0, count: 100 }],
     ['loadEarlier with no rows', { type: 'loadEarlier', before: 10, count: 0 }],
     ['loadEarlier with a huge page', { type: 'loadEarlier', before: 10, count: 1_000_000 }],
+    ['loadAround without an id', { type: 'loadAround', count: 100 }],
+    ['loadAround with a huge page', { type: 'loadAround', id: 10, count: 1_000_000 }],
     ['a command outside the allow-list', { type: 'runCommand', command: 'workbench.action.terminal.sendSequence' }],
     ['runCommand without a command', { type: 'runCommand' }],
     ['openFile without a path', { type: 'openFile' }],

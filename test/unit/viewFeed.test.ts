@@ -3,7 +3,7 @@ import { frameMessage, snapshotMessage, ViewFeed, type FeedSource } from '../../
 import { Emitter } from '../../src/shared/disposable.ts';
 import type { HostToWebview, SessionInfoView } from '../../src/shared/wire/webviewProtocol.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
-import { earlierPage, recentPart, SNAPSHOT_ROWS, type EarlierPage } from '../../src/shared/transcript/paging.ts';
+import { earlierPage, pageBefore, recentPart, SNAPSHOT_ROWS, type EarlierPage } from '../../src/shared/transcript/paging.ts';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { TestClock } from '../support/testClock.ts';
@@ -89,6 +89,30 @@ describe('what the chat view is sent', () => {
     feed.close();
     source.replace(resumed.state, 1800);
     assert.equal(posts.length, 4, 'a closed feed posts nothing');
+    feed.dispose();
+  });
+
+  it('answers loadAround with the page around the row, what precedes it and what follows it, counting rows still in the worker', async () => {
+    const whole = longTranscript(3000);
+    const source = new FakeSource();
+    const held = recentPart(whole, 500);
+    source.state = held.state;
+    source.pendingEarlier = held.earlier;
+    // The rows before the window come from the worker, as the mirror fetches them.
+    source.earlierPage = async (before, count) => pageBefore(whole, before, count);
+    const posts: HostToWebview[] = [];
+    const feed = new ViewFeed(source, (m) => posts.push(m), new TestClock());
+    feed.open();
+    const target = whole.messages[100]!;
+    await feed.loadAround(target.id, 100);
+    const reply = posts.at(-1)!;
+    assert.ok(reply.type === 'around');
+    assert.equal(reply.id, target.id);
+    assert.equal(reply.messages.length, 100);
+    const at = reply.messages.findIndex((m) => m.id === target.id);
+    assert.ok(at >= 40 && at <= 60, `the row is in the middle of the page (at ${at})`);
+    assert.equal(reply.earlier, whole.messages.indexOf(reply.messages[0]!));
+    assert.equal(reply.earlier + reply.messages.length + reply.later, whole.messages.length);
     feed.dispose();
   });
 });

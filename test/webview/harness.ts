@@ -102,6 +102,8 @@ export interface PageOptions {
   readonly reduceMotion?: boolean;
   /** Display language: the page embeds `l10n/bundle.l10n.<locale>.json` as the real shell does. */
   readonly locale?: string;
+  /** HTML the host put where the app draws (a saved picture, see src/shared/savedPicture.ts). */
+  readonly picture?: string;
 }
 
 export const NONCE = 'testnonce0123456789abcdef';
@@ -158,7 +160,7 @@ export function pageHtml(origin: string, options: PageOptions = {}): string {
 </script>
 </head>
 <body data-run-state="idle" class="${bodyClass}">
-${localeBlock(options.locale)}<div id="app"></div>
+${localeBlock(options.locale)}<div id="app">${options.picture ?? ''}</div>
 <script nonce="${NONCE}" src="${origin}/dist/webview/main.js"></script>
 </body>
 </html>`;
@@ -246,8 +248,10 @@ export async function deliverFrames(page: Page, messages: readonly HostToWebview
   }, JSON.stringify(messages));
 }
 
-export async function posted(page: Page): Promise<{ type: string; [k: string]: unknown }[]> {
-  return page.evaluate(() => (globalThis as unknown as PageWindow).__posted);
+export async function posted(page: Page, withPicture = false): Promise<{ type: string; [k: string]: unknown }[]> {
+  const all = await page.evaluate(() => (globalThis as unknown as PageWindow).__posted);
+  // The view sends its saved picture a second after it draws rows: not an intent, and its timing is the clock's.
+  return withPicture ? all : all.filter((m) => m.type !== 'savedPicture');
 }
 
 /** Runs a recorded Pi event stream through the host's projection; returns the wire batches (one per Pi event) and the final state. */

@@ -425,6 +425,19 @@ describe('focus, Escape and contrast on the newest surfaces (headless Chromium)'
           ...editCall('e1', 'src/a.ts'),
           { type: 'settled', aborted: false, at: T0 },
           CHANGES,
+          // The Restore card lists the files changed since, with the same counts.
+          {
+            type: 'dialogOpen',
+            dialog: {
+              id: 'dialog-1',
+              kind: 'select',
+              title: 'Restore to this message?',
+              options: ['Code and conversation', 'Conversation only', 'Code only'],
+              panel: true,
+              restore: { checkpoint: 'a'.repeat(40), files: [{ path: 'src/a.ts', added: 4, removed: 2, created: false }] },
+              at: T0,
+            },
+          },
         ]);
         await deliver(page, chip('src/a.ts', 'let a = 1;\n'));
         const ratios = await page.evaluate(() => {
@@ -461,7 +474,13 @@ describe('focus, Escape and contrast on the newest surfaces (headless Chromium)'
             return rgb(g.getComputedStyle((globalThis as unknown as { document: { body: El } }).document.body).backgroundColor!);
           };
           const out: Record<string, number> = {};
-          for (const sel of ['[data-testid="changes"] .change-added', '[data-testid="changes"] .change-removed', '.chip-size']) {
+          for (const sel of [
+            '[data-testid="changes"] .change-added',
+            '[data-testid="changes"] .change-removed',
+            '[data-testid="dialog"] .change-added',
+            '[data-testid="dialog"] .change-removed',
+            '.chip-size',
+          ]) {
             const el = g.document.querySelectorAll(sel)[0]!;
             // Opacity fades the text into what is behind it.
             const bg = bgOf(el);

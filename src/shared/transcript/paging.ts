@@ -127,3 +127,11 @@ export function prependRows(state: TranscriptState, messages: readonly MessageVi
   const store = [...messages, ...r.store.slice(0, r.length)];
   return make(fieldsOf(state), { store, length: store.length, open: r.open, after: r.after, tools: table });
 }
+
+/**
+ * The `before` that makes a page of `count` rows (`pageBefore`) hold row `id` in its middle: ids go up by one
+ * per worker row (the main thread's own rows take ids between), so the page is about the rows `[id − count/2, id + count/2)`.
+ */
+export function aroundBefore(id: number, count: number): number {
+  return Math.floor(id) + Math.ceil(count / 2) + 1;
+}

@@ -4,6 +4,7 @@ import { parseImageAttachments } from '../images.ts';
 import { isBuiltin } from '../slashCommands.ts';
 import { MAX_FIND_CHARS } from '../transcript/find.ts';
 import { MAX_PAGE_ROWS } from '../transcript/paging.ts';
+import { MAX_PICTURE_ROWS } from '../savedPicture.ts';
 import { isViewCommand, parseCommand, type Parsed, type ViewCommandName } from './commands.ts';
 import { MAX_SVG_CHARS } from './limits.ts';
 import { MAX_DROPPED_URIS, MAX_PROMPT_CHARS, MAX_SESSION_NAME, VIEW_COMMANDS, type ViewCommand, type WebviewToHost } from './webviewProtocol.ts';
@@ -95,6 +96,17 @@ const CHECKS: { readonly [K in OwnType]: Check<K> } = {
     if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)
       return { ok: false, reason: `loadEarlier.count is not a whole number from 1 to ${MAX_PAGE_ROWS}` };
     return { ok: true, msg: { type: 'loadEarlier', before: raw.before as number, count: raw.count as number } };
+  },
+  loadAround: (raw) => {
+    if (typeof raw.id !== 'number' || !Number.isFinite(raw.id) || raw.id <= 0) return { ok: false, reason: 'loadAround.id is not a message id' };
+    if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1 || (raw.count as number) > MAX_PAGE_ROWS)
+      return { ok: false, reason: `loadAround.count is not a whole number from 1 to ${MAX_PAGE_ROWS}` };
+    return { ok: true, msg: { type: 'loadAround', id: raw.id as number, count: raw.count as number } };
+  },
+  savedPicture: (raw) => {
+    // Checked node by node when it is drawn (`pictureHtml`); here only its size.
+    if (!Array.isArray(raw.rows) || raw.rows.length > MAX_PICTURE_ROWS) return { ok: false, reason: 'savedPicture.rows is not a list of rows' };
+    return { ok: true, msg: { type: 'savedPicture', rows: raw.rows as unknown[] } };
   },
   openLink: (raw) => {
     if (typeof raw.href !== 'string' || raw.href.length > 8192) return { ok: false, reason: 'openLink.href is not a string of sensible length' };

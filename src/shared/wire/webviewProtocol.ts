@@ -95,6 +95,18 @@ export type HostToWebview =
   | { readonly type: 'openFind'; readonly text?: string }
   /** The reply to `find` number `seq`: the rows of the whole session holding the text. */
   | { readonly type: 'found'; readonly seq: number; readonly matches: readonly FindMatch[]; readonly total: number }
+  /**
+   * The reply to `loadAround`: the page of rows around the row `id` (rows with ids up to about `id + count/2`),
+   * how many rows precede it and how many follow it on the host.
+   */
+  | {
+      readonly type: 'around';
+      readonly id: number;
+      readonly messages: readonly MessageView[];
+      readonly tools: Readonly<Record<string, ToolCardView>>;
+      readonly earlier: number;
+      readonly later: number;
+    }
   /** The model picker's catalog: it opens (or refreshes while open). */
   | { readonly type: 'models'; readonly catalog: ModelCatalog }
   /** The chat's changes not yet kept or undone: the Changes rows mark their files and offer Keep all and Review. */
@@ -160,6 +172,10 @@ export type WebviewToHost =
   | { readonly type: 'loadEarlier'; readonly before: number; readonly count: number }
   /** Find in chat: which rows of the whole session hold `query` (answered by `found` with the same `seq`). */
   | { readonly type: 'find'; readonly query: string; readonly seq: number }
+  /** Find in chat moves to a row far from those held: the page of `count` rows around row `id` (answered with `around`). */
+  | { readonly type: 'loadAround'; readonly id: number; readonly count: number }
+  /** The view's picture of the rows on screen (see savedPicture.ts): the host draws it into the page of the view re-created next. */
+  | { readonly type: 'savedPicture'; readonly rows: readonly unknown[] }
   /** The welcome's buttons: sign in with an account, enter a provider's API key, or add a custom OpenAI-compatible endpoint. */
   | { readonly type: 'signIn'; readonly provider: string; readonly method: SignInMethod }
   /** A model picked in the picker, for this chat or as the default. */
