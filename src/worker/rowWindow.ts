@@ -1,0 +1,233 @@
+/** The worker's window of the newest rows: older rows are dropped and rebuilt on demand from Pi's own messages, so a long session is not kept twice. */
+
+import { findRows, type FindMatch, type FindResult } from '../shared/transcript/find.ts';
+import { headPart, pageBefore, recentPart, SNAPSHOT_ROWS, type EarlierPage } from '../shared/transcript/paging.ts';
+import { initialTranscript } from '../shared/transcript/reduce.ts';
+import { emptyTools, fieldsOf, make, rowAt, rowCount, rows, setTool } from '../shared/transcript/rowStore.ts';
+import { toolOf, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
+import { replayOnto } from './replay.ts';
+
+/** Rows before the streaming one the window keeps at least: twice a snapshot, so paging near the end costs no rebuild. */
+export const WINDOW_ROWS = 2 * SNAPSHOT_ROWS;
+/** Rows dropped at once: the window grows by this much before it is trimmed, so a trim is rare. */
+const TRIM_ROWS = SNAPSHOT_ROWS;
+
+/** One leaf (or subtree) where a kept value differs from the one rebuilt: no value means the key is absent. */
+type Change = readonly [path: readonly (string | number)[], value?: unknown];
+
+/** A dropped row: the Pi message it is rebuilt from and what differs (its id, the times it streamed at), or the row itself. */
+type Dropped = { readonly id: number; readonly message: unknown; readonly changes?: readonly Change[] } | { readonly row: MessageView };
+
+/** A stretch of dropped rows, rebuilt together (a tool result's card takes its call's arguments from the reply before it). */
+interface Stretch {
+  readonly rows: readonly Dropped[];
+  readonly count: number;
+  /** The time the rows are rebuilt at: a replayed session's rows all started then, so theirs differ in nothing. */
+  readonly now: number;
+  /** The cards the rows showed: what differs from the rebuilt card, or the card itself when the messages make none. */
+  readonly cards: ReadonlyMap<string, { readonly changes: readonly Change[] } | { readonly card: ToolCardView }>;
+}
+
+/** Roles whose rows a Pi message makes alone, one row each (the message is Pi's own object, held by its session entries). */
+const SOURCED = new Set(['user', 'assistant', 'toolResult', 'bashExecution']);
+
+/** The rows the worker dropped, as references to Pi's messages and the little that differs. */
+export class RowWindow {
+  private _stretches: Stretch[] = [];
+  private _dropped = 0;
+  /** The Pi message each held row was made from. */
+  private _sources = new Map<number, unknown>();
+  private readonly _keep: number;
+  private readonly _trim: number;
+
+  constructor(keep = WINDOW_ROWS, trim = TRIM_ROWS) {
+    this._keep = keep;
+    this._trim = trim;
+  }
+
+  /** How many rows come before those the state holds. */
+  get dropped(): number {
+    return this._dropped;
+  }
+
+  /** The transcript was emptied: nothing before it is paged any more. */
+  reset(): void {
+    this._stretches = [];
+    this._dropped = 0;
+    this._sources = new Map();
+  }
+
+  /** Pi's `message` ended, and the newest row of its kind in `state` shows it. */
+  sourced(state: TranscriptState, message: unknown): void {
+    const m = message as { role?: unknown; toolCallId?: unknown } | null;
+    if (!m || !SOURCED.has(m.role as string)) return;
+    const role = m.role === 'bashExecution' ? 'bash' : m.role;
+    const n = rowCount(state);
+    // The row is among the newest: a notice or two may have come after it.
+    for (let i = n - 1; i >= Math.max(0, n - 8); i--) {
+      const row = rowAt(state, i)!;
+      if (row.role !== role || (row.role === 'toolResult' && row.toolCallId !== m.toolCallId)) continue;
+      if (!this._sources.has(row.id)) this._sources.set(row.id, message);
+      return;
+    }
+  }
+
+  /** `state` without its oldest rows once it holds more than the window, those rows kept as a stretch. */
+  trim(state: TranscriptState): TranscriptState {
+    const held = rows(state).length;
+    if (held <= this._keep + this._trim) return state;
+    const count = held - this._keep;
+    const head = headPart(state, count)!;
+    this._stretches.push(this._stretchOf(head));
+    this._dropped += count;
+    return recentPart(state, rowCount(state) - count).state;
+  }
+
+  /** What a snapshot carries: the newest rows of `state` and how many rows come before them. */
+  recentPart(state: TranscriptState, count = SNAPSHOT_ROWS): { state: TranscriptState; earlier: number } {
+    const part = recentPart(state, count);
+    return { state: part.state, earlier: part.earlier + this._dropped };
+  }
+
+  /** Up to `count` rows with ids below `before`, rebuilt when they were dropped. */
+  pageBefore(state: TranscriptState, before: number, count: number): EarlierPage {
+    const held = pageBefore(state, before, count);
+    if (held.earlier > 0 || held.messages.length >= count || !this._stretches.length) return { ...held, earlier: held.earlier + this._dropped };
+    // The page reaches into dropped rows: rebuild stretches, newest first, until they give enough.
+    let rowsBefore = this._dropped;
+    const parts: TranscriptState[] = [];
+    let got = held.messages.length;
+    for (let i = this._stretches.length - 1; i >= 0 && got < count; i--) {
+      const built = this._rebuild(this._stretches[i]!);
+      parts.unshift(built);
+      rowsBefore -= this._stretches[i]!.count;
+      got += built.messages.filter((m) => m.id < before).length;
+    }
+    const joined = join([...parts, state]);
+    const page = pageBefore(joined, before, count);
+    return { ...page, earlier: page.earlier + rowsBefore };
+  }
+
+  /** Find over every row of the session: the dropped stretches rebuilt one at a time, then those held. */
+  findRows(state: TranscriptState, query: string): FindResult {
+    const matches: FindMatch[] = [];
+    let total = 0;
+    for (const stretch of this._stretches) {
+      const found = findRows(this._rebuild(stretch), query);
+      matches.push(...found.matches);
+      total += found.total;
+    }
+    const held = findRows(state, query);
+    return { matches: [...matches, ...held.matches], total: total + held.total };
+  }
+
+  /** `head` (the rows to drop and their cards) as references to Pi's messages and what differs from their replay. */
+  private _stretchOf(head: TranscriptState): Stretch {
+    const all = head.messages;
+    const messages: unknown[] = [];
+    for (const row of all) if (this._sources.has(row.id)) messages.push(this._sources.get(row.id));
+    const now = startOf(all);
+    const replayed = replayOnto(initialTranscript, messages, now);
+    // Each sourced message makes one row; any other outcome (a message that no longer replays) keeps the rows whole.
+    const sourced = replayed.messages.length === messages.length;
+    const out: Dropped[] = [];
+    let j = 0;
+    for (const row of all) {
+      const message = this._sources.get(row.id);
+      this._sources.delete(row.id);
+      if (!sourced || message === undefined) {
+        out.push({ row });
+        continue;
+      }
+      const built = replayed.messages[j++]!;
+      const changes = diff(row, { ...built, id: row.id });
+      out.push(changes.length ? { id: row.id, message, changes } : { id: row.id, message });
+    }
+    const cards = new Map<string, { changes: readonly Change[] } | { card: ToolCardView }>();
+    for (const [id, card] of Object.entries(head.tools)) {
+      const built = sourced ? toolOf(replayed.tools, id) : undefined;
+      cards.set(id, built ? { changes: diff(card, built) } : { card });
+    }
+    return { rows: out, count: all.length, now, cards };
+  }
+
+  /** The rows and cards of `stretch` as they were before it was dropped. */
+  private _rebuild(stretch: Stretch): TranscriptState {
+    const messages: unknown[] = [];
+    for (const d of stretch.rows) if ('message' in d) messages.push(d.message);
+    const replayed = replayOnto(initialTranscript, messages, stretch.now);
+    let j = 0;
+    const out = stretch.rows.map((d): MessageView => {
+      if ('row' in d) return d.row;
+      const built = { ...replayed.messages[j++]!, id: d.id };
+      return d.changes ? (patched(built, d.changes) as MessageView) : built;
+    });
+    let tools = emptyTools();
+    for (const [id, kept] of stretch.cards) {
+      const card = 'card' in kept ? kept.card : (patched(toolOf(replayed.tools, id), kept.changes) as ToolCardView);
+      tools = setTool(tools, card);
+    }
+    return make(fieldsOf(initialTranscript), { store: out, length: out.length, open: undefined, after: [], tools });
+  }
+}
+
+/** One state of the rows of `parts` (in order, the last one's fields and streaming row) and their cards, a later part's card winning. */
+function join(parts: readonly TranscriptState[]): TranscriptState {
+  const last = parts.at(-1)!;
+  const r = rows(last);
+  const store: MessageView[] = [];
+  for (const p of parts.slice(0, -1)) store.push(...p.messages);
+  store.push(...r.store.slice(0, r.length));
+  let tools = emptyTools();
+  for (const p of parts) for (const card of Object.values(p.tools)) tools = setTool(tools, card);
+  return make(fieldsOf(last), { store, length: store.length, open: r.open, after: r.after, tools });
+}
+
+/** When the first of `all` that says so started (0 if none does). */
+function startOf(all: readonly MessageView[]): number {
+  for (const row of all) if (row.role === 'assistant' && typeof row.startedAt === 'number') return row.startedAt;
+  return 0;
+}
+
+/** Where `kept` differs from `built`: leaves, or whole subtrees whose shape differs. */
+function diff(kept: unknown, built: unknown, path: (string | number)[] = [], out: Change[] = []): Change[] {
+  if (Object.is(kept, built)) return out;
+  if (isRecord(kept) && isRecord(built) && Array.isArray(kept) === Array.isArray(built) && Object.getPrototypeOf(kept) === Object.getPrototypeOf(built)) {
+    if (Array.isArray(kept)) {
+      const b = built as unknown as unknown[];
+      if (kept.length !== b.length || kept.some((_, i) => !(i in b)) || b.some((_, i) => !(i in kept))) out.push([path, kept]);
+      else kept.forEach((v, i) => diff(v, b[i], [...path, i], out));
+      return out;
+    }
+    for (const k of Object.keys(kept)) {
+      if (Object.hasOwn(built, k)) diff(kept[k], built[k], [...path, k], out);
+      else out.push([[...path, k], kept[k]]);
+    }
+    for (const k of Object.keys(built)) if (!Object.hasOwn(kept, k)) out.push([[...path, k]]);
+    return out;
+  }
+  out.push([path, kept]);
+  return out;
+}
+
+/** `value` with `changes` made, copied along their paths. */
+function patched(value: unknown, changes: readonly Change[]): unknown {
+  let out = value;
+  for (const change of changes) out = setIn(out, change, 0);
+  return out;
+}
+
+function setIn(value: unknown, change: Change, at: number): unknown {
+  const [path] = change;
+  if (at === path.length) return change[1];
+  const key = path[at]!;
+  const copy = Array.isArray(value) ? value.slice() : Object.assign(Object.create(Object.getPrototypeOf(value) as object | null) as object, value);
+  const c = copy as Record<string | number, unknown>;
+  if (at === path.length - 1 && change.length === 1) delete c[key];
+  else c[key] = setIn(c[key], change, at + 1);
+  return copy;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
