@@ -5,7 +5,11 @@ import { headPart, pageBefore, recentPart, SNAPSHOT_ROWS, type EarlierPage } fro
 import { initialTranscript } from '../shared/transcript/reduce.ts';
 import { emptyTools, fieldsOf, make, rowAt, rowCount, rows, setTool } from '../shared/transcript/rowStore.ts';
 import { toolOf, type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
+import type { WireEvent } from '../shared/wire/events.ts';
 import { replayOnto } from './replay.ts';
+
+/** A run's file changes, its row added or updated. */
+type ChangesEvent = Extract<WireEvent, { type: 'changes' }>;
 
 /** Rows before the streaming one the window keeps at least: twice a snapshot, so paging near the end costs no rebuild. */
 export const WINDOW_ROWS = 2 * SNAPSHOT_ROWS;
@@ -70,6 +74,26 @@ export class RowWindow {
       if (!this._sources.has(row.id)) this._sources.set(row.id, message);
       return;
     }
+  }
+
+  /**
+   * `ev` (a run's file changes, as asked for) aimed at that run's row the window dropped, which it updates: an
+   * Undo long after the run changes its row, as it would were the row held. Other changes go on as they are.
+   */
+  changes(state: TranscriptState, ev: ChangesEvent): ChangesEvent {
+    if (ev.replace === false || !this._stretches.length) return ev;
+    const held = (m: MessageView) => m.role === 'changes' && (ev.rowId === undefined ? m.runId === ev.runId : m.id === ev.rowId);
+    if (state.messages.some(held)) return ev;
+    for (let i = this._stretches.length - 1; i >= 0; i--) {
+      const dropped = this._stretches[i]!.rows as Dropped[];
+      for (let j = dropped.length - 1; j >= 0; j--) {
+        const d = dropped[j]!;
+        if (!('row' in d) || !held(d.row)) continue;
+        dropped[j] = { row: { ...d.row, runId: ev.runId, files: ev.files } as MessageView };
+        return { ...ev, replace: true, rowId: d.row.id };
+      }
+    }
+    return ev;
   }
 
   /** `state` without its oldest rows once it holds more than the window, those rows kept as a stretch. */

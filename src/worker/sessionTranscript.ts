@@ -42,9 +42,11 @@ export class SessionTranscript extends Disposable {
     let out = events;
     for (let i = 0; i < events.length; i++) {
       let ev = events[i]!;
+      // An update of a run's changes whose row the window dropped updates it there (and names it).
+      if (ev.type === 'changes') ev = this._window.changes(this._state, ev);
       // The worker gives each row its id (and says which row an update of Changes replaces): nobody counts.
       const sent = asSent(this._state, ev);
-      if (sent !== ev) {
+      if (sent !== events[i]) {
         if (out === events) out = events.slice();
         ev = (out as WireEvent[])[i] = sent;
       }

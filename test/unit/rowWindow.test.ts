@@ -194,4 +194,17 @@ describe('the worker keeps a window of the newest rows', () => {
     assertPagesEqual(controller, full, 50);
     assert.deepStrictEqual(controller.transcript.findRows('needle'), findRows(full, 'needle'));
   });
+
+  it("updates a run's file changes the window dropped (an Undo long after), instead of adding a row for them", async () => {
+    const fake = new FakeSession();
+    const { controller, emitted, clock } = setup(fake);
+    await controller.ensureSession();
+    const file = { path: 'a.ts', added: 3, removed: 1, created: false };
+    controller.emitExternal([{ type: 'changes', runId: 'run-1', files: [file] }]);
+    for (let n = 0; n < 200; n++) liveTurn(fake, clock, n);
+    controller.emitExternal([{ type: 'changes', runId: 'run-1', files: [{ ...file, undone: true }] }]);
+    const full = whole(emitted);
+    assert.equal(full.messages.filter((m) => m.role === 'changes').length, 1, 'the update replaced the row');
+    assertPagesEqual(controller, full, 300);
+  });
 });
