@@ -19,16 +19,22 @@ const TRIM_ROWS = SNAPSHOT_ROWS;
 /** One leaf (or subtree) where a kept value differs from the one rebuilt: no value means the key is absent. */
 type Change = readonly [path: readonly (string | number)[], value?: unknown];
 
-/** A dropped row: the Pi message it is rebuilt from and what differs (its id, the times it streamed at), or the row itself. */
-type Dropped = { readonly id: number; readonly message: unknown; readonly changes?: readonly Change[] } | { readonly row: MessageView };
-
-/** A stretch of dropped rows, rebuilt together (a tool result's card takes its call's arguments from the reply before it). */
+/**
+ * A stretch of dropped rows, rebuilt together (a tool result's card takes its call's arguments from the reply
+ * before it). Held as arrays, one entry a row: at a thousand turns an object per row would cost as much as
+ * the rows' own text.
+ */
 interface Stretch {
-  readonly rows: readonly Dropped[];
-  readonly count: number;
+  readonly ids: Float64Array;
+  /** The Pi message each row is rebuilt from (Pi's own object); none for a row kept whole. */
+  readonly messages: readonly unknown[];
+  /** Rows no Pi message makes (the worker's notices, file changes, a live `!` command), by index. */
+  readonly kept: Map<number, MessageView>;
+  /** What differs from a row's rebuild (its entry, the times it streamed at), by index. */
+  readonly changes: ReadonlyMap<number, readonly Change[]>;
   /** The time the rows are rebuilt at: a replayed session's rows all started then, so theirs differ in nothing. */
   readonly now: number;
-  /** The cards the rows showed: what differs from the rebuilt card, or the card itself when the messages make none. */
+  /** The rows' cards that differ from their rebuild, or that the messages make none of (kept whole). */
   readonly cards: ReadonlyMap<string, { readonly changes: readonly Change[] } | { readonly card: ToolCardView }>;
 }
 
@@ -85,12 +91,11 @@ export class RowWindow {
     const held = (m: MessageView) => m.role === 'changes' && (ev.rowId === undefined ? m.runId === ev.runId : m.id === ev.rowId);
     if (state.messages.some(held)) return ev;
     for (let i = this._stretches.length - 1; i >= 0; i--) {
-      const dropped = this._stretches[i]!.rows as Dropped[];
-      for (let j = dropped.length - 1; j >= 0; j--) {
-        const d = dropped[j]!;
-        if (!('row' in d) || !held(d.row)) continue;
-        dropped[j] = { row: { ...d.row, runId: ev.runId, files: ev.files } as MessageView };
-        return { ...ev, replace: true, rowId: d.row.id };
+      const kept = this._stretches[i]!.kept;
+      for (const [j, row] of [...kept].reverse()) {
+        if (!held(row)) continue;
+        kept.set(j, { ...row, runId: ev.runId, files: ev.files } as MessageView);
+        return { ...ev, replace: true, rowId: row.id };
       }
     }
     return ev;
@@ -124,7 +129,7 @@ export class RowWindow {
     for (let i = this._stretches.length - 1; i >= 0 && got < count; i--) {
       const built = this._rebuild(this._stretches[i]!);
       parts.unshift(built);
-      rowsBefore -= this._stretches[i]!.count;
+      rowsBefore -= this._stretches[i]!.ids.length;
       got += built.messages.filter((m) => m.id < before).length;
     }
     const joined = join([...parts, state]);
@@ -154,43 +159,53 @@ export class RowWindow {
     const replayed = replayOnto(initialTranscript, messages, now);
     // Each sourced message makes one row; any other outcome (a message that no longer replays) keeps the rows whole.
     const sourced = replayed.messages.length === messages.length;
-    const out: Dropped[] = [];
+    const ids = new Float64Array(all.length);
+    const sources: unknown[] = new Array(all.length);
+    const kept = new Map<number, MessageView>();
+    const changed = new Map<number, readonly Change[]>();
     let j = 0;
-    for (const row of all) {
+    for (const [i, row] of all.entries()) {
+      ids[i] = row.id;
       const message = this._sources.get(row.id);
       this._sources.delete(row.id);
       if (!sourced || message === undefined) {
-        out.push({ row });
+        kept.set(i, row);
         continue;
       }
-      const built = replayed.messages[j++]!;
-      const changes = diff(row, { ...built, id: row.id });
-      out.push(changes.length ? { id: row.id, message, changes } : { id: row.id, message });
+      sources[i] = message;
+      const changes = diff(row, { ...replayed.messages[j++]!, id: row.id });
+      if (changes.length) changed.set(i, changes);
     }
     const cards = new Map<string, { changes: readonly Change[] } | { card: ToolCardView }>();
     for (const [id, card] of Object.entries(head.tools)) {
       const built = sourced ? toolOf(replayed.tools, id) : undefined;
-      cards.set(id, built ? { changes: diff(card, built) } : { card });
+      const changes = built && diff(card, built);
+      if (!built) cards.set(id, { card });
+      else if (changes?.length) cards.set(id, { changes });
     }
-    return { rows: out, count: all.length, now, cards };
+    return { ids, messages: sources, kept, changes: changed, now, cards };
   }
 
   /** The rows and cards of `stretch` as they were before it was dropped. */
   private _rebuild(stretch: Stretch): TranscriptState {
     const messages: unknown[] = [];
-    for (const d of stretch.rows) if ('message' in d) messages.push(d.message);
+    for (let i = 0; i < stretch.ids.length; i++) if (!stretch.kept.has(i)) messages.push(stretch.messages[i]);
     const replayed = replayOnto(initialTranscript, messages, stretch.now);
     let j = 0;
-    const out = stretch.rows.map((d): MessageView => {
-      if ('row' in d) return d.row;
-      const built = { ...replayed.messages[j++]!, id: d.id };
-      return d.changes ? (patched(built, d.changes) as MessageView) : built;
-    });
-    let tools = emptyTools();
-    for (const [id, kept] of stretch.cards) {
-      const card = 'card' in kept ? kept.card : (patched(toolOf(replayed.tools, id), kept.changes) as ToolCardView);
-      tools = setTool(tools, card);
+    const out: MessageView[] = [];
+    for (let i = 0; i < stretch.ids.length; i++) {
+      const kept = stretch.kept.get(i);
+      if (kept) {
+        out.push(kept);
+        continue;
+      }
+      const built = { ...replayed.messages[j++]!, id: stretch.ids[i]! };
+      const changes = stretch.changes.get(i);
+      out.push(changes ? (patched(built, changes) as MessageView) : built);
     }
+    let tools = rows(replayed).tools;
+    for (const [id, kept] of stretch.cards)
+      tools = setTool(tools, 'card' in kept ? kept.card : (patched(toolOf(replayed.tools, id), kept.changes) as ToolCardView));
     return make(fieldsOf(initialTranscript), { store: out, length: out.length, open: undefined, after: [], tools });
   }
 }
@@ -213,24 +228,34 @@ function startOf(all: readonly MessageView[]): number {
   return 0;
 }
 
+/** Paths by their text, so the same field of a thousand rows costs one path. */
+const paths = new Map<string, readonly (string | number)[]>();
+
+function interned(path: readonly (string | number)[]): readonly (string | number)[] {
+  const key = path.join('\u0000');
+  let known = paths.get(key);
+  if (!known) paths.set(key, (known = path.slice()));
+  return known;
+}
+
 /** Where `kept` differs from `built`: leaves, or whole subtrees whose shape differs. */
 function diff(kept: unknown, built: unknown, path: (string | number)[] = [], out: Change[] = []): Change[] {
   if (Object.is(kept, built)) return out;
   if (isRecord(kept) && isRecord(built) && Array.isArray(kept) === Array.isArray(built) && Object.getPrototypeOf(kept) === Object.getPrototypeOf(built)) {
     if (Array.isArray(kept)) {
       const b = built as unknown as unknown[];
-      if (kept.length !== b.length || kept.some((_, i) => !(i in b)) || b.some((_, i) => !(i in kept))) out.push([path, kept]);
+      if (kept.length !== b.length || kept.some((_, i) => !(i in b)) || b.some((_, i) => !(i in kept))) out.push([interned(path), kept]);
       else kept.forEach((v, i) => diff(v, b[i], [...path, i], out));
       return out;
     }
     for (const k of Object.keys(kept)) {
       if (Object.hasOwn(built, k)) diff(kept[k], built[k], [...path, k], out);
-      else out.push([[...path, k], kept[k]]);
+      else out.push([interned([...path, k]), kept[k]]);
     }
-    for (const k of Object.keys(built)) if (!Object.hasOwn(kept, k)) out.push([[...path, k]]);
+    for (const k of Object.keys(built)) if (!Object.hasOwn(kept, k)) out.push([interned([...path, k])]);
     return out;
   }
-  out.push([path, kept]);
+  out.push([interned(path), kept]);
   return out;
 }
 
