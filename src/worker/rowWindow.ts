@@ -122,15 +122,18 @@ export class RowWindow {
   pageBefore(state: TranscriptState, before: number, count: number): EarlierPage {
     const held = pageBefore(state, before, count);
     if (held.earlier > 0 || held.messages.length >= count || !this._stretches.length) return { ...held, earlier: held.earlier + this._dropped };
-    // The page reaches into dropped rows: rebuild stretches, newest first, until they give enough.
-    let rowsBefore = this._dropped;
+    // The page reaches into dropped rows: rebuild the stretches below `before`, newest first, until they give enough.
+    let i = this._stretches.length - 1;
+    while (i >= 0 && this._stretches[i]!.ids[0]! >= before) i--;
+    let rowsBefore = 0;
+    for (let k = 0; k <= i; k++) rowsBefore += this._stretches[k]!.ids.length;
     const parts: TranscriptState[] = [];
     let got = held.messages.length;
-    for (let i = this._stretches.length - 1; i >= 0 && got < count; i--) {
-      const built = this._rebuild(this._stretches[i]!);
-      parts.unshift(built);
-      rowsBefore -= this._stretches[i]!.ids.length;
-      got += built.messages.filter((m) => m.id < before).length;
+    for (; i >= 0 && got < count; i--) {
+      const stretch = this._stretches[i]!;
+      parts.unshift(this._rebuild(stretch));
+      rowsBefore -= stretch.ids.length;
+      for (const id of stretch.ids) if (id < before) got++;
     }
     const joined = join([...parts, state]);
     const page = pageBefore(joined, before, count);
