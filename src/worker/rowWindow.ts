@@ -12,7 +12,7 @@ import { replayOnto } from './replay.ts';
 type ChangesEvent = Extract<WireEvent, { type: 'changes' }>;
 
 /** Rows before the streaming one the window keeps at least: twice a snapshot, so paging near the end costs no rebuild. */
-export const WINDOW_ROWS = 2 * SNAPSHOT_ROWS;
+const WINDOW_ROWS = 2 * SNAPSHOT_ROWS;
 /** Rows dropped at once: the window grows by this much before it is trimmed, so a trim is rare. */
 const TRIM_ROWS = SNAPSHOT_ROWS;
 
