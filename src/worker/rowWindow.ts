@@ -106,8 +106,13 @@ export class RowWindow {
     const held = rows(state).length;
     if (held <= this._keep + this._trim) return state;
     const count = held - this._keep;
-    const head = headPart(state, count)!;
-    this._stretches.push(this._stretchOf(head));
+    const r = rows(state);
+    // A stretch at most `_trim` rows long (a resumed session drops thousands at once): a page rebuilds only its own.
+    for (let at = 0; at < count; at += this._trim) {
+      const part = r.store.slice(at, Math.min(at + this._trim, count));
+      const cut = make(fieldsOf(state), { store: part, length: part.length, open: undefined, after: [], tools: r.tools });
+      this._stretches.push(this._stretchOf(headPart(cut, part.length)!));
+    }
     this._dropped += count;
     return recentPart(state, rowCount(state) - count).state;
   }
