@@ -11,8 +11,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError } from 'vscode-jsonrpc/node.js';
 import { Batcher, realScheduler } from '../shared/batcher.ts';
 import { ChildProcessTable } from '../shared/childProcessTable.ts';
-import { findRows } from '../shared/transcript/find.ts';
-import { pageBefore, recentPart } from '../shared/transcript/paging.ts';
 import { COMMANDS, type CommandHandlers, type CommandName } from '../shared/wire/commands.ts';
 import type { Logger, WorkerConfig, WorkerData, WorkerNotifications, WorkerRequestMethod, WorkerRequests } from '../shared/wire/workerProtocol.ts';
 import type { PiModule } from '../pi/piEntry.ts';
@@ -201,7 +199,7 @@ controller.onDidEmit((events) => {
 });
 controller.onDidReplay(() => {
   // After the events queued before it (notify flushes them first): the newest rows now, the rest on request.
-  const part = recentPart(controller.state);
+  const part = controller.transcript.recentPart();
   notify('snapshot', { state: part.state, earlier: part.earlier });
 });
 controller.onDidRestoreInput((input) => notify('restoreInput', input));
@@ -281,8 +279,8 @@ const handlers: RequestHandlers = {
     return { reloaded: await controller.reload(note) };
   },
   forceIdle: acknowledge(() => controller.forceIdle()),
-  earlierRows: async ({ before, count }) => ({ page: pageBefore(controller.state, before, count) }),
-  findRows: async ({ query }) => findRows(controller.state, query),
+  earlierRows: async ({ before, count }) => ({ page: controller.transcript.pageBefore(before, count) }),
+  findRows: async ({ query }) => controller.transcript.findRows(query),
   shutdown: acknowledge(async ({ settleMs, extensionsMs }) => {
     clearTimeout(warmTimer);
     await controller.shutdown(settleMs, extensionsMs);

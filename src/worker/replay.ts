@@ -12,6 +12,7 @@ import type { TranscriptState } from '../shared/transcript/rows.ts';
  * reduced as they are made. `onEvent` sees each one. A message that cannot be shown (a crafted or damaged
  * session file) is left out whole and reported to `onSkip`, and the rest still shows. `entryIdOf` names a
  * message's session entry, which its user row carries (restores and tree moves name the message by it).
+ * `onKept` sees each message shown, with the state right after it.
  */
 export function replayOnto(
   state: TranscriptState,
@@ -20,6 +21,7 @@ export function replayOnto(
   onEvent?: (ev: WireEvent) => void,
   onSkip?: (index: number, err: unknown) => void,
   entryIdOf?: (message: unknown) => string | undefined,
+  onKept?: (message: unknown, state: TranscriptState) => void,
 ): TranscriptState {
   let s = state;
   const calls = new Map<string, unknown>();
@@ -43,6 +45,7 @@ export function replayOnto(
     }
     s = next;
     if (onEvent) for (const ev of made) onEvent(ev);
+    onKept?.(message, s);
   }
   return s;
 }

@@ -158,6 +158,11 @@ export class SessionController extends Disposable {
     this._ask = ask;
   }
 
+  /** The transcript's pages and find, over the whole session (rows the worker no longer holds rebuilt). */
+  get transcript(): SessionTranscript {
+    return this._transcript;
+  }
+
   /** The host's reduced transcript: what a (re)created view starts from. */
   get state(): TranscriptState {
     return this._transcript.state;

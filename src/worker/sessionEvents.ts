@@ -13,6 +13,7 @@ import type { RunWatchdog } from './runWatchdog.ts';
 import type { SessionContext } from './sessionContext.ts';
 import type { SessionLifecycle } from './sessionLifecycle.ts';
 import type { SessionNotices } from './sessionNotices.ts';
+import type { SessionTranscript } from './sessionTranscript.ts';
 
 /** The session's other parts an event of Pi's concerns. */
 export interface EventParts {
@@ -21,6 +22,7 @@ export interface EventParts {
   readonly watchdog: RunWatchdog;
   readonly review: RunReview;
   readonly prompting: Prompting;
+  readonly transcript: SessionTranscript;
 }
 
 /** What `SessionListener` hears goes here; nothing it does throws into Pi. */
@@ -55,6 +57,7 @@ export class SessionEvents {
         wordError: (raw) => providerErrorText(raw, proxyFromEnv(process.env)),
       });
       if (wire.length) this._context.apply(wire);
+      if (event.type === 'message_end') this._parts.transcript.sourced(event.message);
       if (event.type === 'message_end' && event.message.role === 'user') this._written(event.message);
       if (event.type === 'queue_update') prompting.pruneQueuedImages(event);
       if (event.type === 'agent_settled') this._settled(event.aborted);

@@ -2,16 +2,22 @@
 
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
+import type { FindResult } from '../shared/transcript/find.ts';
+import type { EarlierPage } from '../shared/transcript/paging.ts';
 import { asSent, initialTranscript, reduceOne } from '../shared/transcript/reduce.ts';
+import { rowCount } from '../shared/transcript/rowStore.ts';
 import type { TranscriptState } from '../shared/transcript/rows.ts';
 import type { WireEvent } from '../shared/wire/events.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { replayOnto } from './replay.ts';
+import { RowWindow } from './rowWindow.ts';
 
 /** The one transcript every part of the session reads and writes. */
 export class SessionTranscript extends Disposable {
   private _state: TranscriptState = initialTranscript;
+  /** The rows dropped from `state` (the oldest of a long session), rebuilt from Pi's messages when asked for. */
+  private readonly _window = new RowWindow();
   private readonly _log: Logger;
   private readonly _clock: Scheduler;
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
@@ -36,15 +42,39 @@ export class SessionTranscript extends Disposable {
     let out = events;
     for (let i = 0; i < events.length; i++) {
       let ev = events[i]!;
+      // An update of a run's changes whose row the window dropped updates it there (and names it).
+      if (ev.type === 'changes') ev = this._window.changes(this._state, ev);
       // The worker gives each row its id (and says which row an update of Changes replaces): nobody counts.
       const sent = asSent(this._state, ev);
-      if (sent !== ev) {
+      if (sent !== events[i]) {
         if (out === events) out = events.slice();
         ev = (out as WireEvent[])[i] = sent;
       }
+      if (ev.type === 'reset') this._window.reset();
       this._state = reduceOne(this._state, ev);
     }
+    this._state = this._window.trim(this._state);
     this._onDidEmit.fire(out);
+  }
+
+  /** Pi's `message` ended: the row it made can be rebuilt from it once the window drops that row. */
+  sourced(message: unknown): void {
+    this._window.sourced(this._state, message);
+  }
+
+  /** What a snapshot carries: the newest rows, and how many rows of the whole session come before them. */
+  recentPart(): { state: TranscriptState; earlier: number } {
+    return this._window.recentPart(this._state);
+  }
+
+  /** Up to `count` rows of the whole session with ids below `before`, and how many rows come before them. */
+  pageBefore(before: number, count: number): EarlierPage {
+    return this._window.pageBefore(this._state, before, count);
+  }
+
+  /** The rows of the whole session (those dropped from the window too) that hold `query`. */
+  findRows(query: string): FindResult {
+    return this._window.findRows(this._state, query);
   }
 
   /**
@@ -56,6 +86,7 @@ export class SessionTranscript extends Disposable {
     const name = session.sessionName;
     if (!messages.length && !name) return false;
     let count = 0;
+    let rowsBefore = rowCount(this._state);
     let state = replayOnto(
       this._state,
       messages,
@@ -66,10 +97,16 @@ export class SessionTranscript extends Disposable {
         this._log.warn(`Message ${index} of the session could not be shown and was skipped: ${errorText(err)}`);
       },
       messageEntryIds(session),
+      (message, s) => {
+        // A message that made one row is what that row is rebuilt from once the window drops it.
+        const n = rowCount(s);
+        if (n === rowsBefore + 1) this._window.sourced(s, message);
+        rowsBefore = n;
+      },
     );
     // A crafted file's name can be anything: only text names the session.
     if (typeof name === 'string' && name) state = reduceOne(state, { type: 'sessionInfo', name });
-    this._state = state;
+    this._state = this._window.trim(state);
     if (count) skipped(count);
     this._onDidReplay.fire();
     return true;

@@ -21,7 +21,7 @@ interface Expect {
   statusMatches?: string[];
   thinking?: boolean;
   hostileFree?: boolean;
-  /** false: skip the check that Pi's persisted text is on screen (a drawn diagram or formula replaces its source; a branched session shows one branch). */
+  /** false: skip the check that Pi's persisted text is on screen (a drawn diagram or formula replaces its source; a branched session shows one branch; a long session is shown in part). */
   sessionOnScreen?: boolean;
   maxElapsedMs?: number;
   /** Workspace path -> sha256 hex, or null for "must not exist" (files.json). */

@@ -281,6 +281,26 @@ describe('Pi in its worker thread', function () {
     feed.dispose();
   });
 
+  it('finds a text in the rows of a resumed long session the worker no longer holds, and pages them back with the ids it found them by', async () => {
+    h = await startWorkerHarness(answers(1));
+    await resumeLongSession(h);
+    const found = await h.client.find('question 3:');
+    assert.equal(found.total, 1);
+    // The oldest rows: the worker rebuilt them from Pi's session to find them, and pages them with the same ids.
+    let rows = [...h.client.state.messages];
+    let earlier = h.client.pendingEarlier;
+    while (earlier > 0) {
+      const page = await h.client.earlierPage(rows[0]!.id, 400);
+      assert.ok(page && page.messages.length > 0);
+      rows = [...page.messages, ...rows];
+      earlier = page.earlier;
+    }
+    const row = rows.find((m) => m.id === found.matches[0]!.id);
+    assert.equal(row?.role, 'user');
+    assert.match(row.blocks[0]!.text, /^Question 3: what is in src\/3\?/);
+    assert.ok(row.entryId, 'the row names its session entry, as when it was replayed');
+  });
+
   it('pages a long session back after Restart and after an idle stop: the next worker replays it instead of resuming it quietly', async () => {
     h = await startWorkerHarness(answers(1));
     await resumeLongSession(h);

@@ -1,4 +1,4 @@
-/** Find in chat: which rows of a whole transcript hold a text, and how often; the worker answers it over every row it holds. */
+/** Find in chat: which rows of a whole transcript hold a text, and how often; the worker answers it over the whole session (the rows its window dropped rebuilt). */
 
 import type { MessageView, TranscriptState } from './rows.ts';
 
