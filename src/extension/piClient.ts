@@ -226,7 +226,7 @@ export class PiClient extends Disposable {
     return this._rpc.ask(method, params);
   }
 
-  /** Find in chat over the whole session: the worker holds every row; without one, the rows this thread holds. */
+  /** Find in chat over the whole session: the worker searches it all (rebuilding from Pi's session the rows it dropped); without one, the rows this thread holds. */
   async find(query: string): Promise<FindResult> {
     const found = await this.call('findRows', { query }).catch(() => undefined);
     return found ?? findRows(this.state, query);

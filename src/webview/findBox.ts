@@ -1,5 +1,5 @@
 /**
- * Find in chat: a find box over the conversation that asks the host (the worker holds every row) which rows
+ * Find in chat: a find box over the conversation that asks the host (the worker searches the whole session) which rows
  * of the whole session hold the text, pages the current match's row in, marks the matches in the rows on
  * screen (`mark[data-find]`) and moves between them with Enter and Shift+Enter.
  */
