@@ -92,6 +92,26 @@ export class Batcher {
       this._queue[this._queue.length - 1] = { type: 'delta', index: ev.index, text: last.text + ev.text };
       return true;
     }
+    if (ev.type === 'patch' && last?.type === 'patch' && last.id === ev.id && last.index === ev.index) {
+      this._queue[this._queue.length - 1] = { ...ev, text: last.text + ev.text };
+      return true;
+    }
+    if (ev.type === 'cards' && ev.cards.length === 1) {
+      // A running card's newer output replaces an older queued one of the same call, as toolUpdate's does.
+      for (let i = this._queue.length - 1; i >= 0; i--) {
+        const q = this._queue[i]!;
+        if (q.type === 'cards' && q.cards.length === 1) {
+          if (q.cards[0]!.toolCallId === ev.cards[0]!.toolCallId) {
+            this._queue.splice(i, 1);
+            this._queue.push(ev);
+            return true;
+          }
+          continue;
+        }
+        if (q.type === 'patch' || q.type === 'delta') continue;
+        break;
+      }
+    }
     if (ev.type === 'toolUpdate') {
       // Output updates are snapshots: a newer one replaces an older queued one of the same call, as long
       // as nothing else about that call sits between them. Updates of parallel calls interleave.
