@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { importGraph } from '../../scripts/importCycles.ts';
 import { applyChanges } from '../../src/shared/transcript/applyChanges.ts';
 import { asSent, initialTranscript, reduceOne } from '../../src/shared/transcript/reduce.ts';
-import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
+import type { MessageView, TranscriptState } from '../../src/shared/transcript/rows.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { RowChanges } from '../../src/worker/rowChanges.ts';
 
@@ -85,7 +85,8 @@ describe('rows owned by the worker: the main thread and the view apply its chang
     );
     // An update of row 1 reaches a side that holds only the newest rows: it is not appended after them.
     const held = applyChanges(initialTranscript, wire(sent));
-    const update: WireEvent = { type: 'row', id: 1, rev: 999, row: { ...held.messages[0]!, blocks: [] } };
+    const row: MessageView = { ...held.messages[0]!, blocks: [] };
+    const update: WireEvent = { type: 'row', id: 1, rev: 999, row };
     const newest = applyChanges(initialTranscript, wire(sent.filter((e) => e.type !== 'row' || e.id > 3)));
     const after = applyChanges(newest, [update]);
     assert.deepEqual(
