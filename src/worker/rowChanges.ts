@@ -47,7 +47,8 @@ export class RowChanges {
     const n = rows(next);
     if (ev.type === 'delta' && p.open && n.open?.id === p.open.id && n.store === p.store && n.length === p.length && n.after === p.after) {
       // Streaming: the text the reply grew by, not the reply.
-      if (typeof ev.text === 'string' && ev.text) out.push({ type: 'patch', id: n.open.id, rev: ++this._rev, index: ev.index, text: ev.text });
+      if (typeof ev.text === 'string' && ev.text)
+        out.push({ type: 'patch', id: n.open.id, rev: ++this._rev, ...(ev.index ? { index: ev.index } : {}), text: ev.text });
     } else if (ev.type !== 'reset') this._rows(p, n, out);
     if (ev.type !== 'reset') {
       const cards = changedTools(prev, next) ?? Object.values(next.tools);
@@ -67,15 +68,28 @@ export class RowChanges {
     if (p.open) before.set(p.open.id, p.open);
     for (const m of p.after) before.set(m.id, m);
     const emit = (m: MessageView) => {
-      if (before.get(m.id) !== m) this._row(m, out);
+      const was = before.get(m.id);
+      if (was !== m) this._row(m, out, was);
     };
     for (let i = shared; i < n.length; i++) emit(n.store[i]!);
     if (n.open) emit(n.open);
     for (const m of n.after) emit(m);
   }
 
-  private _row(row: MessageView, out: WireEvent[]): void {
-    out.push({ type: 'row', id: row.id, rev: ++this._rev, row });
+  /** A `row` change; the text of blocks `was` (the receiver's copy) already has is left out. */
+  private _row(row: MessageView, out: WireEvent[], was?: MessageView): void {
+    const same: number[] = [];
+    if (was)
+      for (let i = 0; i < row.blocks.length; i++) {
+        const b = row.blocks[i];
+        if (b?.text && b.text === was.blocks[i]?.text) same.push(i);
+      }
+    if (!same.length) {
+      out.push({ type: 'row', id: row.id, rev: ++this._rev, row });
+      return;
+    }
+    const blocks = row.blocks.map((b, i) => (b && same.includes(i) ? { ...b, text: '' } : b));
+    out.push({ type: 'row', id: row.id, rev: ++this._rev, row: { ...row, blocks } as MessageView, same });
   }
 
   /** One `state` change with the fields `ev` changed (by identity: the reducer keeps what it does not change). */

@@ -15,10 +15,12 @@ export function applyChanges(state: TranscriptState, events: readonly WireEvent[
 /** Applies one change; any other event returns `state` as it is. */
 export function applyChange(s: TranscriptState, ev: WireEvent): TranscriptState {
   switch (ev.type) {
-    case 'row':
-      return withRow(s, ev.row as MessageView);
+    case 'row': {
+      const row = withHeldText(s, ev.row as MessageView, ev.same);
+      return row ? withRow(s, row) : s;
+    }
     case 'patch':
-      return withPatch(s, ev.id, ev.index, ev.text);
+      return withPatch(s, ev.id, ev.index ?? 0, ev.text);
     case 'cards': {
       const r = rows(s);
       let tools = r.tools;
@@ -67,6 +69,25 @@ function withRow(s: TranscriptState, row: MessageView): TranscriptState {
   return make(fieldsOf(s), { ...r, ...pushed(r, row) });
 }
 
+/** The row `s` holds with id `id`, if any. */
+function heldRow(s: TranscriptState, id: number): MessageView | undefined {
+  const r = rows(s);
+  if (r.open?.id === id) return r.open;
+  const a = r.after.find((m) => m.id === id);
+  if (a) return a;
+  const i = rowIndex(r.store, id, r.length);
+  return i >= 0 ? r.store[i] : undefined;
+}
+
+/** `row` with the text of blocks `same` taken from the row of its id `s` holds; undefined when `s` does not hold it. */
+function withHeldText(s: TranscriptState, row: MessageView, same: readonly number[] | undefined): MessageView | undefined {
+  if (!same?.length) return row;
+  const held = heldRow(s, row.id);
+  if (!held) return undefined;
+  const blocks = row.blocks.map((b, i) => (b && same.includes(i) ? { ...b, text: held.blocks[i]?.text ?? '' } : b));
+  return { ...row, blocks } as MessageView;
+}
+
 /** `s` with `text` appended to block `index` of its open row, when that row is `id`. */
 function withPatch(s: TranscriptState, id: number, index: number, text: string): TranscriptState {
   const r = rows(s);
@@ -87,7 +108,8 @@ export function withRowUpdates(s: TranscriptState, events: readonly WireEvent[])
   for (const ev of events) {
     if (ev?.type !== 'row') continue;
     const r = rows(out);
-    if (rowIndex(r.store, ev.id, r.length) >= 0) out = withRow(out, ev.row as MessageView);
+    const row = rowIndex(r.store, ev.id, r.length) >= 0 ? withHeldText(out, ev.row as MessageView, ev.same) : undefined;
+    if (row) out = withRow(out, row);
   }
   return out;
 }

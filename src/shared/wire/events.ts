@@ -195,11 +195,15 @@ export type WireEvent =
   /**
    * Row changes, as the worker computes them from its transcript (see `src/worker/rowChanges.ts`); the main
    * thread and the view only apply them (`applyChanges.ts`), by id. `rev` counts the worker's changes: a row's
-   * is that of its latest change. `row`: the whole row (new, or changed other than by streaming text).
+   * is that of its latest change. `row`: the whole row (new, or changed other than by streaming text); `same`
+   * names the blocks whose text the receiver already holds (sent empty: a reply that ends does not resend it).
    */
-  | { readonly type: 'row'; readonly id: RowId; readonly rev: number; readonly row: WireRow }
-  /** Streaming: append `text` to block `index` of the open row `id` (a text block when it has not started). */
-  | { readonly type: 'patch'; readonly id: RowId; readonly rev: number; readonly index: number; readonly text: string }
+  | { readonly type: 'row'; readonly id: RowId; readonly rev: number; readonly row: WireRow; readonly same?: readonly number[] }
+  /**
+   * Streaming: append `text` to block `index` (absent: 0, the wire's most frequent message stays small) of the
+   * open row `id` (a text block when it has not started).
+   */
+  | { readonly type: 'patch'; readonly id: RowId; readonly rev: number; readonly index?: number; readonly text: string }
   /** Tool cards that are new or changed, whole. */
   | { readonly type: 'cards'; readonly cards: readonly WireCard[] }
   /** Fields of the transcript other than its rows and cards that changed (`set`) or went (`unset`): run, queue, ui, plan… */
