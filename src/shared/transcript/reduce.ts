@@ -1,6 +1,7 @@
 /**
- * The transcript reducer: wire events in, the state both sides render from out. It runs in the host (to
- * answer a re-created view with a snapshot) and in the webview; a row takes the id its event names.
+ * The transcript reducer: wire events in, the state rendered from out. It runs in the worker only, which sends
+ * the changes it made by row id (src/worker/rowChanges.ts); the main thread and the view apply those
+ * (applyChanges.ts). A row takes the id its event names.
  */
 
 import type { BlockFinal, RowId, StopReason, WireEvent } from '../wire/events.ts';
@@ -346,11 +347,6 @@ export function asSent(s: TranscriptState, ev: WireEvent): WireEvent {
 /** `ev` naming `id` for its row, when it adds one and names none. */
 export function withRowId(ev: WireEvent, id: RowId): WireEvent {
   return isRowEvent(ev) && ev.rowId === undefined ? { ...ev, rowId: id } : ev;
-}
-
-/** `ev` with the id it names moved on by `by` (the main thread numbers a quietly resumed worker's rows after the last one's). */
-export function withRowIdMoved(ev: WireEvent, by: number): WireEvent {
-  return by && isRowEvent(ev) && typeof ev.rowId === 'number' ? { ...ev, rowId: ev.rowId + by } : ev;
 }
 
 /** `s` with `m` after its rows. */
