@@ -32,8 +32,8 @@ const FORWARDED: ReadonlySet<WireEvent['type']> = new Set<WireEvent['type']>([
   'stalled',
 ]);
 
-/** The fields a `state` change may carry. */
-const FIELDS: readonly (keyof Fields)[] = ['run', 'queue', 'nextId', 'thinkingLevel', 'sessionName', 'ui', 'plan'];
+/** The fields a `state` change may carry (`nextId` moves on with each new row the receiver applies). */
+const FIELDS: readonly (keyof Fields)[] = ['run', 'queue', 'thinkingLevel', 'sessionName', 'ui', 'plan'];
 
 /** Numbers the worker's changes: a row's revision is the number of its latest change. */
 export class RowChanges {

@@ -64,9 +64,11 @@ function withRow(s: TranscriptState, row: MessageView): TranscriptState {
   // Ids ascend: a row before the last one held is an update of one this side let go (or never paged in).
   const last = (r.after.at(-1) ?? r.open ?? (r.length ? r.store[r.length - 1] : undefined))?.id;
   if (last !== undefined && row.id < last) return s;
-  if (r.open) return make(fieldsOf(s), { ...r, after: [...r.after, row] });
-  if (streams) return make(fieldsOf(s), { ...r, open: row as AssistantRow });
-  return make(fieldsOf(s), { ...r, ...pushed(r, row) });
+  // A new row of the worker's (a whole id) moves the numbering on past it, as the worker's did: not sent apart.
+  const fields = Number.isInteger(row.id) && row.id >= s.nextId ? { ...fieldsOf(s), nextId: row.id + 1 } : fieldsOf(s);
+  if (r.open) return make(fields, { ...r, after: [...r.after, row] });
+  if (streams) return make(fields, { ...r, open: row as AssistantRow });
+  return make(fields, { ...r, ...pushed(r, row) });
 }
 
 /** The row `s` holds with id `id`, if any. */
