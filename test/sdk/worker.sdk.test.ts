@@ -255,7 +255,7 @@ describe('Pi in its worker thread', function () {
     assert.equal(snap.earlier, count - SNAPSHOT_ROWS);
     assert.match(snap.state.messages.at(-1)!.blocks[0]!.text, /^src\/749 holds three files\./);
     const batched = posts.flatMap((m) => (m.type === 'batch' ? m.events : []));
-    assert.ok(!batched.some((e) => e.type === 'userMessage' || e.type === 'assistantStart'), 'no history event was posted');
+    assert.ok(!batched.some((e) => e.type === 'row' || e.type === 'userMessage' || e.type === 'assistantStart'), 'no history row was posted');
     // The host holds only the newest rows; the view pages the rest from the worker, all of them, in order.
     assert.equal(client.state.messages.length, SNAPSHOT_ROWS);
     let rows = [...client.state.messages];
