@@ -127,3 +127,19 @@ describe('rows owned by the worker: the main thread and the view apply its chang
     assert.deepEqual(wire(again.run), wire(reset.state.run));
   });
 });
+
+describe('the frame batcher joins changes of one row', () => {
+  it('a short reply whose row changes share a frame arrives as one row change per run of them, and applies to the same rows', async () => {
+    const { Batcher } = await import('../../src/shared/batcher.ts');
+    const { TestClock } = await import('../support/testClock.ts');
+    const { state, sent } = worker(reply('Short answer.', 1));
+    const posted: WireEvent[][] = [];
+    const batcher = new Batcher((events) => posted.push(wire(events)), new TestClock());
+    for (const ev of sent) batcher.push(ev);
+    batcher.flush();
+    const rowsPosted = posted.flat().filter((e) => e.type === 'row').length;
+    assert.ok(rowsPosted < sent.filter((e) => e.type === 'row').length, `${rowsPosted} row changes posted`);
+    const applied = applyChanges(initialTranscript, posted.flat());
+    assert.deepEqual(wire(applied.messages), wire(state.messages));
+  });
+});
