@@ -21,7 +21,8 @@ import type { Page } from 'playwright-core';
 import { initialTranscript } from '../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../src/shared/transcript/rows.ts';
 import { longTranscript, T0 } from '../test/webview/builders.ts';
-import { assertBundleFresh, deliver, launchBrowser, session, startServer } from '../test/webview/harness.ts';
+import { asHostSends, assertBundleFresh, deliver, launchBrowser, session, startServer } from '../test/webview/harness.ts';
+import type { WireEvent } from '../src/shared/wire/events.ts';
 import { numberArg, quantile } from './stats.ts';
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
@@ -52,8 +53,21 @@ const INSTRUMENT = `(() => {
 
 /** The stream, run inside the page: one batch per ~16 ms carrying the deltas due, like the host batcher. */
 async function stream(page: Page, seconds: number): Promise<{ samples: number[]; deltas: number; chars: number }> {
+  // The host sends the worker's changes: the start as rows, each delta a patch of the open row (worked out here for the start).
+  const start = asHostSends(page, {
+    type: 'batch',
+    events: [
+      { type: 'userMessage', text: 'Make the port configurable.', images: 0 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'thinking', at: T0 },
+    ],
+  });
+  const startEvents: WireEvent[] = start.type === 'batch' ? [...start.events] : [];
+  const open = startEvents.findLast((e) => e.type === 'row');
+  const openId = open?.type === 'row' ? open.id : 0;
   return page.evaluate(
-    ({ seconds, rate, t0 }) =>
+    ({ seconds, rate, t0, startEvents, openId }) =>
       new Promise<{ samples: number[]; deltas: number; chars: number }>((resolve) => {
         const w = globalThis as unknown as {
           __bench: { on: boolean; samples: number[] };
@@ -68,13 +82,18 @@ async function stream(page: Page, seconds: number): Promise<{ samples: number[];
           '```ts\nexport function start(port: number): Server {\n  const server = createServer(handler);\n  server.listen(port);\n  return server;\n}\n```\n\n',
           'The handler stays the same; only the port comes from the config now. A longer paragraph follows so that text streams for a while inside one block, as replies usually do, with some *emphasis* and a [link](https://example.com/a) here and there.\n\n',
         ].join('');
-        const send = (events: unknown[]) => w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events } }));
-        send([
-          { type: 'userMessage', text: 'Make the port configurable.', images: 0 },
-          { type: 'runStart' },
-          { type: 'assistantStart', at: t0 },
-          { type: 'blockStart', index: 0, kind: 'thinking', at: t0 },
-        ]);
+        const send = (events: readonly unknown[]) => w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events } }));
+        send(startEvents);
+        let rev = 1000;
+        const texts = ['', ''];
+        // The row as the worker sends it when a block starts or ends (texts the view holds are not resent).
+        const row = (blocks: unknown[], final: boolean, same: number[]) => ({
+          type: 'row',
+          id: openId,
+          rev: ++rev,
+          row: { id: openId, role: 'assistant', blocks, final, startedAt: t0, ...(final ? { stopReason: 'stop', endedAt: t0 + 2000 } : {}) },
+          same,
+        });
         const start = w.performance.now();
         let sent = 0;
         let chars = 0;
@@ -88,7 +107,16 @@ async function stream(page: Page, seconds: number): Promise<{ samples: number[];
           const events: unknown[] = [];
           // Thinking for the first 5% of the stream, then the answer.
           if (index === 0 && elapsed > seconds * 0.05) {
-            events.push({ type: 'blockEnd', index: 0, at: t0 + 1000 }, { type: 'blockStart', index: 1, kind: 'text', at: t0 + 1000 });
+            events.push(
+              row(
+                [
+                  { kind: 'thinking', index: 0, text: '', final: true, startedAt: t0, endedAt: t0 + 1000 },
+                  { kind: 'text', index: 1, text: '', final: false, startedAt: t0 + 1000 },
+                ],
+                false,
+                texts[0] ? [0] : [],
+              ),
+            );
             index = 1;
           }
           for (; sent < due; sent++) {
@@ -97,15 +125,22 @@ async function stream(page: Page, seconds: number): Promise<{ samples: number[];
             if (!text) text = src.slice(0, size);
             pos += text.length;
             chars += text.length;
-            events.push({ type: 'delta', index, text });
+            texts[index] += text;
+            events.push(index ? { type: 'patch', id: openId, rev: ++rev, index, text } : { type: 'patch', id: openId, rev: ++rev, text });
           }
           if (events.length) send(events);
           if (elapsed < seconds) w.setTimeout(step, 16);
           else {
             w.__bench.on = false;
             send([
-              { type: 'blockEnd', index, at: t0 + 2000 },
-              { type: 'assistantEnd', stopReason: 'stop', at: t0 + 2000 },
+              row(
+                [
+                  { kind: 'thinking', index: 0, text: '', final: true, startedAt: t0, endedAt: t0 + 1000 },
+                  { kind: 'text', index: 1, text: '', final: true, startedAt: t0 + 1000, endedAt: t0 + 2000 },
+                ],
+                true,
+                [0, 1].filter((i) => texts[i]),
+              ),
               { type: 'settled', aborted: false, at: t0 + 2000 },
             ]);
             resolve({ samples: w.__bench.samples.slice(), deltas: sent, chars });
@@ -113,7 +148,7 @@ async function stream(page: Page, seconds: number): Promise<{ samples: number[];
         };
         step();
       }),
-    { seconds, rate: DELTAS_PER_SECOND, t0: T0 },
+    { seconds, rate: DELTAS_PER_SECOND, t0: T0, startEvents, openId },
   );
 }
 
@@ -338,8 +373,27 @@ interface BlockResult {
 
 /** Streams `text` into one text block in `deliveries` batches, one per frame, then ends it; per-frame cost in ms. */
 async function streamBlock(page: Page, text: string, deliveries: number): Promise<BlockResult> {
+  // What the host sends: the worker's changes, a patch of the open row per delivery.
+  const sent = (events: WireEvent[]) => {
+    const m = asHostSends(page, { type: 'batch', events });
+    return m.type === 'batch' ? m.events : [];
+  };
+  const startEvents = sent([
+    { type: 'userMessage', text: 'Write it out.', images: 0 },
+    { type: 'runStart' },
+    { type: 'assistantStart', at: T0 },
+    { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+  ]);
+  const step = Math.ceil(text.length / deliveries);
+  const pieces: (readonly WireEvent[])[] = [];
+  for (let i = 0; i < text.length; i += step) pieces.push(sent([{ type: 'delta', index: 0, text: text.slice(i, i + step) }]));
+  const endEvents = sent([
+    { type: 'blockEnd', index: 0, at: T0 + 1000 },
+    { type: 'assistantEnd', stopReason: 'stop', at: T0 + 1000 },
+    { type: 'settled', aborted: false, at: T0 + 1000 },
+  ]);
   return page.evaluate(
-    async ({ text, deliveries, t0 }) => {
+    async ({ pieces, startEvents, endEvents }) => {
       const w = globalThis as unknown as {
         __bench: { on: boolean; samples: number[]; take(): number };
         dispatchEvent(e: unknown): boolean;
@@ -350,28 +404,22 @@ async function streamBlock(page: Page, text: string, deliveries: number): Promis
         document: { body: { offsetHeight: number }; querySelector(s: string): unknown };
         PerformanceObserver: new (cb: (l: { getEntries(): { duration: number }[] }) => void) => { observe(o: unknown): void; disconnect(): void };
       };
-      const send = (events: unknown[]) => w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events } }));
+      const send = (events: readonly unknown[]) => w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events } }));
       const frame = () => new Promise<void>((r) => w.requestAnimationFrame(() => r()));
       let longest = 0;
       const observer = new w.PerformanceObserver((l) => {
         for (const e of l.getEntries()) longest = Math.max(longest, e.duration);
       });
       observer.observe({ type: 'longtask', buffered: false });
-      send([
-        { type: 'userMessage', text: 'Write it out.', images: 0 },
-        { type: 'runStart' },
-        { type: 'assistantStart', at: t0 },
-        { type: 'blockStart', index: 0, kind: 'text', at: t0 },
-      ]);
+      send(startEvents);
       await frame();
       await frame();
       const script: number[] = [];
       const layouts: number[] = [];
       const start = w.performance.now();
-      const step = Math.ceil(text.length / deliveries);
       // Each delivery: the message handler and the render (script, from the instrumentation) plus the
       // style and layout the new DOM costs (forced here, measured).
-      const deliver = async (events: unknown[]) => {
+      const deliver = async (events: readonly unknown[]) => {
         w.__bench.take();
         w.__bench.samples = [];
         w.__bench.on = true;
@@ -386,12 +434,8 @@ async function streamBlock(page: Page, text: string, deliveries: number): Promis
         script.push(w.__bench.samples.reduce((a, b) => a + b, 0) + rendered);
         layouts.push(layout);
       };
-      for (let i = 0; i < text.length; i += step) await deliver([{ type: 'delta', index: 0, text: text.slice(i, i + step) }]);
-      await deliver([
-        { type: 'blockEnd', index: 0, at: t0 + 1000 },
-        { type: 'assistantEnd', stopReason: 'stop', at: t0 + 1000 },
-        { type: 'settled', aborted: false, at: t0 + 1000 },
-      ]);
+      for (const p of pieces) await deliver(p);
+      await deliver(endEvents);
       for (let i = 0; i < 400 && w.document.querySelector('[data-highlight], [data-lines], [data-rows]'); i++)
         await new Promise<void>((r) => w.setTimeout(r, 5));
       await frame();
@@ -399,7 +443,7 @@ async function streamBlock(page: Page, text: string, deliveries: number): Promis
       observer.disconnect();
       return { script, layout: layouts, longestTask: longest, wall };
     },
-    { text, deliveries, t0: T0 },
+    { pieces, startEvents, endEvents },
   );
 }
 

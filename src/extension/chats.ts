@@ -13,6 +13,7 @@ import { realScheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter, toDisposable } from '../shared/disposable.ts';
 import { runPhase, type RunPhase } from '../shared/run/runState.ts';
 import type { SessionStart } from '../shared/wire/workerProtocol.ts';
+import type { MessageView } from '../shared/transcript/rows.ts';
 import { ChatViewProvider } from './chatViewProvider.ts';
 import { ComposerImageDraft } from './composerImageDraft.ts';
 import { notifySetting } from './config.ts';
@@ -363,7 +364,11 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     chat.own(
       client.onDidEmit((events) => {
         if (self.phase !== 'idle') pending.runStarted();
-        for (const e of events) if (e.type === 'changes') void pending.addRun(e.runId, e.files);
+        for (const e of events) {
+          // The worker sends a run's Changes row (new, or updated by an Undo) whole.
+          const row = e.type === 'row' ? (e.row as MessageView) : undefined;
+          if (row?.role === 'changes') void pending.addRun(row.runId, row.files);
+        }
       }),
     );
     chat.own(pending.onDidChange(() => view.showPending(pending.summary())));

@@ -1,17 +1,19 @@
 /**
- * The main thread's copy of the worker's transcript, reduced from the same events (each row's id named by the
- * worker, or for this thread's own rows by it, from ids of their own): what a re-created view starts from. It keeps a window of the newest rows; older ones stay in the worker (a replayed history
- * arrives as a snapshot of its newest rows, a long session lets its oldest go) and are fetched from it a page
- * per request when the view pages back.
+ * The main thread's page cache of the worker's transcript, by row id: it applies the changes the worker
+ * computed (applyChanges.ts) and reduces nothing; its own rows (notices) take ids of their own. What a
+ * re-created view starts from. It keeps a window of the newest rows; older ones stay in the worker (a replayed
+ * history arrives as a snapshot of its newest rows, a long session lets its oldest go) and are fetched from it
+ * a page per request when the view pages back.
  */
 
 import type { Scheduler } from '../shared/batcher.ts';
 import { Disposable, Emitter } from '../shared/disposable.ts';
 import type { NoticeCode, NoticeLevel, WireEvent } from '../shared/wire/events.ts';
 import { pageBefore, recentPart, type EarlierPage } from '../shared/transcript/paging.ts';
-import { firstRowId, rowAt, rowCount } from '../shared/transcript/rowStore.ts';
-import { hostRowId, initialTranscript, reduceOne, withRowId, withRowIdMoved } from '../shared/transcript/reduce.ts';
-import { type MessageView, type TranscriptState } from '../shared/transcript/rows.ts';
+import { firstRowId, hostRowAfter, hostRowId, initialTranscript, openMessage, rowAt, rowCount, toolCard } from '../shared/transcript/rowStore.ts';
+import { applyChange } from '../shared/transcript/applyChanges.ts';
+import { reduceRun } from '../shared/run/runState.ts';
+import { type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText } from './workerRequests.ts';
 import { t } from '../shared/l10n.ts';
@@ -122,8 +124,9 @@ export class TranscriptMirror extends Disposable {
   }
 
   /**
-   * Applies the events of `from` (the worker that sent them; none for this thread's own, whose rows take ids
-   * of this thread's own, see `hostRowId`). The view is sent them with the ids their rows took.
+   * Applies the changes `from` (the worker that computed them) sent, with the events beside them; none for
+   * this thread's own (`notice`, `starting`, `workerGone`), whose rows take ids of this thread's own (see
+   * `hostRowId`). The view is sent them with the ids their rows took here.
    */
   apply(events: readonly WireEvent[], from?: EarlierRows): void {
     // The first worker starts from nothing, as we did; a later one resumed quietly and numbers from 1.
@@ -131,17 +134,9 @@ export class TranscriptMirror extends Disposable {
       if (this._pristine) this._source = from;
       else this._follow(from);
     }
+    const out = from && this._base ? events.map((ev) => moved(ev, this._base)) : events;
     let s = this._state;
-    let out = events;
-    for (let i = 0; i < events.length; i++) {
-      const ev = events[i]!;
-      const sent = from ? withRowIdMoved(ev, this._base) : withRowId(ev, hostRowId(s));
-      if (sent !== ev) {
-        if (out === events) out = events.slice();
-        (out as WireEvent[])[i] = sent;
-      }
-      s = reduceOne(s, sent);
-    }
+    for (const ev of out) s = applyChange(s, ev);
     this._state = s;
     if (from) {
       if (events.some((ev) => ev.type === 'reset')) this._restart(from);
@@ -152,13 +147,18 @@ export class TranscriptMirror extends Disposable {
   }
 
   notice(level: NoticeLevel, text: string, code: NoticeCode = 'workerStopped'): void {
-    // The worker never sees this row: it takes an id of this thread's own (see `apply`).
-    this.apply([{ type: 'noticeMessage', level, text, code }]);
+    // The worker never sees this row: it takes an id of this thread's own.
+    this.apply([noticeRow(hostRowId(this._state), level, text, code)]);
+  }
+
+  /** `run` as `ev` leaves it, as a change (the run state machine is the one every side shares). */
+  private _run(ev: WireEvent, run = this._state.run): WireEvent {
+    return { type: 'state', set: { run: reduceRun(run, ev) } };
   }
 
   /** Shows or ends "starting" (prompts wait for the session to open). */
   starting(on: boolean): void {
-    this.apply([{ type: 'starting', on, at: this._clock.now() }]);
+    this.apply([this._run({ type: 'starting', on, at: this._clock.now() })]);
   }
 
   /**
@@ -166,7 +166,7 @@ export class TranscriptMirror extends Disposable {
    * (`rows`) until the view asks for them. `starting`: prompts still wait for the session here, not in the worker.
    */
   adopt(state: TranscriptState, earlier: number, starting: boolean, rows: EarlierRows): void {
-    this._state = starting && !state.run.starting ? reduceOne(state, { type: 'starting', on: true, at: this._clock.now() }) : state;
+    this._state = starting && !state.run.starting ? applyChange(state, this._run({ type: 'starting', on: true, at: this._clock.now() }, state.run)) : state;
     this._restart(rows);
     this._pristine = false;
     this._earlier = earlier;
@@ -181,23 +181,36 @@ export class TranscriptMirror extends Disposable {
     this._loseEarlier();
     this._source = undefined;
     this._pristine = false;
-    const events: WireEvent[] = [];
     const now = this._clock.now();
+    const state = this._state;
+    let run = state.run;
+    const events: WireEvent[] = [];
+    const step = (ev: WireEvent) => {
+      run = reduceRun(run, ev);
+      events.push(ev);
+    };
     // Dialogs of the old worker can never be answered now.
-    for (const d of this._state.ui?.dialogs ?? []) events.push({ type: 'dialogClose', id: d.id, outcome: 'worker stopped' });
+    for (const d of state.ui?.dialogs ?? []) step({ type: 'dialogClose', id: d.id, outcome: 'worker stopped' });
     // A `!` command went with it (its process was killed): its row ends, cancelled, with the output it had.
-    const shell = this._state.ui?.shell;
-    if (shell) events.push({ type: 'bashEnd', id: shell.id, command: shell.command, output: shell.output, cancelled: true, excluded: shell.excluded });
-    if (this.isActive || gone.sending > 0) events.push({ type: 'settled', aborted: false, at: now, error: gone.message });
-    if (gone.fault) {
-      events.push({
-        type: 'noticeMessage',
-        level: 'error',
-        text: t('{0} The conversation is kept; your next prompt resumes it. Restart starts Pi again now.', gone.message),
-        code: 'workerStopped',
-      });
+    const shell = state.ui?.shell;
+    let next = hostRowId(state);
+    if (shell) {
+      run = reduceRun(run, { type: 'bashEnd', id: shell.id, command: shell.command, output: shell.output, cancelled: true, excluded: shell.excluded });
+      events.push(shellRow(next, shell.command, shell.output, shell.excluded));
+      next = hostRowAfter(next);
     }
-    if (this._state.run.starting) events.push({ type: 'starting', on: false, at: now });
+    if (this.isActive || gone.sending > 0) {
+      step({ type: 'settled', aborted: false, at: now, error: gone.message });
+      events.push(...closedReply(state, now));
+    }
+    if (gone.fault) {
+      events.push(
+        noticeRow(next, 'error', t('{0} The conversation is kept; your next prompt resumes it. Restart starts Pi again now.', gone.message), 'workerStopped'),
+      );
+    }
+    if (run.starting) run = reduceRun(run, { type: 'starting', on: false, at: now });
+    const ui = state.ui && (state.ui.dialogs.length || shell) ? { ...state.ui, dialogs: [], shell: undefined } : state.ui;
+    if (run !== state.run || ui !== state.ui) events.push({ type: 'state', set: { run, ...(ui === state.ui ? {} : { ui }) } });
     if (events.length) this.apply(events);
   }
 
@@ -271,4 +284,60 @@ export class TranscriptMirror extends Disposable {
     const earlier = page.earlier + theirs.filter((m) => m.id < firstKept).length + local.filter((m) => m.id < firstKept).length;
     return { messages: kept, tools: page.tools, earlier };
   }
+}
+
+/** `ev` with the row id it names moved on by `by` (the main thread numbers a quietly resumed worker's rows after the last one's). */
+function moved(ev: WireEvent, by: number): WireEvent {
+  switch (ev.type) {
+    case 'row':
+      return { ...ev, id: ev.id + by, row: { ...ev.row, id: ev.row.id + by } };
+    case 'patch':
+      return { ...ev, id: ev.id + by };
+    case 'state':
+      return typeof ev.set.nextId === 'number' ? { ...ev, set: { ...ev.set, nextId: ev.set.nextId + by } } : ev;
+    default:
+      return ev;
+  }
+}
+
+function noticeRow(id: number, level: NoticeLevel, text: string, code: NoticeCode): WireEvent {
+  const row: MessageView = { id, role: 'notice', blocks: [{ kind: 'text', index: 0, text, final: true }], final: true, level, code };
+  return { type: 'row', id, rev: 0, row };
+}
+
+function shellRow(id: number, command: string, output: string, excluded: boolean): WireEvent {
+  const row: MessageView = {
+    id,
+    role: 'bash',
+    blocks: [{ kind: 'text', index: 0, text: output, final: true }],
+    final: true,
+    command,
+    cancelled: true,
+    excluded,
+  };
+  return { type: 'row', id, rev: 0, row };
+}
+
+/**
+ * The streaming reply of `s` ended as failed (its worker went), and a failed card for each of its calls that
+ * has none: Pi runs no call of such a message, as the worker's reducer shows it.
+ */
+function closedReply(s: TranscriptState, at: number): WireEvent[] {
+  const open = openMessage(s);
+  if (!open) return [];
+  const stopReason = open.stopReason ?? 'error';
+  const row: MessageView = {
+    ...open,
+    final: true,
+    stopReason,
+    endedAt: at,
+    blocks: open.blocks.map((b) => (b && !b.final ? { ...b, final: true } : b)),
+  };
+  const reason = open.errorMessage || (stopReason === 'aborted' ? t('Operation aborted') : t('Error'));
+  const cards: ToolCardView[] = [];
+  if (stopReason === 'error' || stopReason === 'aborted')
+    for (const b of open.blocks)
+      if (b?.kind === 'toolCall' && typeof b.toolCallId === 'string' && !toolCard(s, b.toolCallId))
+        cards.push({ toolCallId: b.toolCallId, toolName: b.toolName ?? '', args: b.text, status: 'error', output: reason });
+  return [{ type: 'row', id: open.id, rev: 0, row }, ...(cards.length ? [{ type: 'cards' as const, cards }] : [])];
 }

@@ -92,6 +92,32 @@ export class Batcher {
       this._queue[this._queue.length - 1] = { type: 'delta', index: ev.index, text: last.text + ev.text };
       return true;
     }
+    if (ev.type === 'patch' && last?.type === 'patch' && last.id === ev.id && last.index === ev.index) {
+      this._queue[this._queue.length - 1] = { ...ev, text: last.text + ev.text };
+      return true;
+    }
+    if (ev.type === 'row' && last?.type === 'row' && last.id === ev.id) {
+      // A newer version of the same row right behind the older (a block and the reply ending): only it goes,
+      // with the text it leaves out (`same`) taken from the older where the receiver would not hold it yet.
+      this._queue[this._queue.length - 1] = mergedRows(last, ev);
+      return true;
+    }
+    if (ev.type === 'cards' && ev.cards.length === 1) {
+      // A running card's newer output replaces an older queued one of the same call, as toolUpdate's does.
+      for (let i = this._queue.length - 1; i >= 0; i--) {
+        const q = this._queue[i]!;
+        if (q.type === 'cards' && q.cards.length === 1) {
+          if (q.cards[0]!.toolCallId === ev.cards[0]!.toolCallId) {
+            this._queue.splice(i, 1);
+            this._queue.push(ev);
+            return true;
+          }
+          continue;
+        }
+        if (q.type === 'patch' || q.type === 'delta') continue;
+        break;
+      }
+    }
     if (ev.type === 'toolUpdate') {
       // Output updates are snapshots: a newer one replaces an older queued one of the same call, as long
       // as nothing else about that call sits between them. Updates of parallel calls interleave.
@@ -110,6 +136,20 @@ export class Batcher {
     }
     return false;
   }
+}
+
+type RowChange = Extract<WireEvent, { readonly type: 'row' }>;
+
+/** `newer` applied after `older` (both of one row), as one change. */
+function mergedRows(older: RowChange, newer: RowChange): RowChange {
+  const same = newer.same ?? [];
+  if (!same.length) return newer;
+  const kept = same.filter((i) => older.same?.includes(i));
+  const from = older.row as unknown as { readonly blocks?: readonly ({ readonly text?: string } | undefined)[] };
+  const row = newer.row as unknown as { readonly blocks: readonly ({ readonly text?: string } | undefined)[] };
+  const blocks = row.blocks.map((b, i) => (b && same.includes(i) && !kept.includes(i) ? { ...b, text: from.blocks?.[i]?.text ?? '' } : b));
+  const merged = { ...newer, row: { ...newer.row, blocks } as unknown as RowChange['row'] };
+  return kept.length ? { ...merged, same: kept } : { type: 'row', id: newer.id, rev: newer.rev, row: merged.row };
 }
 
 /** The real clock, for the host and the webview. */

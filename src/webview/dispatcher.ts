@@ -1,8 +1,8 @@
-/** Host messages into the view: a shape check, then one handler per message type from a table the compiler holds complete; wire events into the reducer. */
+/** Host messages into the view: a shape check, then one handler per message type from a table the compiler holds complete; the worker's changes applied by id. */
 
 import type { HostToWebview } from '../shared/wire/webviewProtocol.ts';
 import { isKnownEvent, type WireEvent } from '../shared/wire/events.ts';
-import { reduceOne } from '../shared/transcript/reduce.ts';
+import { applyChange } from '../shared/transcript/applyChanges.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
 
 /** A handler for every message type the host sends: leaving one out does not compile. */
@@ -19,12 +19,12 @@ export function dispatchHostMessage(raw: unknown, handlers: HostMessageHandlers)
   else warnOnce(`ignored unknown message ${String((msg as { type: string }).type)}`);
 }
 
-/** Applies wire events one by one; an event this version does not know is skipped, never fatal. */
+/** Applies the changes among wire events one by one (the view reduces nothing); an event this version does not know is skipped, never fatal. */
 export function applyEvents(state: TranscriptState, events: readonly WireEvent[]): TranscriptState {
   let s = state;
   for (const ev of coalesce(events)) {
     try {
-      if (isKnownEvent(ev)) s = reduceOne(s, ev);
+      if (isKnownEvent(ev)) s = applyChange(s, ev);
       // l10n-ignore: not text the user reads
       else warnOnce(`ignored unknown event ${String((ev as { type?: unknown }).type)}`);
     } catch (err) {
@@ -36,15 +36,15 @@ export function applyEvents(state: TranscriptState, events: readonly WireEvent[]
 }
 
 /**
- * Joins runs of deltas to the same block into one: the reducer then copies the transcript once per run
- * instead of once per delta (a frame at 2,000 deltas/s carries about 30 of them).
+ * Joins runs of patches to the same block into one: the row is then copied once per run instead of once per
+ * patch (a frame at 2,000 deltas/s carries about 30 of them, when the host's batcher has not joined them).
  */
 function coalesce(events: readonly WireEvent[]): WireEvent[] {
   const out: WireEvent[] = [];
   for (const ev of events) {
     const last = out[out.length - 1];
-    if (ev.type === 'delta' && last?.type === 'delta' && last.index === ev.index && typeof ev.text === 'string') {
-      out[out.length - 1] = { type: 'delta', index: ev.index, text: last.text + ev.text };
+    if (ev?.type === 'patch' && last?.type === 'patch' && last.id === ev.id && last.index === ev.index && typeof ev.text === 'string') {
+      out[out.length - 1] = { ...ev, text: last.text + ev.text };
     } else out.push(ev);
   }
   return out;

@@ -8,8 +8,7 @@
  */
 
 import { type BlockView, type MessageView, type NoticeRow, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
-import { initialTranscript } from '../shared/transcript/reduce.ts';
-import { changedTools, rowAt, rowCount, sameRows, sameTools, toolCard } from '../shared/transcript/rowStore.ts';
+import { changedTools, initialTranscript, rowAt, rowCount, sameRows, sameTools, toolCard } from '../shared/transcript/rowStore.ts';
 import { assertNever } from '../shared/exhaustive.ts';
 import type { ImageView } from '../shared/images.ts';
 import { ConversationAction, type Action } from './actions.ts';

@@ -194,8 +194,9 @@ const controller: SessionController = new SessionController(
   realScheduler,
   options,
 );
-controller.onDidEmit((events) => {
-  for (const ev of events) batcher.push(ev);
+// The main thread is sent the changes the events made, by row id: it applies them and reduces nothing.
+controller.onDidChange((changes) => {
+  for (const ev of changes) batcher.push(ev);
 });
 controller.onDidReplay(() => {
   // After the events queued before it (notify flushes them first): the newest rows now, the rest on request.

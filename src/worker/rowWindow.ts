@@ -84,9 +84,10 @@ export class RowWindow {
 
   /**
    * `ev` (a run's file changes, as asked for) aimed at that run's row the window dropped, which it updates: an
-   * Undo long after the run changes its row, as it would were the row held. Other changes go on as they are.
+   * Undo long after the run changes its row, as it would were the row held, and `onUpdated` hears the row as it
+   * is now. Other changes go on as they are.
    */
-  changes(state: TranscriptState, ev: ChangesEvent): ChangesEvent {
+  changes(state: TranscriptState, ev: ChangesEvent, onUpdated?: (row: MessageView) => void): ChangesEvent {
     if (ev.replace === false || !this._stretches.length) return ev;
     const held = (m: MessageView) => m.role === 'changes' && (ev.rowId === undefined ? m.runId === ev.runId : m.id === ev.rowId);
     if (state.messages.some(held)) return ev;
@@ -94,7 +95,9 @@ export class RowWindow {
       const kept = this._stretches[i]!.kept;
       for (const [j, row] of [...kept].reverse()) {
         if (!held(row)) continue;
-        kept.set(j, { ...row, runId: ev.runId, files: ev.files } as MessageView);
+        const updated = { ...row, runId: ev.runId, files: ev.files } as MessageView;
+        kept.set(j, updated);
+        onUpdated?.(updated);
         return { ...ev, replace: true, rowId: row.id };
       }
     }

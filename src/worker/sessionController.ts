@@ -50,6 +50,8 @@ export class SessionController extends Disposable {
 
   /** Wire events, in order, right after the host store applied them. */
   readonly onDidEmit: SessionTranscript['onDidEmit'];
+  /** What the main thread is sent: the changes the events made (SessionTranscript's `onDidChange`). */
+  readonly onDidChange: SessionTranscript['onDidChange'];
   private readonly _onDidRestoreInput = this._register(new Emitter<RestoredInput>());
   /** Texts and images that did not reach Pi (a cancelled queue, a refused prompt): they go back to the composer. */
   readonly onDidRestoreInput = this._onDidRestoreInput.event;
@@ -74,6 +76,7 @@ export class SessionController extends Disposable {
     super();
     const transcript = (this._transcript = this._register(new SessionTranscript(log, clock)));
     this.onDidEmit = transcript.onDidEmit;
+    this.onDidChange = transcript.onDidChange;
     this.onDidReplay = transcript.onDidReplay;
     // The session context every part takes; the lifecycle behind it comes after the parts it composes, branching after it.
     const context: SessionContext = {

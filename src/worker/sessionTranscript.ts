@@ -11,6 +11,7 @@ import type { WireEvent } from '../shared/wire/events.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText, type AgentSessionLike } from './agentSession.ts';
 import { replayOnto } from './replay.ts';
+import { RowChanges } from './rowChanges.ts';
 import { RowWindow } from './rowWindow.ts';
 
 /** The one transcript every part of the session reads and writes. */
@@ -23,6 +24,10 @@ export class SessionTranscript extends Disposable {
   private readonly _onDidEmit = this._register(new Emitter<readonly WireEvent[]>());
   /** Wire events, in order, right after the transcript applied them. */
   readonly onDidEmit = this._onDidEmit.event;
+  private readonly _changes = new RowChanges();
+  private readonly _onDidChange = this._register(new Emitter<readonly WireEvent[]>());
+  /** What the main thread is sent for the events `onDidEmit` gives: the rows they touched, by id (see rowChanges.ts). */
+  readonly onDidChange = this._onDidChange.event;
   private readonly _onDidReplay = this._register(new Emitter<void>());
   /** A saved session's history was replayed in one pass, without events. */
   readonly onDidReplay = this._onDidReplay.event;
@@ -40,10 +45,12 @@ export class SessionTranscript extends Disposable {
   /** Applies `events` and sends them on. */
   apply(events: readonly WireEvent[]): void {
     let out = events;
+    const changes: WireEvent[] = [];
     for (let i = 0; i < events.length; i++) {
       let ev = events[i]!;
       // An update of a run's changes whose row the window dropped updates it there (and names it).
-      if (ev.type === 'changes') ev = this._window.changes(this._state, ev);
+      // The main thread may hold that row still (its window is larger): it hears of the update as a row change.
+      if (ev.type === 'changes') ev = this._window.changes(this._state, ev, (row) => this._changes.row(row, changes));
       // The worker gives each row its id (and says which row an update of Changes replaces): nobody counts.
       const sent = asSent(this._state, ev);
       if (sent !== events[i]) {
@@ -51,9 +58,13 @@ export class SessionTranscript extends Disposable {
         ev = (out as WireEvent[])[i] = sent;
       }
       if (ev.type === 'reset') this._window.reset();
-      this._state = reduceOne(this._state, ev);
+      const prev = this._state;
+      this._state = reduceOne(prev, ev);
+      this._changes.step(prev, this._state, ev, changes);
     }
     this._state = this._window.trim(this._state);
+    // Changes first: a listener of the events may apply more, whose changes must follow these.
+    if (changes.length) this._onDidChange.fire(changes);
     this._onDidEmit.fire(out);
   }
 

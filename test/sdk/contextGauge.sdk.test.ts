@@ -7,7 +7,7 @@ import type { AgentSessionLike } from '../../src/worker/agentSession.ts';
 import { dropFromContext, type ContextSource } from '../../src/worker/contextBreakdown.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import { loadBundledPi, startHarness, type Harness } from './harness.ts';
-import { useClientHarness } from './workerHarness.ts';
+import { noticesSent, useClientHarness } from './workerHarness.ts';
 
 /** 1,000 lines of 40 Z's: a tool output of some 10,000 tokens. */
 const BIG = 'yes ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ | head -n 1000';
@@ -97,7 +97,7 @@ describe('context gauge on the real Pi SDK', function () {
       void h.client.send('Wait here.', 'prompt');
       await h.until(() => runPhase(h.client.state.run) === 'running' && h.model.requests.length === 3, 'the hanging run');
       await h.client.request({ name: 'dropFromContext', params: { entryId: item.entryId } });
-      await h.until(() => h.emitted.some((e) => e.type === 'noticeMessage' && /drop from context once the run has ended/.test(e.text)), 'the refusal');
+      await h.until(() => noticesSent(h.emitted).some((text) => /drop from context once the run has ended/.test(text)), 'the refusal');
       assert.deepEqual(h.client.sessionInfo.context?.dropped, []);
       await h.client.cancel();
       await h.until(() => runPhase(h.client.state.run) === 'idle', 'the cancel');

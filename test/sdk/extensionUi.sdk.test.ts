@@ -157,7 +157,7 @@ describe('slash commands on the real worker', function () {
     const h = await harnesses.start(slow, ['hello.js']);
     await h.settledAfter(async () => {
       void h.client.send('Tell me slowly.', 'prompt');
-      await h.until(() => h.emitted.some((e) => e.type === 'delta'), 'the answer to stream');
+      await h.until(() => h.emitted.some((e) => e.type === 'patch'), 'the answer to stream');
       await h.client.send('/hello panel', 'steer');
       await h.until(() => h.notifications.some((n) => n.message === 'Hello panel!'), 'the command to run');
       assert.equal(h.client.isActive, true, 'it ran while the answer was still streaming');

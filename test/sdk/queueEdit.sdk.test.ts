@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import type { QueueEdit } from '../../src/shared/queueEdit.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import type { Scenario } from '../scriptedModel/scenario.ts';
-import { useClientHarness, type ClientHarness } from './workerHarness.ts';
+import { noticesSent, useClientHarness, type ClientHarness } from './workerHarness.ts';
 
 const reply = { chunks: [{ text: 'ok' }], finish: 'stop' };
 
@@ -77,7 +77,7 @@ describe('queue edits on the real worker', function () {
       h.model.release('edits-done');
     }, 'the run and its queue to settle');
     assert.deepEqual(lastUserTexts(h, 1), [...model.steering, ...model.followUp]);
-    assert.equal(h.emitted.filter((e) => e.type === 'noticeMessage').length, 0, 'no edit raced');
+    assert.equal(noticesSent(h.emitted).length, 0, 'no edit raced');
   });
 
   it('an edit of a follow-up Pi already took is reported as already sent, the model gets the message once and the new text goes back to the composer', async () => {
@@ -92,9 +92,8 @@ describe('queue edits on the real worker', function () {
     const restored: string[] = [];
     h.client.onDidRestoreInput((input) => restored.push(...input.texts));
     await h.client.request({ name: 'editQueue', params: { queue: 'followUp', index: 0, text: 'later', op: 'edit', newText: 'changed' } });
-    await h.until(() => h.emitted.some((e) => e.type === 'noticeMessage'), 'the notice');
-    const notice = h.emitted.find((e) => e.type === 'noticeMessage');
-    assert.match(JSON.stringify(notice), /already sent/);
+    await h.until(() => noticesSent(h.emitted).length > 0, 'the notice');
+    assert.match(noticesSent(h.emitted)[0]!, /already sent/);
     assert.deepEqual(lastUserTexts(h, 1), ['later']);
     await h.until(() => restored.length > 0, 'the edited text back in the composer');
     assert.deepEqual(restored, ['changed'], 'the text written for it is not lost');

@@ -8,6 +8,7 @@ import { ViewFeed } from '../../src/extension/viewFeed.ts';
 import { realScheduler } from '../../src/shared/batcher.ts';
 import type { HostToWebview } from '../../src/shared/wire/webviewProtocol.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
+import type { ExtensionUiState } from '../../src/shared/transcript/dialogsAndWidgets.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import { SNAPSHOT_ROWS } from '../../src/shared/transcript/paging.ts';
 import type { MessageView } from '../../src/shared/transcript/rows.ts';
@@ -156,8 +157,8 @@ describe('Pi in its worker thread', function () {
     // Never idle between "Starting Pi…" and the run: whoever waits for idle would stop too early.
     assert.deepEqual(phases, ['starting', 'running', 'idle']);
     assert.ok(
-      h.emitted.some((e) => e.type === 'delta'),
-      'text arrived as deltas',
+      h.emitted.some((e) => e.type === 'patch'),
+      'text arrived as patches of the streaming row',
     );
     assert.equal(h.client.sessionInfo.ready, true);
   });
@@ -222,7 +223,7 @@ describe('Pi in its worker thread', function () {
     assert.equal(h.client.workerStarted, false, 'the worker is gone');
     // Queued for the next frame when the thread ended: only a flush at exit sends it.
     assert.ok(
-      h.emitted.some((e) => e.type === 'widget' && e.key === 'last-words'),
+      h.emitted.some((e) => e.type === 'state' && (e.set.ui as ExtensionUiState | undefined)?.widgets.some((w) => w.key === 'last-words')),
       'the widget shown in the same tick as the exit arrived',
     );
   });
@@ -254,7 +255,7 @@ describe('Pi in its worker thread', function () {
     assert.equal(snap.earlier, count - SNAPSHOT_ROWS);
     assert.match(snap.state.messages.at(-1)!.blocks[0]!.text, /^src\/749 holds three files\./);
     const batched = posts.flatMap((m) => (m.type === 'batch' ? m.events : []));
-    assert.ok(!batched.some((e) => e.type === 'userMessage' || e.type === 'assistantStart'), 'no history event was posted');
+    assert.ok(!batched.some((e) => e.type === 'row' || e.type === 'userMessage' || e.type === 'assistantStart'), 'no history row was posted');
     // The host holds only the newest rows; the view pages the rest from the worker, all of them, in order.
     assert.equal(client.state.messages.length, SNAPSHOT_ROWS);
     let rows = [...client.state.messages];

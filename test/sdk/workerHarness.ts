@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { PiClient, type ExtensionUiNotice, type UserNotification } from '../../src/extension/piClient.ts';
 import { realScheduler } from '../../src/shared/batcher.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
+import type { MessageView } from '../../src/shared/transcript/rows.ts';
 import { runPhase } from '../../src/shared/run/runState.ts';
 import type { WorkerConfig } from '../../src/shared/wire/workerProtocol.ts';
 import type { HostRequestHandlers } from '../../src/extension/workerSupervisor.ts';
@@ -133,4 +134,12 @@ export function useClientHarness(): { start: typeof startClientHarness } {
       return current;
     },
   };
+}
+
+/** The notices among `emitted` (the worker sends rows as changes by id): their texts, in order. */
+export function noticesSent(emitted: readonly WireEvent[]): string[] {
+  return emitted.flatMap((e) => {
+    const row = e.type === 'row' ? (e.row as MessageView) : undefined;
+    return row?.role === 'notice' ? [row.blocks.map((b) => b?.text ?? '').join('')] : [];
+  });
 }

@@ -1,11 +1,12 @@
-/** Streams a Pi-shaped text reply through the host's projection and batcher, measuring what crosses the wire. */
+/** Streams a Pi-shaped text reply through the worker's projection, reducer, row changes and batcher, measuring what crosses the wire. */
 
 import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { Batcher } from '../../src/shared/batcher.ts';
 import { project } from '../../src/worker/projection.ts';
 import type { HostToWebview } from '../../src/shared/wire/webviewProtocol.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
-import { initialTranscript, reduce, reduceOne } from '../../src/shared/transcript/reduce.ts';
+import { asSent, initialTranscript, reduce, reduceOne } from '../../src/shared/transcript/reduce.ts';
+import { RowChanges } from '../../src/worker/rowChanges.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { TestClock } from './testClock.ts';
 
@@ -35,7 +36,7 @@ export function* piReply(reply: string, deltaChars: number): Generator<AgentSess
   yield ev({ type: 'agent_settled', aborted: false });
 }
 
-/** Streams through projection + batcher like the host; returns bytes posted and the webview's final state. */
+/** Streams through projection, the worker's changes and the batcher as the product does; returns bytes posted and the webview's final state. */
 export function streamThroughWire(reply: string, deltaChars: number, deltasPerSecond: number) {
   const clock = new TestClock();
   let host: TranscriptState = initialTranscript;
@@ -49,10 +50,15 @@ export function streamThroughWire(reply: string, deltaChars: number, deltasPerSe
     posts++;
     webview = reduce(webview, (JSON.parse(json) as { events: WireEvent[] }).events);
   }, clock);
+  const changes = new RowChanges();
   for (const ev of piReply(reply, deltaChars)) {
     for (const w of project(ev, { state: host, now: clock.now() })) {
-      host = reduceOne(host, w);
-      batcher.push(w);
+      // What the worker sends: the changes each event made (a streamed delta is a patch of the open row).
+      const prev = host;
+      host = reduceOne(prev, asSent(prev, w));
+      const sent: WireEvent[] = [];
+      changes.step(prev, host, w, sent);
+      for (const c of sent) batcher.push(c);
     }
     clock.advance(1000 / deltasPerSecond);
   }

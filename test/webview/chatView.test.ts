@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { build, exchange, longTranscript, T0 } from './builders.ts';
-import { batch, deliver, openView, type PageWindow, posted, projectFixture, session, useBrowser } from './harness.ts';
+import { asHostSends, batch, deliver, openView, type PageWindow, posted, projectFixture, session, useBrowser } from './harness.ts';
 
 async function snapshot(page: Page, state: TranscriptState): Promise<void> {
   await deliver(page, { type: 'snapshot', state, session });
@@ -526,13 +526,16 @@ describe('chat webview (headless Chromium)', function () {
 
   it('ignores unknown host messages and wire events', async () => {
     await snapshot(page, initialTranscript);
-    await page.evaluate(() => {
-      const w = globalThis as unknown as PageWindow;
-      w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'fromTheFuture' } }));
-      w.dispatchEvent(
-        new w.MessageEvent('message', { data: { type: 'batch', events: [{ type: 'newEvent' }, { type: 'userMessage', text: 'still here', images: 0 }] } }),
-      );
-    });
+    // The host sends the user's row as the worker's change; an event from a newer producer sits before it.
+    const sent = asHostSends(page, { type: 'batch', events: [{ type: 'userMessage', text: 'still here', images: 0 }] });
+    await page.evaluate(
+      (changes) => {
+        const w = globalThis as unknown as PageWindow;
+        w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'fromTheFuture' } }));
+        w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events: [{ type: 'newEvent' }, ...changes] } }));
+      },
+      sent.type === 'batch' ? sent.events : [],
+    );
     await page.locator('[data-role="user"]').waitFor();
     assert.match(await page.locator('[data-role="user"]').innerText(), /still here/);
   });

@@ -15,7 +15,8 @@ import type { AgentSessionEvent } from '@earendil-works/pi-coding-agent';
 import { project } from '../../src/worker/projection.ts';
 import type { HostToWebview } from '../../src/shared/wire/webviewProtocol.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
-import { initialTranscript, reduce } from '../../src/shared/transcript/reduce.ts';
+import { asSent, initialTranscript, reduce, reduceOne } from '../../src/shared/transcript/reduce.ts';
+import { RowChanges } from '../../src/worker/rowChanges.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { chatCsp, inertJson } from '../../src/extension/webviewHtml.ts';
 import type { CapturedThemes } from './captureThemes.ts';
@@ -199,7 +200,29 @@ export async function openView(
 }
 
 /** Delivers a host message the way VS Code does (a `message` event on the window) and waits two frames. */
-export async function deliver(page: Page, msg: HostToWebview): Promise<void> {
+/** Per page, the transcript the worker would hold for what the page was sent, and its change numbering. */
+const workers = new WeakMap<Page, { state: TranscriptState; changes: RowChanges }>();
+
+/**
+ * `msg` as the host sends it: a batch of wire events becomes the changes the worker computes for them (the
+ * view applies changes, it reduces nothing); a snapshot sets what the worker holds.
+ */
+export function asHostSends(page: Page, msg: HostToWebview): HostToWebview {
+  let w = workers.get(page);
+  if (!w) workers.set(page, (w = { state: initialTranscript, changes: new RowChanges() }));
+  if (msg.type === 'snapshot') w.state = msg.state;
+  if (msg.type !== 'batch') return msg;
+  const out: WireEvent[] = [];
+  for (const raw of msg.events) {
+    const prev = w.state;
+    w.state = reduceOne(prev, asSent(prev, raw));
+    w.changes.step(prev, w.state, raw, out);
+  }
+  return { type: 'batch', events: out };
+}
+
+export async function deliver(page: Page, message: HostToWebview): Promise<void> {
+  const msg = asHostSends(page, message);
   await page.evaluate(
     (m) =>
       new Promise<void>((resolve) => {
@@ -220,7 +243,8 @@ export async function batch(page: Page, events: WireEvent[]): Promise<void> {
  * Delivers a host message as JSON text parsed inside the page, the way it crosses postMessage from the
  * extension host: an id such as `__proto__` arrives as an own property, not as a prototype.
  */
-export async function deliverJson(page: Page, msg: HostToWebview): Promise<void> {
+export async function deliverJson(page: Page, message: HostToWebview): Promise<void> {
+  const msg = asHostSends(page, message);
   await page.evaluate(
     (json) =>
       new Promise<void>((resolve) => {
@@ -236,7 +260,8 @@ export async function deliverJson(page: Page, msg: HostToWebview): Promise<void>
  * Delivers `messages` as JSON, one per animation frame (the real batcher sends at most one batch a frame), in one
  * call into the page: a round trip per batch costs more than the batch.
  */
-export async function deliverFrames(page: Page, messages: readonly HostToWebview[]): Promise<void> {
+export async function deliverFrames(page: Page, sent: readonly HostToWebview[]): Promise<void> {
+  const messages = sent.map((m) => asHostSends(page, m));
   await page.evaluate(async (json) => {
     const w = globalThis as unknown as PageWindow;
     const frame = () => new Promise<void>((resolve) => w.requestAnimationFrame(() => resolve()));

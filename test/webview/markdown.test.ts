@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
 import { build, T0 } from './builders.ts';
-import { deliver, session, useChatPage } from './harness.ts';
+import { asHostSends, deliver, session, useChatPage } from './harness.ts';
 import { afterMarkers, chunkings, everySplit, randomBlockStarts, randomLongParagraph, randomLongTable, randomMarkdown, seeded } from './randomMarkdown.ts';
 import { allDivergent, report, type Stream } from './streamCompare.ts';
 
@@ -21,8 +21,25 @@ interface StreamResult {
  * text in one final delta in a second row; waits until deferred highlighting is done.
  */
 async function streamAndCompare(page: Page, chunks: readonly string[], opts: { end?: boolean; keepDuring?: boolean } = {}): Promise<StreamResult> {
+  const at = T0;
+  const end = opts.end ?? true;
+  // What the host would send for each delivery (the worker's changes), worked out here in delivery order.
+  const sent = (events: WireEvent[]) => asHostSends(page, { type: 'batch', events });
+  const start = sent([
+    { type: 'assistantStart', at },
+    { type: 'blockStart', index: 0, kind: 'text', at },
+  ]);
+  const deltas = chunks.map((text) => sent([{ type: 'delta', index: 0, text }]));
+  const ends = [...(end ? [sent([{ type: 'blockEnd', index: 0, at }])] : []), sent([{ type: 'assistantEnd', stopReason: 'stop', at }])];
+  const oneShot = sent([
+    { type: 'assistantStart', at },
+    { type: 'blockStart', index: 0, kind: 'text', at },
+    { type: 'delta', index: 0, text: chunks.join('') },
+    { type: 'blockEnd', index: 0, at },
+    { type: 'assistantEnd', stopReason: 'stop', at },
+  ]);
   return page.evaluate(
-    async ({ chunks, end, keepDuring, at }) => {
+    async ({ start, deltas, ends, oneShot, keepDuring }) => {
       const w = globalThis as unknown as {
         dispatchEvent(e: unknown): boolean;
         MessageEvent: new (t: string, i: { data: unknown }) => unknown;
@@ -30,7 +47,7 @@ async function streamAndCompare(page: Page, chunks: readonly string[], opts: { e
         setTimeout(cb: () => void, ms: number): number;
         document: { querySelector(s: string): { innerHTML: string } | null; querySelectorAll(s: string): ArrayLike<{ innerHTML: string }> };
       };
-      const send = (events: unknown[]) => w.dispatchEvent(new w.MessageEvent('message', { data: { type: 'batch', events } }));
+      const send = (data: unknown) => w.dispatchEvent(new w.MessageEvent('message', { data }));
       const frame = () => new Promise<void>((r) => w.requestAnimationFrame(() => r()));
       const settle = async () => {
         await frame();
@@ -43,30 +60,20 @@ async function streamAndCompare(page: Page, chunks: readonly string[], opts: { e
         return all[all.length - 1]!.innerHTML;
       };
       const during: string[] = [];
-      send([
-        { type: 'assistantStart', at },
-        { type: 'blockStart', index: 0, kind: 'text', at },
-      ]);
-      for (const text of chunks) {
-        send([{ type: 'delta', index: 0, text }]);
+      send(start);
+      for (const d of deltas) {
+        send(d);
         await frame();
         if (keepDuring) during.push(last());
       }
-      if (end) send([{ type: 'blockEnd', index: 0, at }]);
-      send([{ type: 'assistantEnd', stopReason: 'stop', at }]);
+      for (const e of ends) send(e);
       await settle();
       const streamed = last();
-      send([
-        { type: 'assistantStart', at },
-        { type: 'blockStart', index: 0, kind: 'text', at },
-        { type: 'delta', index: 0, text: chunks.join('') },
-        { type: 'blockEnd', index: 0, at },
-        { type: 'assistantEnd', stopReason: 'stop', at },
-      ]);
+      send(oneShot);
       await settle();
       return { during, streamed, oneShot: last() };
     },
-    { chunks: [...chunks], end: opts.end ?? true, keepDuring: opts.keepDuring ?? false, at: T0 },
+    { start, deltas, ends, oneShot, keepDuring: opts.keepDuring ?? false },
   );
 }
 

@@ -3,7 +3,8 @@
 import type { Page } from 'playwright-core';
 import { initialTranscript } from '../../src/shared/transcript/reduce.ts';
 import { T0 } from './builders.ts';
-import { session } from './harness.ts';
+import { asHostSends, session } from './harness.ts';
+import type { WireEvent } from '../../src/shared/wire/events.ts';
 
 /** One stream: a name for the report, its deliveries, and whether the text block ends (blockEnd) before the reply does. */
 export interface Stream {
@@ -27,8 +28,26 @@ export interface Divergence {
  * of streams is one round trip. Each stream starts from an empty transcript.
  */
 export async function divergent(page: Page, streams: readonly Stream[]): Promise<Divergence[]> {
+  const at = T0;
+  // What the host would send for each delivery (a snapshot, then the worker's changes), worked out here in delivery order.
+  const sent = (events: WireEvent[]) => asHostSends(page, { type: 'batch', events });
+  const start: WireEvent[] = [
+    { type: 'assistantStart', at },
+    { type: 'blockStart', index: 0, kind: 'text', at },
+  ];
+  const end: WireEvent = { type: 'assistantEnd', stopReason: 'stop', at };
+  const plans = streams.map((s) => ({
+    name: s.name,
+    reset: asHostSends(page, { type: 'snapshot', state: initialTranscript, session }),
+    streamed: [
+      sent(start),
+      ...s.chunks.map((text) => sent([{ type: 'delta', index: 0, text }])),
+      sent([...(s.blockEnd ? [{ type: 'blockEnd' as const, index: 0, at }] : []), end]),
+    ],
+    oneShot: sent([...start, { type: 'delta', index: 0, text: s.chunks.join('') }, { type: 'blockEnd', index: 0, at }, end]),
+  }));
   return page.evaluate(
-    async ({ streams, at, reset }) => {
+    async ({ plans }) => {
       const w = globalThis as unknown as {
         dispatchEvent(e: unknown): boolean;
         MessageEvent: new (t: string, i: { data: unknown }) => unknown;
@@ -47,7 +66,6 @@ export async function divergent(page: Page, streams: readonly Stream[]): Promise
         w.dispatchEvent(new w.MessageEvent('message', { data }));
         frame();
       };
-      const batch = (events: unknown[]) => send({ type: 'batch', events });
       // Deferred work (highlighting, line groups, table chunks) runs in tasks after the frame.
       const settle = async () => {
         for (let i = 0; i < 100 && w.document.querySelector('[data-highlight], [data-lines], [data-rows]'); i++)
@@ -58,27 +76,20 @@ export async function divergent(page: Page, streams: readonly Stream[]): Promise
         const all = w.document.querySelectorAll('[data-role="assistant"] .md');
         return all[all.length - 1]?.innerHTML ?? '';
       };
-      const start = [
-        { type: 'assistantStart', at },
-        { type: 'blockStart', index: 0, kind: 'text', at },
-      ];
-      const end = { type: 'assistantEnd', stopReason: 'stop', at };
       const out: { name: string; streamed: string; oneShot: string }[] = [];
-      for (const s of streams) {
-        send(reset);
-        batch(start);
-        for (const text of s.chunks) batch([{ type: 'delta', index: 0, text }]);
-        batch([...(s.blockEnd ? [{ type: 'blockEnd', index: 0, at }] : []), end]);
+      for (const s of plans) {
+        send(s.reset);
+        for (const m of s.streamed) send(m);
         await settle();
         const streamed = last();
-        batch([...start, { type: 'delta', index: 0, text: s.chunks.join('') }, { type: 'blockEnd', index: 0, at }, end]);
+        send(s.oneShot);
         await settle();
         const oneShot = last();
         if (streamed !== oneShot) out.push({ name: s.name, streamed, oneShot });
       }
       return out;
     },
-    { streams: streams as Stream[], at: T0, reset: { type: 'snapshot', state: initialTranscript, session } },
+    { plans },
   );
 }
 

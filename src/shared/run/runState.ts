@@ -222,6 +222,12 @@ function step(s: RunState, ev: WireEvent): RunState {
     case 'sessionInfo':
     case 'changes':
       return live;
+    case 'row':
+    case 'patch':
+    case 'cards':
+    case 'state':
+      // The worker's changes carry the run state it reduced (a `state` change): nothing to step here.
+      return s;
     default:
       return unknownCase(ev, s);
   }

@@ -1,6 +1,7 @@
 /**
- * The transcript reducer: wire events in, the state both sides render from out. It runs in the host (to
- * answer a re-created view with a snapshot) and in the webview; a row takes the id its event names.
+ * The transcript reducer: wire events in, the state rendered from out. It runs in the worker only, which sends
+ * the changes it made by row id (src/worker/rowChanges.ts); the main thread and the view apply those
+ * (applyChanges.ts). A row takes the id its event names.
  */
 
 import type { BlockFinal, RowId, StopReason, WireEvent } from '../wire/events.ts';
@@ -8,15 +9,13 @@ import { reduceExtensionUi, reduceShell } from './dialogsAndWidgets.ts';
 import { unknownCase } from '../exhaustive.ts';
 import { t } from '../l10n.ts';
 import { isEntryId } from '../wire/limits.ts';
-import { initialRunState, reduceRun } from '../run/runState.ts';
+import { reduceRun } from '../run/runState.ts';
 import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
-import { emptyTools, fieldsOf, lookup, make, pushed, rowIndex, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
+import { applyChange } from './applyChanges.ts';
+import { emptyTools, fieldsOf, initialTranscript, lookup, make, pushed, rowIndex, rows, toolCallBlock, withFields, withTool } from './rowStore.ts';
 
-/** An empty transcript, idle. */
-export const initialTranscript: TranscriptState = make(
-  { run: initialRunState, queue: { steering: [], followUp: [] }, nextId: 1 },
-  { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },
-);
+// The empty transcript and the main thread's own row ids live with the rows (the main thread applies, it does not reduce).
+export { hostRowId, initialTranscript } from './rowStore.ts';
 
 /** Applies a batch of wire events in order. */
 export function reduce(state: TranscriptState, events: readonly WireEvent[]): TranscriptState {
@@ -221,6 +220,12 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'starting':
     case 'stalled':
       return s;
+    case 'row':
+    case 'patch':
+    case 'cards':
+    case 'state':
+      // The worker's changes (see applyChanges.ts): a reader of what crossed the wire (a test, a bench) reduces both.
+      return applyChange(s, ev);
     default:
       return unknownCase(ev, state);
   }
@@ -342,28 +347,6 @@ export function asSent(s: TranscriptState, ev: WireEvent): WireEvent {
 /** `ev` naming `id` for its row, when it adds one and names none. */
 export function withRowId(ev: WireEvent, id: RowId): WireEvent {
   return isRowEvent(ev) && ev.rowId === undefined ? { ...ev, rowId: id } : ev;
-}
-
-/** `ev` with the id it names moved on by `by` (the main thread numbers a quietly resumed worker's rows after the last one's). */
-export function withRowIdMoved(ev: WireEvent, by: number): WireEvent {
-  return by && isRowEvent(ev) && typeof ev.rowId === 'number' ? { ...ev, rowId: ev.rowId + by } : ev;
-}
-
-/** How many rows of its own the main thread can put after one of the worker's (see `hostRowId`). */
-const HOST_ROW_SLOTS = 2 ** 20;
-
-/**
- * The id of the next row only the main thread shows (a notice of its own, which the worker never sees): the
- * next slot after the newest row, `n + k / HOST_ROW_SLOTS` for the worker's row `n` and the host's `k`th row
- * after it. Whole ids are the worker's, so the two never meet, and a counted slot (not a halving) stays exact
- * for any `n` below 2^32. Past the last slot (a million rows of its own in a row) the last is reused.
- */
-export function hostRowId(s: TranscriptState): RowId {
-  const r = rows(s);
-  const last = (r.after.at(-1) ?? r.open ?? (r.length ? r.store[r.length - 1] : undefined))?.id ?? s.nextId - 1;
-  const n = Math.floor(last);
-  const k = Math.min(Math.round((last - n) * HOST_ROW_SLOTS) + 1, HOST_ROW_SLOTS - 1);
-  return n + k / HOST_ROW_SLOTS;
 }
 
 /** `s` with `m` after its rows. */

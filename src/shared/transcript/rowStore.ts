@@ -3,6 +3,8 @@
  * states, with the streaming row kept apart, so a delta costs the same at 50,000 rows as at none.
  */
 
+import type { RowId } from '../wire/events.ts';
+import { initialRunState } from '../run/runState.ts';
 import type { AssistantRow, BlockView, MessageView, ToolCardView, TranscriptState } from './rows.ts';
 
 /**
@@ -261,4 +263,31 @@ export function rowIndex(store: readonly MessageView[], id: number, length = sto
     else hi = mid - 1;
   }
   return -1;
+}
+
+/** An empty transcript, idle. */
+export const initialTranscript: TranscriptState = make(
+  { run: initialRunState, queue: { steering: [], followUp: [] }, nextId: 1 },
+  { store: [], length: 0, open: undefined, after: [], tools: emptyTools() },
+);
+
+/** How many rows of its own the main thread can put after one of the worker's (see `hostRowId`). */
+const HOST_ROW_SLOTS = 2 ** 20;
+
+/**
+ * The id of the next row only the main thread shows (a notice of its own, which the worker never sees): the
+ * next slot after the newest row, `n + k / HOST_ROW_SLOTS` for the worker's row `n` and the host's `k`th row
+ * after it. Whole ids are the worker's, so the two never meet, and a counted slot (not a halving) stays exact
+ * for any `n` below 2^32. Past the last slot (a million rows of its own in a row) the last is reused.
+ */
+export function hostRowId(s: TranscriptState): RowId {
+  const r = rows(s);
+  return hostRowAfter((r.after.at(-1) ?? r.open ?? (r.length ? r.store[r.length - 1] : undefined))?.id ?? s.nextId - 1);
+}
+
+/** The id a row only the main thread shows takes right after the row `last` (see `hostRowId`). */
+export function hostRowAfter(last: RowId): RowId {
+  const n = Math.floor(last);
+  const k = Math.min(Math.round((last - n) * HOST_ROW_SLOTS) + 1, HOST_ROW_SLOTS - 1);
+  return n + k / HOST_ROW_SLOTS;
 }

@@ -191,7 +191,23 @@ export type WireEvent =
       readonly cancelled: boolean;
       readonly excluded: boolean;
       readonly rowId?: RowId;
-    };
+    }
+  /**
+   * Row changes, as the worker computes them from its transcript (see `src/worker/rowChanges.ts`); the main
+   * thread and the view only apply them (`applyChanges.ts`), by id. `rev` counts the worker's changes: a row's
+   * is that of its latest change. `row`: the whole row (new, or changed other than by streaming text); `same`
+   * names the blocks whose text the receiver already holds (sent empty: a reply that ends does not resend it).
+   */
+  | { readonly type: 'row'; readonly id: RowId; readonly rev: number; readonly row: WireRow; readonly same?: readonly number[] }
+  /**
+   * Streaming: append `text` to block `index` (absent: 0, the wire's most frequent message stays small) of the
+   * open row `id` (a text block when it has not started).
+   */
+  | { readonly type: 'patch'; readonly id: RowId; readonly rev: number; readonly index?: number; readonly text: string }
+  /** Tool cards that are new or changed, whole. */
+  | { readonly type: 'cards'; readonly cards: readonly WireCard[] }
+  /** Fields of the transcript other than its rows and cards that changed (`set`) or went (`unset`): run, queue, ui, plan… */
+  | { readonly type: 'state'; readonly set: Readonly<Record<string, unknown>>; readonly unset?: readonly string[] };
 
 /**
  * A row's id, given once by whoever made the row and carried by the event that adds it (`rowId` on a row's
@@ -274,6 +290,17 @@ export type ExtensionUiEvent =
   | { readonly type: 'workingMessage'; readonly message?: string }
   | { readonly type: 'workingVisible'; readonly visible: boolean };
 
+/** A row on the wire: `MessageView` (src/shared/transcript/rows.ts, which this module cannot import without a cycle). */
+export interface WireRow {
+  readonly id: RowId;
+  readonly role: string;
+}
+
+/** A tool card on the wire: `ToolCardView` (src/shared/transcript/rows.ts). */
+export interface WireCard {
+  readonly toolCallId: string;
+}
+
 /** Every event type this build knows: a type added to `WireEvent` and missing here does not compile. */
 const WIRE_EVENT_TYPES: Readonly<Record<WireEvent['type'], true>> = {
   assistantEnd: true,
@@ -314,6 +341,10 @@ const WIRE_EVENT_TYPES: Readonly<Record<WireEvent['type'], true>> = {
   userMessage: true,
   widget: true,
   workingMessage: true,
+  row: true,
+  patch: true,
+  cards: true,
+  state: true,
   workingVisible: true,
 };
 

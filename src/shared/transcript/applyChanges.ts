@@ -1,0 +1,117 @@
+/** Applying the worker's row changes by id (`row`, `patch`, `cards`, `state`, `reset`): no reducing, the worker computed them. */
+
+import type { WireEvent } from '../wire/events.ts';
+import { reduceShell } from './dialogsAndWidgets.ts';
+import type { AssistantRow, MessageView, ToolCardView, TranscriptState } from './rows.ts';
+import { emptyTools, fieldsOf, make, pushed, rowIndex, rows, setTool, type Fields } from './rowStore.ts';
+
+/** Applies the changes among `events` in order; the notifications beside them (`settled`, `dialogOpen`…) change nothing here. */
+export function applyChanges(state: TranscriptState, events: readonly WireEvent[]): TranscriptState {
+  let s = state;
+  for (const ev of events) s = applyChange(s, ev);
+  return s;
+}
+
+/** Applies one change; any other event returns `state` as it is. */
+export function applyChange(s: TranscriptState, ev: WireEvent): TranscriptState {
+  switch (ev.type) {
+    case 'row': {
+      const row = withHeldText(s, ev.row as MessageView, ev.same);
+      return row ? withRow(s, row) : s;
+    }
+    case 'patch':
+      return withPatch(s, ev.id, ev.index ?? 0, ev.text);
+    case 'cards': {
+      const r = rows(s);
+      let tools = r.tools;
+      for (const card of ev.cards) tools = setTool(tools, card as ToolCardView);
+      return make(fieldsOf(s), { ...r, tools });
+    }
+    case 'state': {
+      const fields: Record<string, unknown> = { ...fieldsOf(s), ...ev.set };
+      for (const k of ev.unset ?? []) delete fields[k];
+      return make(fields as unknown as Fields, rows(s));
+    }
+    case 'reset':
+      // The fields (run, queue…) arrive as their own change; numbering goes on.
+      return make(fieldsOf(s), { store: [], length: 0, open: undefined, after: [], tools: emptyTools() });
+    case 'bashOutput':
+      // The live `!` output is appended as the worker appends it: sending the whole output per chunk would grow with its square.
+      return s.ui?.shell ? make({ ...fieldsOf(s), ui: reduceShell(s.ui, ev) }, rows(s)) : s;
+    default:
+      return s;
+  }
+}
+
+/** `s` with `row` put in place of the row with its id, or after the rows (ids ascend); a streaming reply is held open. */
+function withRow(s: TranscriptState, row: MessageView): TranscriptState {
+  const r = rows(s);
+  const streams = row.role === 'assistant' && !row.final;
+  if (r.open?.id === row.id) {
+    if (streams) return make(fieldsOf(s), { ...r, open: row });
+    // The reply ended: it and the rows that queued behind it join the store.
+    return make(fieldsOf(s), { ...pushed(r, row, ...r.after), open: undefined, after: [], tools: r.tools });
+  }
+  const j = r.after.findIndex((m) => m.id === row.id);
+  if (j >= 0) return make(fieldsOf(s), { ...r, after: r.after.map((m, k) => (k === j ? row : m)) });
+  const i = rowIndex(r.store, row.id, r.length);
+  if (i >= 0) {
+    // An update of a finished row (an Undo, a user row's session entry, a retried attempt): rare, so a copy.
+    const store = r.store.slice(0, r.length);
+    store[i] = row;
+    return make(fieldsOf(s), { ...r, store });
+  }
+  // Ids ascend: a row before the last one held is an update of one this side let go (or never paged in).
+  const last = (r.after.at(-1) ?? r.open ?? (r.length ? r.store[r.length - 1] : undefined))?.id;
+  if (last !== undefined && row.id < last) return s;
+  // A new row of the worker's (a whole id) moves the numbering on past it, as the worker's did: not sent apart.
+  const fields = Number.isInteger(row.id) && row.id >= s.nextId ? { ...fieldsOf(s), nextId: row.id + 1 } : fieldsOf(s);
+  if (r.open) return make(fields, { ...r, after: [...r.after, row] });
+  if (streams) return make(fields, { ...r, open: row as AssistantRow });
+  return make(fields, { ...r, ...pushed(r, row) });
+}
+
+/** The row `s` holds with id `id`, if any. */
+function heldRow(s: TranscriptState, id: number): MessageView | undefined {
+  const r = rows(s);
+  if (r.open?.id === id) return r.open;
+  const a = r.after.find((m) => m.id === id);
+  if (a) return a;
+  const i = rowIndex(r.store, id, r.length);
+  return i >= 0 ? r.store[i] : undefined;
+}
+
+/** `row` with the text of blocks `same` taken from the row of its id `s` holds; undefined when `s` does not hold it. */
+function withHeldText(s: TranscriptState, row: MessageView, same: readonly number[] | undefined): MessageView | undefined {
+  if (!same?.length) return row;
+  const held = heldRow(s, row.id);
+  if (!held) return undefined;
+  const blocks = row.blocks.map((b, i) => (b && same.includes(i) ? { ...b, text: held.blocks[i]?.text ?? '' } : b));
+  return { ...row, blocks } as MessageView;
+}
+
+/** `s` with `text` appended to block `index` of its open row, when that row is `id`. */
+function withPatch(s: TranscriptState, id: number, index: number, text: string): TranscriptState {
+  const r = rows(s);
+  const m = r.open;
+  if (m?.id !== id) return s;
+  const b = m.blocks[index] ?? { kind: 'text' as const, index, text: '', final: false };
+  const blocks = m.blocks.slice();
+  blocks[index] = { ...b, text: b.text + text };
+  return make(fieldsOf(s), { ...r, open: { ...m, blocks } });
+}
+
+/**
+ * `s` with the rows it holds that `events` replace by id (an Undo's Changes row, a user row's session entry):
+ * for a part of the transcript that takes no other changes, the rows a user reads back while the newest are held apart.
+ */
+export function withRowUpdates(s: TranscriptState, events: readonly WireEvent[]): TranscriptState {
+  let out = s;
+  for (const ev of events) {
+    if (ev?.type !== 'row') continue;
+    const r = rows(out);
+    const row = rowIndex(r.store, ev.id, r.length) >= 0 ? withHeldText(out, ev.row as MessageView, ev.same) : undefined;
+    if (row) out = withRow(out, row);
+  }
+  return out;
+}
