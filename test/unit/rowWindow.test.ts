@@ -5,7 +5,7 @@ import { findRows } from '../../src/shared/transcript/find.ts';
 import { pageBefore } from '../../src/shared/transcript/paging.ts';
 import { initialTranscript, reduceOne } from '../../src/shared/transcript/reduce.ts';
 import { rowCount } from '../../src/shared/transcript/rowStore.ts';
-import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
+import type { ChangesRow, TranscriptState } from '../../src/shared/transcript/rows.ts';
 import type { WireEvent } from '../../src/shared/wire/events.ts';
 import { replayOnto } from '../../src/worker/replay.ts';
 import { SessionController } from '../../src/worker/sessionController.ts';
@@ -202,9 +202,18 @@ describe('the worker keeps a window of the newest rows', () => {
     const file = { path: 'a.ts', added: 3, removed: 1, created: false };
     controller.emitExternal([{ type: 'changes', runId: 'run-1', files: [file] }]);
     for (let n = 0; n < 200; n++) liveTurn(fake, clock, n);
+    const sent: WireEvent[] = [];
+    controller.onDidChange((changes) => sent.push(...changes));
     controller.emitExternal([{ type: 'changes', runId: 'run-1', files: [{ ...file, undone: true }] }]);
     const full = whole(emitted);
     assert.equal(full.messages.filter((m) => m.role === 'changes').length, 1, 'the update replaced the row');
+    // The main thread keeps more rows than the worker: it is sent the row as it is now, under its own id.
+    const row = full.messages.find((m) => m.role === 'changes')!;
+    const update = sent.find((c) => c.type === 'row' && c.id === row.id);
+    assert.ok(
+      update && update.type === 'row' && update.row.role === 'changes' && (update.row as ChangesRow).files[0]?.undone,
+      'the updated row is sent to the main thread',
+    );
     assertPagesEqual(controller, full, 300);
   });
 });
