@@ -19,7 +19,7 @@ export interface WorktreeInfo {
 }
 
 /** Why a worktree could not be made or used; `message` says it to the user. */
-export type WorktreeErrorCode = 'noGit' | 'notRepo' | 'bare' | 'noCommit' | 'detached' | 'branchTaken' | 'missing' | 'failed';
+export type WorktreeErrorCode = 'noGit' | 'notRepo' | 'bare' | 'noCommit' | 'detached' | 'branchTaken' | 'missing' | 'failed' | 'dirty' | 'busy';
 
 export class WorktreeError extends Error {
   readonly code: WorktreeErrorCode;
@@ -53,7 +53,8 @@ function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...extra };
 }
 
-function run(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<GitResult> {
+/** `git args` in `cwd`, whatever its exit code. */
+export function run(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       o.gitPath ?? 'git',
@@ -75,7 +76,7 @@ function run(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJ
 }
 
 /** `git args` that must succeed; its output as text. */
-async function git(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+export async function git(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<string> {
   const r = await run(cwd, args, o);
   if (r.code !== 0) throw new WorktreeError('failed', t('git {0} failed: {1}', args[0] ?? '', r.stderr.trim() || String(r.code)));
   return r.stdout.toString();
@@ -110,7 +111,7 @@ async function branchExists(root: string, branch: string, o: GitOptions): Promis
   return (await run(root, ['show-ref', '--verify', '-q', `refs/heads/${branch}`], o)).code === 0;
 }
 
-async function exists(p: string): Promise<boolean> {
+export async function exists(p: string): Promise<boolean> {
   return fs.access(p).then(
     () => true,
     () => false,
