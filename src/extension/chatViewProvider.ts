@@ -292,6 +292,14 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     );
   }
 
+  /** A worktree chat's branch was renamed (after its first prompt): the page, whose body carries it, is drawn again. */
+  setWorktreeBranch(branch: string): void {
+    this.worktreeBranch = branch;
+    const view = this._view;
+    if (view && !isSidebarView(view)) this.attach(view);
+    else this.refreshTitle();
+  }
+
   /** Puts a chip in the composer (and `prompt` into an empty composer); held until a view is there to take it. */
   addChip(chip: CodeChip, prompt?: string): void {
     const msg = { type: 'addChip', chip, ...(prompt ? { prompt } : {}) } as const;
