@@ -107,6 +107,31 @@ describe('worktree chats: apply by merging the branch', () => {
     await assert.rejects(mergeWorktree(wt, repo, 'Chat 1'), (err: unknown) => err instanceof WorktreeError && err.code === 'busy');
   });
 
+  it('refuses before committing anything when git does not know who the user is', async () => {
+    const wt = await createWorktree({ dir: repo, folder, carry: false });
+    writeFileSync(join(wt.path, 'b.txt'), 'bee too\n');
+    git(repo, 'config', '--unset', 'user.name');
+    git(repo, 'config', '--unset', 'user.email');
+    // No global or system identity either: a home without a .gitconfig.
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+    process.env.HOME = home;
+    process.env.XDG_CONFIG_HOME = home;
+    try {
+      await assert.rejects(
+        mergeWorktree(wt, repo, 'Chat 1'),
+        (err: unknown) => err instanceof WorktreeError && err.code === 'noIdentity' && /user\.name/.test(err.message),
+      );
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    assert.equal(git(wt.path, 'status', '--porcelain'), ' M b.txt\n');
+    assert.equal(git(repo, 'log', '--oneline', 'pi/1').trim().split('\n').length, 1);
+  });
+
   it('says when the worktree has nothing to merge', async () => {
     const wt = await createWorktree({ dir: repo, folder, carry: false });
     assert.deepEqual(await mergeWorktree(wt, repo, 'Chat 1'), { merged: false, files: [], conflicts: [] });

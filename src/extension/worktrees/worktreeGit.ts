@@ -19,7 +19,7 @@ export interface WorktreeInfo {
 }
 
 /** Why a worktree could not be made or used; `message` says it to the user. */
-export type WorktreeErrorCode = 'noGit' | 'notRepo' | 'bare' | 'noCommit' | 'detached' | 'branchTaken' | 'missing' | 'failed' | 'dirty' | 'busy';
+export type WorktreeErrorCode = 'noGit' | 'notRepo' | 'bare' | 'noCommit' | 'detached' | 'branchTaken' | 'missing' | 'failed' | 'dirty' | 'busy' | 'noIdentity';
 
 export class WorktreeError extends Error {
   readonly code: WorktreeErrorCode;

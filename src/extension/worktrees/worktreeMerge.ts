@@ -30,6 +30,14 @@ export async function mergeWorktree(info: WorktreeInfo, root: string, chatName: 
   for (const marker of UNDER_WAY)
     if (await exists(path.join(gitDir, marker)))
       throw new WorktreeError('busy', t('a merge, rebase or cherry-pick is under way in the workspace. Finish or abort it, then merge again.'));
+  // Both commits need the user's name and email; without them nothing is committed, on either side.
+  if ((await run(root, ['var', 'GIT_COMMITTER_IDENT'], o)).code !== 0)
+    throw new WorktreeError(
+      'noIdentity',
+      t(
+        'git does not know who you are (user.name and user.email), which a merge commit needs. Set them (git config --global user.name …), or apply as uncommitted changes.',
+      ),
+    );
   await git(info.path, ['add', '-A', '--', '.'], o);
   if ((await run(info.path, ['diff', '--cached', '--quiet'], o)).code !== 0)
     // The snapshot of Pi's work is the panel's commit, not the user's: their pre-commit checks are for their own.
