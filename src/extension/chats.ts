@@ -290,7 +290,8 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     const chat = this._make(`editor-${number}`, number, key, first, worktree);
     this._keys.set(chat, key);
     this._editors.push(chat);
-    if (worktree) this._nameBranch(chat, key);
+    // Only a chat's first prompt names its branch: one that comes back with its session keeps the name it has.
+    if (worktree && first.fresh) this._nameBranch(chat, key);
     chat.own(
       chat.client.onDidChangeSession(() => {
         this._keep(key, chat.client.sessionFile, chat.worktree);
