@@ -63,6 +63,18 @@ function worktreeFolder(storage: string): string {
   return set ? set : defaultWorktreeFolder(storage);
 }
 
+/** Has VS Code's git extension read the repository of `uri` again, so its merge editor knows the merge just left in progress. */
+async function refreshGitStatus(uri: vscode.Uri): Promise<void> {
+  try {
+    const git = vscode.extensions.getExtension<{ getAPI(v: 1): { getRepository(u: vscode.Uri): { status(): Promise<void> } | null } }>('vscode.git');
+    if (!git || !vscode.workspace.getConfiguration('git').get<boolean>('enabled', true)) return;
+    const api = (git.isActive ? git.exports : await git.activate()).getAPI(1);
+    await api.getRepository(uri)?.status();
+  } catch {
+    // Git turned off or its API changed: the files opened with their conflict markers are the way to resolve.
+  }
+}
+
 export function registerWorktreeCommands(ctx: WorktreeCommandsContext): vscode.Disposable[] {
   const { chats, target, log } = ctx;
 
@@ -209,10 +221,11 @@ export function registerWorktreeCommands(ctx: WorktreeCommandsContext): vscode.D
     for (const uri of uris) await Promise.resolve(vscode.commands.executeCommand('vscode.open', uri, { preview: false })).catch(() => undefined);
     // The git extension's merge editor, when it knows the repository; it does nothing otherwise, and the files
     // opened above show their conflict markers (with VS Code's own "Resolve in Merge Editor").
-    if (uris[0])
-      await Promise.resolve(vscode.commands.executeCommand('git.openMergeEditor', uris[0])).catch((err: unknown) =>
-        log.info(`No merge editor: ${errorText(err)}`),
-      );
+    if (!uris[0]) return;
+    await refreshGitStatus(uris[0]);
+    await Promise.resolve(vscode.commands.executeCommand('git.openMergeEditor', uris[0])).catch((err: unknown) =>
+      log.info(`No merge editor: ${errorText(err)}`),
+    );
   };
 
   const openWindow = async (info: WorktreeInfo): Promise<void> => {
