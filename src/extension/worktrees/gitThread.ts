@@ -47,12 +47,12 @@ const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLe
 function started(): Worker {
   if (thread) return thread;
   const w = new Worker(CODE, { eval: true, name: 'Pi git' }); // l10n-ignore: the thread's name, for debuggers
-  // It never keeps the extension host (or a test run) alive by itself.
-  w.unref();
   w.on('message', (m: { id: number; code: number | string; stdout: Uint8Array; stderr: Uint8Array }) => {
     const p = waiting.get(m.id);
     waiting.delete(m.id);
     p?.resolve({ code: m.code, stdout: asBuffer(m.stdout), stderr: asBuffer(m.stderr) });
+    // Idle, it never keeps the extension host (or a test run) alive by itself.
+    if (!waiting.size) w.unref();
   });
   const fail = (err: Error) => {
     if (thread === w) thread = undefined;
@@ -78,6 +78,8 @@ export function spawnOffThread(
     const id = nextId++;
     waiting.set(id, { resolve, reject });
     const request: Request = { id, file, args, cwd, env, input, maxBuffer };
-    started().postMessage(request);
+    const w = started();
+    w.ref();
+    w.postMessage(request);
   });
 }
