@@ -295,6 +295,15 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     );
   }
 
+  /**
+   * A worktree chat's branch was renamed (after its first prompt): the tab's title says it now; the page's body
+   * and strip carry it from the next time the page is made (drawing the page again at once lost a hidden tab's transcript).
+   */
+  setWorktreeBranch(branch: string): void {
+    this.worktreeBranch = branch;
+    this.refreshTitle();
+  }
+
   /** Puts a chip in the composer (and `prompt` into an empty composer); held until a view is there to take it. */
   addChip(chip: CodeChip, prompt?: string): void {
     const msg = { type: 'addChip', chip, ...(prompt ? { prompt } : {}) } as const;

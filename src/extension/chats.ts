@@ -24,13 +24,13 @@ import { PendingChanges } from './review/pendingChanges.ts';
 import { TurnJournalFile } from './turnJournalFile.ts';
 import { workerConfig } from './workerConfig.ts';
 import type { WorktreeInfo } from './worktrees/worktreeGit.ts';
-import { keptWorktree } from './worktrees/keptWorktree.ts';
+import { nameWorktreeBranch } from './worktrees/branchName.ts';
+import { backgroundChats, keptChats, markBackground, type KeptChats } from './worktrees/backgroundChats.ts';
 
 /** The editor tabs' webview type, also their serializer's. */
 export const CHAT_EDITOR_TYPE = 'piPanel.chatEditor';
 
-/** What the workspace remembers of an editor tab's chat, by its key: the session it shows, and a worktree chat's worktree. */
-type KeptChats = Record<string, { readonly sessionFile?: string; readonly worktree?: WorktreeInfo }>;
+/** What the workspace remembers of editor chats, by key (see backgroundChats.ts). */
 const KEPT_CHATS = 'piPanel.editorChats';
 /** The sidebar chat's session file. */
 const SIDEBAR_SESSION = 'piPanel.sidebarSession';
@@ -50,8 +50,8 @@ export class Chat extends Disposable {
   panel: vscode.WebviewPanel | undefined;
   /** Something happened while the user could not see the chat (finished, failed, waiting). */
   unseen = false;
-  /** A worktree chat's worktree, where its Pi works; none for a chat in the workspace. */
-  readonly worktree: WorktreeInfo | undefined;
+  /** A worktree chat's worktree, where its Pi works; none for a chat in the workspace. Its branch is renamed after the first prompt. */
+  worktree: WorktreeInfo | undefined;
 
   constructor(id: string, number: number, client: PiClient, view: ChatViewProvider, review: FileReview, pending: PendingChanges, worktree?: WorktreeInfo) {
     super();
@@ -195,6 +195,8 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     else if (key !== undefined) {
       // A worktree chat whose tab was closed while it ran: a new tab shows it again.
       this._show(chat, vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, chat.label, vscode.ViewColumn.Active, {}), key);
+      // Its tab is back, and VS Code restores a tab after a reload.
+      this._mark(key, false);
       this._onDidChange.fire();
     } else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
     chat.view.focusComposer();
@@ -231,21 +233,39 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     const key = typeof saved === 'string' && /^[\w-]{1,64}$/.test(saved) ? saved : randomUUID();
     const kept = this._kept()[key];
     const sessionFile = kept?.sessionFile;
-    const worktree = keptWorktree(kept?.worktree);
+    const worktree = kept?.worktree;
     if (worktree && !fs.existsSync(worktree.path)) {
-      // Its Pi cannot work anywhere else: never in the workspace.
-      void vscode.window.showWarningMessage(
-        vscode.l10n.t(
-          'Pi: the worktree of {0} ({1}) is gone (deleted by hand?), so its chat was closed. Pi: Clean Up Worktrees removes its branch.',
-          worktree.branch,
-          worktree.path,
-        ),
-      );
-      this._forget(key);
+      this._worktreeGone(key, worktree);
       panel.dispose();
       return;
     }
     this._adopt(panel, key, sessionFile ? { open: sessionFile } : { fresh: true }, worktree);
+  }
+
+  /**
+   * Brings back, without a tab, the worktree chats whose tab was closed while they ran (VS Code restores only
+   * tabs): Pi: Show Chats lists them with their branch and session and opens them again. Called once the
+   * listeners of onDidAdd are in place.
+   */
+  restoreBackground(): void {
+    const { restore, gone } = backgroundChats(this._kept(), (p) => fs.existsSync(p));
+    for (const { key, worktree } of gone) this._worktreeGone(key, worktree);
+    for (const { key, sessionFile, worktree } of restore) {
+      if (this.all.length >= maxChats()) break;
+      this._adopt(undefined, key, sessionFile ? { open: sessionFile } : { fresh: true }, worktree);
+    }
+  }
+
+  /** A worktree chat whose folder is gone closes with a message: its Pi cannot work anywhere else, never in the workspace. */
+  private _worktreeGone(key: string, worktree: WorktreeInfo): void {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'Pi: the worktree of {0} ({1}) is gone (deleted by hand?), so its chat was closed. Pi: Clean Up Worktrees removes its branch.',
+        worktree.branch,
+        worktree.path,
+      ),
+    );
+    this._forget(key);
   }
 
   /** Ends an editor tab's chat, also one running without its tab (its worker stops, its session stays). */
@@ -265,22 +285,51 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
     await Promise.all(this.all.map((c) => c.client.shutdown()));
   }
 
-  private _adopt(panel: vscode.WebviewPanel, key: string, first: SessionStart, worktree?: WorktreeInfo): Chat {
+  /** Makes the chat `key` and shows it in `panel`; none: it runs in the background until Show Chats opens it. */
+  private _adopt(panel: vscode.WebviewPanel | undefined, key: string, first: SessionStart, worktree?: WorktreeInfo): Chat {
     const number = ++this._opened;
     const chat = this._make(`editor-${number}`, number, key, first, worktree);
     this._keys.set(chat, key);
     this._editors.push(chat);
+    // Only a chat's first prompt names its branch: one that comes back with its session keeps the name it has.
+    if (worktree && first.fresh) this._nameBranch(chat, key);
     chat.own(
       chat.client.onDidChangeSession(() => {
-        this._keep(key, chat.client.sessionFile, worktree);
+        this._keep(key, chat.client.sessionFile, chat.worktree);
         chat.view.refreshTitle();
         this._onDidChange.fire();
       }),
     );
-    this._show(chat, panel, key);
+    if (panel) this._show(chat, panel, key);
     this._onDidAdd.fire(chat);
     this._onDidChange.fire();
     return chat;
+  }
+
+  /**
+   * The worktree is made before there is a prompt, on `pi/<n>`: the chat's first prompt names its branch
+   * (`pi/fix-login-bug`), and its tab and header follow.
+   */
+  private _nameBranch(chat: Chat, key: string): void {
+    const first = chat.own(
+      chat.client.onDidEmit((events) => {
+        const prompt = events.find((e) => e.type === 'userMessage');
+        const info = chat.worktree;
+        if (!prompt || !info) return;
+        first.dispose();
+        void nameWorktreeBranch(info, prompt.text).then(
+          (named) => {
+            if (named.branch === info.branch || !this._editors.includes(chat)) return;
+            this._ctx.log.info(`Worktree chat: ${info.branch} is now ${named.branch}.`);
+            chat.worktree = named;
+            this._keep(key, chat.client.sessionFile, named);
+            chat.view.setWorktreeBranch(named.branch);
+            this._onDidChange.fire();
+          },
+          (err: unknown) => this._ctx.log.warn(`Could not name the branch ${info.branch}: ${err instanceof Error ? err.message : String(err)}`),
+        );
+      }),
+    );
   }
 
   /** Shows `chat` in the tab `panel`; closing the tab ends the chat, but for a worktree chat that is running. */
@@ -298,6 +347,8 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
       if (this._focused === chat) this._focused = undefined;
       // A worktree chat's run cannot collide with anyone's: it goes on without its tab (Pi: Show Chats opens it again).
       if (!this._closing && !this._ending.has(chat) && chat.worktree && chat.phase !== 'idle') {
+        // No tab comes back after a reload: the chat is marked so that the panel brings it back itself.
+        this._mark(key, true);
         this._onDidChange.fire();
         return;
       }
@@ -405,17 +456,21 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
   }
 
   private _kept(): KeptChats {
-    const kept = this._ctx.workspaceState.get<unknown>(KEPT_CHATS);
-    return typeof kept === 'object' && kept !== null ? (kept as KeptChats) : {};
+    return keptChats(this._ctx.workspaceState.get<unknown>(KEPT_CHATS));
   }
 
   private _keep(key: string, sessionFile: string | undefined, worktree?: WorktreeInfo): void {
     const kept = this._kept()[key];
-    if (kept && kept.sessionFile === sessionFile && kept.worktree?.path === worktree?.path) return;
+    if (kept && kept.sessionFile === sessionFile && kept.worktree?.path === worktree?.path && kept.worktree?.branch === worktree?.branch) return;
     void this._ctx.workspaceState.update(KEPT_CHATS, {
       ...this._kept(),
-      [key]: { ...(sessionFile ? { sessionFile } : {}), ...(worktree ? { worktree } : {}) },
+      [key]: { ...(sessionFile ? { sessionFile } : {}), ...(worktree ? { worktree } : {}), ...(kept?.background ? { background: true } : {}) },
     });
+  }
+
+  private _mark(key: string, background: boolean): void {
+    const kept = this._kept();
+    if (Boolean(kept[key]?.background) !== background) void this._ctx.workspaceState.update(KEPT_CHATS, markBackground(kept, key, background));
   }
 
   private _forget(key: string): void {

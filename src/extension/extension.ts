@@ -265,6 +265,8 @@ export function activate(context: vscode.ExtensionContext): PiPanelApi {
   const restoredFile = vscode.Uri.joinPath(storage, 'restored-input.json').fsPath;
   const left = takeRestoredInput(restoredFile, log);
   if (left) client.restoreInput(left);
+  // Worktree chats whose tab was closed while they ran: VS Code brings back only tabs.
+  chats.restoreBackground();
   stopGracefully = async () => {
     const keep = client.onDidRestoreInput((input) => keepRestoredInput(restoredFile, input, log));
     await chats.shutdown();

@@ -226,6 +226,7 @@ function choiceLabel(approval: boolean | undefined, choice: string): string {
   if (choice === 'No') return t('No');
   // A worktree chat's Apply and Discard cards.
   if (choice === 'Apply') return t('Apply');
+  if (choice === 'Merge Branch') return t('Merge Branch');
   if (choice === 'Discard') return t('Discard');
   if (choice === 'Cancel') return t('Cancel');
   return showInvisibles(choice);

@@ -109,6 +109,9 @@ export function commitWorkspace(dir: string): void {
     if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
   };
   git('init', '-q', '-b', 'main');
+  // An identity of the repository's own, as a user has one set up: what the panel commits there (Merge Branch) needs it.
+  git('config', 'user.name', 'Pi e2e');
+  git('config', 'user.email', 'e2e@example.invalid');
   git('add', '-A');
   git('commit', '-q', '--no-gpg-sign', '-m', 'e2e fixture');
 }

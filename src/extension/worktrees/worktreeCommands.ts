@@ -1,5 +1,6 @@
 /** Worktree chats' commands: New Chat in Worktree, Apply to Workspace, Discard, Open Worktree in New Window, Clean Up Worktrees and the Chats list. */
 
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { plainNotificationText } from '../../shared/notificationText.ts';
 import type { Chat, Chats } from '../chats.ts';
@@ -16,10 +17,13 @@ import {
   type WorktreeChange,
   type WorktreeInfo,
 } from './worktreeGit.ts';
+import { mergeWorktree } from './worktreeMerge.ts';
 
 /** The choice cards' answers: their buttons' `data-choice`, which e2e cases click by (a stable test hook); the card shows them translated. */
 // l10n-ignore: the answers' English, as the worker's cards keep theirs
 const APPLY = 'Apply';
+// l10n-ignore: as above
+const MERGE = 'Merge Branch';
 // l10n-ignore: as above
 const DISCARD = 'Discard';
 // l10n-ignore: as above
@@ -57,6 +61,18 @@ const changeLine = (c: WorktreeChange) => `${c.status} ${c.path}`;
 function worktreeFolder(storage: string): string {
   const set = vscode.workspace.getConfiguration('piPanel').get<string>('worktreeFolder', '')?.trim();
   return set ? set : defaultWorktreeFolder(storage);
+}
+
+/** Has VS Code's git extension read the repository of `uri` again, so its merge editor knows the merge just left in progress. */
+async function refreshGitStatus(uri: vscode.Uri): Promise<void> {
+  try {
+    const git = vscode.extensions.getExtension<{ getAPI(v: 1): { getRepository(u: vscode.Uri): { status(): Promise<void> } | null } }>('vscode.git');
+    if (!git || !vscode.workspace.getConfiguration('git').get<boolean>('enabled', true)) return;
+    const api = (git.isActive ? git.exports : await git.activate()).getAPI(1);
+    await api.getRepository(uri)?.status();
+  } catch {
+    // Git turned off or its API changed: the files opened with their conflict markers are the way to resolve.
+  }
 }
 
 export function registerWorktreeCommands(ctx: WorktreeCommandsContext): vscode.Disposable[] {
@@ -114,12 +130,16 @@ export function registerWorktreeCommands(ctx: WorktreeCommandsContext): vscode.D
       if (!changes.length) return say(vscode.l10n.t('{0} has no changes to apply.', info.branch));
       const answer = await chat.client.ask('askPanel', {
         title: vscode.l10n.t('Apply the changes of {0} to the workspace?', info.branch),
-        message: vscode.l10n.t(
-          'These files change in the workspace, as uncommitted changes: {0}. Files you changed there are merged line by line; if any conflicts, nothing is written and the conflicting files are named.',
-          listed(changes.map(changeLine)),
-        ),
-        options: [APPLY, CANCEL],
+        message:
+          vscode.l10n.t(
+            'These files change in the workspace, as uncommitted changes: {0}. Files you changed there are merged line by line; if any conflicts, nothing is written and the conflicting files are named.',
+            listed(changes.map(changeLine)),
+          ) +
+          '\n\n' +
+          vscode.l10n.t('Merge Branch instead commits them on {0} and merges it into your current branch; a conflict opens the merge editor.', info.branch),
+        options: [APPLY, MERGE, CANCEL],
       });
+      if (answer.answer === MERGE) return await mergeBranch(chat);
       if (answer.answer !== APPLY) return;
       const result = await applyWorktree(info, info.repo);
       if (result.conflicts.length) {
@@ -140,6 +160,26 @@ export function registerWorktreeCommands(ctx: WorktreeCommandsContext): vscode.D
     } catch (err) {
       void warn(errorText(err));
     }
+  };
+
+  /** Apply by merging: the worktree's work committed on its branch, merged into the workspace's branch; a conflict opens the merge editor. */
+  const mergeBranch = async (chat: Chat & { readonly worktree: WorktreeInfo }): Promise<void> => {
+    const info = chat.worktree;
+    const result = await mergeWorktree(info, info.repo, chat.label);
+    if (result.conflicts.length) {
+      await openConflicts(info.repo, result.conflicts);
+      void warn(
+        vscode.l10n.t(
+          'merging {0} into the workspace stopped at {1} conflict(s): {2}. The merge is in progress: resolve them and commit, or run git merge --abort. Both sides keep their commits.',
+          info.branch,
+          result.conflicts.length,
+          listed(result.conflicts),
+        ),
+      );
+      return;
+    }
+    if (!result.files.length) return say(vscode.l10n.t('{0} has no changes to apply.', info.branch));
+    say(vscode.l10n.t('merged {0} into the workspace’s branch: {1} file(s) ({2}).', info.branch, result.files.length, listed(result.files)));
   };
 
   const discard = async (...args: unknown[]): Promise<void> => {
@@ -173,6 +213,19 @@ export function registerWorktreeCommands(ctx: WorktreeCommandsContext): vscode.D
     } catch (err) {
       void warn(errorText(err));
     }
+  };
+
+  /** The conflicting files, with their markers, then the first in VS Code's merge editor. */
+  const openConflicts = async (root: string, files: readonly string[]): Promise<void> => {
+    const uris = files.slice(0, LISTED).map((f) => vscode.Uri.file(path.join(root, f)));
+    for (const uri of uris) await Promise.resolve(vscode.commands.executeCommand('vscode.open', uri, { preview: false })).catch(() => undefined);
+    // The git extension's merge editor, when it knows the repository; it does nothing otherwise, and the files
+    // opened above show their conflict markers (with VS Code's own "Resolve in Merge Editor").
+    if (!uris[0]) return;
+    await refreshGitStatus(uris[0]);
+    await Promise.resolve(vscode.commands.executeCommand('git.openMergeEditor', uris[0])).catch((err: unknown) =>
+      log.info(`No merge editor: ${errorText(err)}`),
+    );
   };
 
   const openWindow = async (info: WorktreeInfo): Promise<void> => {

@@ -1,10 +1,10 @@
 /** The git behind worktree chats: a worktree on a new branch outside the workspace, its changes, Apply into the workspace (all or nothing), Discard. */
 
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { t } from '../../shared/l10n.ts';
+import { spawnOffThread } from './gitThread.ts';
 
 /** A worktree chat's worktree. */
 export interface WorktreeInfo {
@@ -19,7 +19,7 @@ export interface WorktreeInfo {
 }
 
 /** Why a worktree could not be made or used; `message` says it to the user. */
-export type WorktreeErrorCode = 'noGit' | 'notRepo' | 'bare' | 'noCommit' | 'detached' | 'branchTaken' | 'missing' | 'failed';
+export type WorktreeErrorCode = 'noGit' | 'notRepo' | 'bare' | 'noCommit' | 'detached' | 'branchTaken' | 'missing' | 'failed' | 'dirty' | 'busy' | 'noIdentity';
 
 export class WorktreeError extends Error {
   readonly code: WorktreeErrorCode;
@@ -53,29 +53,15 @@ function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...extra };
 }
 
-function run(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      o.gitPath ?? 'git',
-      args,
-      { cwd, env: gitEnv(o.env), encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, windowsHide: true },
-      (err, stdout, stderr) => {
-        const e = err as (NodeJS.ErrnoException & { code?: string | number }) | null;
-        if (e && typeof e.code === 'string') {
-          reject(new WorktreeError('noGit', t('Git was not found. Install git (or put it on PATH) to use worktree chats.')));
-          return;
-        }
-        resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, stdout, stderr: stderr.toString() });
-      },
-    );
-    // A git that could not start closes its input at once: the error comes through the callback.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(o.input ?? '');
-  });
+/** `git args` in `cwd`, whatever its exit code. */
+export async function run(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<GitResult> {
+  const r = await spawnOffThread(o.gitPath ?? 'git', args, cwd, gitEnv(o.env), o.input ?? '', 512 * 1024 * 1024);
+  if (typeof r.code === 'string') throw new WorktreeError('noGit', t('Git was not found. Install git (or put it on PATH) to use worktree chats.'));
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr.toString() };
 }
 
 /** `git args` that must succeed; its output as text. */
-async function git(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+export async function git(cwd: string, args: readonly string[], o: GitOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<string> {
   const r = await run(cwd, args, o);
   if (r.code !== 0) throw new WorktreeError('failed', t('git {0} failed: {1}', args[0] ?? '', r.stderr.trim() || String(r.code)));
   return r.stdout.toString();
@@ -110,7 +96,7 @@ async function branchExists(root: string, branch: string, o: GitOptions): Promis
   return (await run(root, ['show-ref', '--verify', '-q', `refs/heads/${branch}`], o)).code === 0;
 }
 
-async function exists(p: string): Promise<boolean> {
+export async function exists(p: string): Promise<boolean> {
   return fs.access(p).then(
     () => true,
     () => false,
