@@ -302,6 +302,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   setWorktreeBranch(branch: string): void {
     this.worktreeBranch = branch;
     this.refreshTitle();
+    // A view made later has it in its page; the one shown now is told.
+    if (this._ready) this._post({ type: 'worktreeBranch', branch });
   }
 
   /** Puts a chip in the composer (and `prompt` into an empty composer); held until a view is there to take it. */

@@ -313,11 +313,12 @@ export class Chats extends Disposable implements vscode.WebviewPanelSerializer {
   private _nameBranch(chat: Chat, key: string): void {
     const first = chat.own(
       chat.client.onDidEmit((events) => {
-        const prompt = events.find((e) => e.type === 'userMessage');
+        // The worker sends the prompt's row (a new row carries its whole text).
+        const prompt = events.map((e) => (e.type === 'row' ? (e.row as MessageView) : undefined)).find((row) => row?.role === 'user');
         const info = chat.worktree;
         if (!prompt || !info) return;
         first.dispose();
-        void nameWorktreeBranch(info, prompt.text).then(
+        void nameWorktreeBranch(info, prompt.blocks[0]?.text ?? '').then(
           (named) => {
             if (named.branch === info.branch || !this._editors.includes(chat)) return;
             this._ctx.log.info(`Worktree chat: ${info.branch} is now ${named.branch}.`);

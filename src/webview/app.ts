@@ -30,7 +30,7 @@ import { ImageViewer } from './images.ts';
 import { markdownBody } from './markdownStream/markdownBody.ts';
 import { Paging, type TranscriptHolder } from './paging.ts';
 import { PlanStrip } from './planStrip.ts';
-import { worktreeStrip } from './worktreeStrip.ts';
+import { renameWorktreeBranch, worktreeStrip } from './worktreeStrip.ts';
 import { captureRows, SavedPicture } from './savedRender.ts';
 import { PromptNavigator } from './promptNavigator.ts';
 import { ScrollAnchor } from './scroll.ts';
@@ -318,6 +318,7 @@ export class ChatApp extends Disposable {
       found: (msg) => this._find.onFound(msg),
       around: (msg) => this._around.onAround(msg),
       reviewPending: (msg) => setPending(msg.pending, root),
+      worktreeBranch: (msg) => renameWorktreeBranch(root, msg.branch),
       ...this._bridge.handlers,
       ...this._modes.handlers,
       models: (msg) => {

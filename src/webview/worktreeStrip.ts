@@ -39,3 +39,10 @@ export function worktreeStrip(branch: string | undefined, post: (msg: WebviewToH
   });
   return el;
 }
+
+/** The chat's branch was renamed: the body's `data-worktree` and the strip's label name the new one. */
+export function renameWorktreeBranch(root: HTMLElement, branch: string): void {
+  root.ownerDocument.body.dataset.worktree = branch;
+  const label = root.querySelector('.worktree-branch');
+  if (label) label.textContent = t('Worktree: {0}', branch);
+}

@@ -110,7 +110,9 @@ export type HostToWebview =
   /** The model picker's catalog: it opens (or refreshes while open). */
   | { readonly type: 'models'; readonly catalog: ModelCatalog }
   /** The chat's changes not yet kept or undone: the Changes rows mark their files and offer Keep all and Review. */
-  | { readonly type: 'reviewPending'; readonly pending: PendingSummary };
+  | { readonly type: 'reviewPending'; readonly pending: PendingSummary }
+  /** A worktree chat's branch was renamed (from its first prompt): the strip under the header names the new one. */
+  | { readonly type: 'worktreeBranch'; readonly branch: string };
 
 /** A chat's pending changes: per workspace-relative file how many, and "`left` of `total` changes left". */
 export interface PendingSummary {
