@@ -22,7 +22,8 @@ import { aroundBefore, earlierPage, pageBefore, recentPart } from '../src/shared
 import { initialTranscript, reduce } from '../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../src/shared/transcript/rows.ts';
 import { exchange, longTranscript, T0 } from '../test/webview/builders.ts';
-import { assertBundleFresh, deliver, launchBrowser, root, session, startServer } from '../test/webview/harness.ts';
+import type { WireEvent } from '../src/shared/wire/events.ts';
+import { asHostSends, assertBundleFresh, deliver, launchBrowser, root, session, startServer } from '../test/webview/harness.ts';
 import { numberArg, quantile } from './stats.ts';
 
 const ROUNDS = numberArg('rounds', 3);
@@ -119,9 +120,11 @@ async function richBench(browser: Browser, origin: string): Promise<void> {
   const rounds: Rich[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const { page } = await open(browser, origin);
+    // The view applies the worker's changes (a streamed piece is a patch): the events go through the worker's side here.
+    const toHost = (events: WireEvent[]) => [...(asHostSends(page, { type: 'batch', events }) as { readonly events: readonly WireEvent[] }).events];
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     const r = await page.evaluate(
-      async ({ chunks, at }) => {
+      async ({ start, deltas, end: last }) => {
         type Span = { start: number; duration: number };
         const w = globalThis as unknown as {
           __long: Span[];
@@ -139,21 +142,12 @@ async function richBench(browser: Browser, origin: string): Promise<void> {
         const frame = () => new Promise<void>((r) => w.requestAnimationFrame(() => r()));
         const done = '[data-diagram="mermaid"], [data-diagram-error]';
         const t0 = w.performance.now();
-        send([
-          { type: 'userMessage', text: 'Explain with diagrams and math', images: 0 },
-          { type: 'runStart' },
-          { type: 'assistantStart', at },
-          { type: 'blockStart', index: 0, kind: 'text', at },
-        ]);
-        for (const text of chunks) {
-          send([{ type: 'delta', index: 0, text }]);
+        send(start);
+        for (const events of deltas) {
+          send(events);
           await frame();
         }
-        send([
-          { type: 'blockEnd', index: 0, at },
-          { type: 'assistantEnd', stopReason: 'stop', at },
-          { type: 'settled', aborted: false, at },
-        ]);
+        send(last);
         // The last fence's figure is made in the frame after the one that closed it.
         await frame();
         await frame();
@@ -184,7 +178,20 @@ async function richBench(browser: Browser, origin: string): Promise<void> {
           diagrams: w.document.querySelectorAll('[data-diagram="mermaid"] svg').length,
         };
       },
-      { chunks, at: T0 },
+      {
+        start: toHost([
+          { type: 'userMessage', text: 'Explain with diagrams and math', images: 0 },
+          { type: 'runStart' },
+          { type: 'assistantStart', at: T0 },
+          { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+        ]),
+        deltas: chunks.map((text) => toHost([{ type: 'delta', index: 0, text }])),
+        end: toHost([
+          { type: 'blockEnd', index: 0, at: T0 },
+          { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+          { type: 'settled', aborted: false, at: T0 },
+        ]),
+      },
     );
     const trace = readTrace(await browser.stopTracing());
     const library = trace.measures.get('pi-diagram-library') ?? [];
