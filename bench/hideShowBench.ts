@@ -10,7 +10,7 @@
  * Printed, per round and as medians: the moments after the click (bench/hideShowMarks.ts, clocks in the page's
  * frames): the webview's iframe created, VS Code's content frame created, the view's HTML written, its
  * DOMContentLoaded, the last line painted in the frame, the frame's load event, the frame made visible, the last line
- * on screen (painted and visible), the live transcript holding it; and Playwright's own view of "on screen".
+ * on screen (painted and visible), the view's script run, the live transcript holding it; and Playwright's own view of "on screen".
  *
  * Usage: node bench/hideShowBench.ts [--rounds 7] [--vsix FILE] [--keep-vsix]
  */
@@ -54,6 +54,7 @@ const STEPS: readonly (readonly [MarkName | 'onScreen', string])[] = [
   ['load', 'load event'],
   ['shownPaint', 'frame made visible'],
   ['onScreen', 'LAST LINE ON SCREEN'],
+  ['script', 'main.js has run (ready sent)'],
   ['livePaint', 'live transcript holds it'],
 ];
 

@@ -18,9 +18,23 @@ export interface Mark {
  * - `text` / `textPaint`: a marker text (the last reply's last line) is in the document / the frame after it;
  * - `shown` / `shownPaint`: VS Code made the frame visible (it keeps a new frame `visibility: hidden` until its load
  *   event, or 200 ms after the HTML was written) / the frame after it;
+ * - `script`: the view's main script has run (it has said `ready`; the host answers with the rows);
  * - `live` / `livePaint`: the live transcript (`[data-testid="transcript"]`) holds the marker / the frame after it.
  */
-export type MarkName = 'click' | 'iframe' | 'contentFrame' | 'html' | 'dcl' | 'load' | 'text' | 'textPaint' | 'shown' | 'shownPaint' | 'live' | 'livePaint';
+export type MarkName =
+  | 'click'
+  | 'iframe'
+  | 'contentFrame'
+  | 'html'
+  | 'dcl'
+  | 'load'
+  | 'text'
+  | 'textPaint'
+  | 'shown'
+  | 'shownPaint'
+  | 'script'
+  | 'live'
+  | 'livePaint';
 
 /** The script (a string: it runs in the browser, which this project's bench types do not describe) for `addInitScript`. */
 export function marksScript(markers: readonly string[]): string {
@@ -45,8 +59,11 @@ export function marksScript(markers: readonly string[]): string {
       const w = f.contentWindow;
       // The frame after a change: requestAnimationFrame runs just before the frame that paints it is drawn.
       const paint = (name) => w.requestAnimationFrame(() => mark(name));
-      let text = false, live = false;
+      let text = false, live = false, script = false;
       const check = () => {
+        // The page's script element: its load event comes once it has run (it then says ready to the host).
+        const main = !script && doc.querySelector('script[src*="main.js"]');
+        if (main) { script = true; main.addEventListener('load', () => mark('script')); }
         if (!text && has(doc.body)) { text = true; mark('text'); paint('textPaint'); }
         if (!live && has(doc.querySelector('[data-testid="transcript"]'))) { live = true; mark('live'); paint('livePaint'); }
       };

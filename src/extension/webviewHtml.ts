@@ -51,6 +51,7 @@ export function chatHtml(
   const styleUri = uri('media', 'chat.css');
   // In the page, not linked: VS Code keeps a new page hidden until it has loaded, and a linked sheet is fetched first.
   const css = pageStyle(styleUri.fsPath, (path) => webview.asWebviewUri(uri(...path.split('/'))).toString());
+  // l10n-ignore: markup, not text
   const style = css === undefined ? `<link rel="stylesheet" href="${webview.asWebviewUri(styleUri)}">` : `<style nonce="${nonce}">${css}</style>`;
   const csp = chatCsp(webview.cspSource, nonce);
   return `<!DOCTYPE html>
