@@ -22,6 +22,7 @@ import type { Logger, PiClient } from './piClient.ts';
 import { SessionActions } from './sessionActions.ts';
 import { ModelSetup, type ModelPrefs } from './modelSetup.ts';
 import { ViewFeed } from './viewFeed.ts';
+import { pageWhenHidden, type PageHost } from './hiddenPage.ts';
 import { chatHtml } from './webviewHtml.ts';
 
 /** What shows a chat: the sidebar's `WebviewView` or an editor tab's `WebviewPanel`. */
@@ -30,6 +31,11 @@ export interface ChatHost {
   readonly visible: boolean;
   title?: string;
   readonly onDidDispose: vscode.Event<void>;
+}
+
+/** An editor tab's panel says itself when it is shown or hidden. */
+function isPanel(view: ChatHost): view is ChatHost & vscode.WebviewPanel {
+  return 'onDidChangeViewState' in view;
 }
 
 /** The sidebar's view carries the activity-bar badge. */
@@ -223,6 +229,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private _title: string | undefined;
   /** The view's last picture of its rows: a view created again draws it before its script loads (hiding the view ends its page). */
   private _picture: readonly unknown[] | undefined;
+  /** The picture drawn into the HTML last set: a hidden view's page is made again only for a newer one. */
+  private _pictureInPage: readonly unknown[] | undefined;
 
   private _setTitle(title: string): void {
     this._title = title.trim() || undefined;
@@ -272,19 +280,35 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._view = view;
     const uri = (...segments: string[]) => vscode.Uri.joinPath(this._extensionUri, ...segments);
     view.webview.options = { enableScripts: true, localResourceRoots: [uri('dist', 'webview'), uri('media')] };
-    view.webview.html = chatHtml(
-      view.webview,
-      uri,
-      { language: vscode.env.language, bundle: vscode.l10n.bundle },
-      this.chatId,
-      this.chatKey,
-      this.worktreeBranch,
-      this._picture,
-    );
+    const page = (): string => {
+      this._pictureInPage = this._picture;
+      return chatHtml(
+        view.webview,
+        uri,
+        { language: vscode.env.language, bundle: vscode.l10n.bundle },
+        this.chatId,
+        this.chatKey,
+        this.worktreeBranch,
+        this._picture,
+      );
+    };
+    view.webview.html = page();
     if (this._title || this._mark || this.chatId !== 'sidebar') this.refreshTitle();
     if (isSidebarView(view)) {
       view.badge = this._badge;
       this._viewDisposables.push(view.onDidChangeVisibility(() => this._onDidChangeVisible.fire()));
+    }
+    // Shown again, the view's page is made from the HTML last set: it should hold the picture the view saved last.
+    const shownOrHidden = isSidebarView(view) ? view.onDidChangeVisibility : isPanel(view) ? view.onDidChangeViewState : undefined;
+    if (shownOrHidden) {
+      const host: PageHost = {
+        webview: view.webview,
+        onDidChangeVisibility: (f) => shownOrHidden(() => f()),
+        get visible() {
+          return view.visible;
+        },
+      };
+      this._viewDisposables.push(pageWhenHidden(host, () => (this._picture === this._pictureInPage ? undefined : page())));
     }
     this._viewDisposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this._onMessage(raw)),

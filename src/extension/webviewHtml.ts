@@ -1,12 +1,20 @@
-/** The chat webview's HTML shell: strict CSP, one nonce'd script, styles and fonts from the extension. */
+/** The chat webview's HTML shell: strict CSP, a nonce'd script loaded after the page, styles and fonts from the extension. */
 
 import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
+import { lateScriptHtml } from '../shared/lateScript.ts';
+import { pageStyle } from './pageStyle.ts';
 import { pictureHtml } from '../shared/savedPicture.ts';
 
-/** The chat's Content-Security-Policy: nothing by default, scripts only by nonce, the rest from the extension. */
+/** The chat's Content-Security-Policy: nothing by default, scripts only by nonce, styles by nonce (the page's own) or from the extension, the rest from the extension. */
 export function chatCsp(cspSource: string, nonce: string): string {
-  return ["default-src 'none'", `style-src ${cspSource}`, `font-src ${cspSource}`, `img-src ${cspSource} data:`, `script-src 'nonce-${nonce}'`].join('; ');
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
 }
 
 /** What the page needs before its first render: the display language and its l10n bundle (empty for English). */
@@ -40,7 +48,11 @@ export function chatHtml(
 ): string {
   const nonce = randomUUID().replace(/-/g, '');
   const script = webview.asWebviewUri(uri('dist', 'webview', 'main.js'));
-  const style = webview.asWebviewUri(uri('media', 'chat.css'));
+  const styleUri = uri('media', 'chat.css');
+  // In the page, not linked: VS Code keeps a new page hidden until it has loaded, and a linked sheet is fetched first.
+  const css = pageStyle(styleUri.fsPath, (path) => webview.asWebviewUri(uri(...path.split('/'))).toString());
+  // l10n-ignore: markup, not text
+  const style = css === undefined ? `<link rel="stylesheet" href="${webview.asWebviewUri(styleUri)}">` : `<style nonce="${nonce}">${css}</style>`;
   const csp = chatCsp(webview.cspSource, nonce);
   return `<!DOCTYPE html>
 <html lang="${locale.language.replace(/[^A-Za-z0-9-]/g, '') || 'en'}">
@@ -48,13 +60,13 @@ export function chatHtml(
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
+${style}
 <title>Pi</title>
 </head>
 <body data-run-state="idle" data-chat-id="${chatId}"${chatKey ? ` data-chat-key="${chatKey}"` : ''}${worktree ? ` data-worktree="${worktree.replace(/[^\w./-]/g, '')}"` : ''}>
 <script type="application/json" id="pi-l10n">${inertJson({ language: locale.language, bundle: locale.bundle ?? {} })}</script>
 <div id="app">${pictureHtml(picture)}</div>
-<script nonce="${nonce}" src="${script}"></script>
+${lateScriptHtml(script.toString(), nonce)}
 </body>
 </html>`;
 }

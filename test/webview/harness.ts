@@ -19,6 +19,7 @@ import { asSent, initialTranscript, reduce, reduceOne } from '../../src/shared/t
 import { RowChanges } from '../../src/worker/rowChanges.ts';
 import type { TranscriptState } from '../../src/shared/transcript/rows.ts';
 import { chatCsp, inertJson } from '../../src/extension/webviewHtml.ts';
+import { lateScriptHtml } from '../../src/shared/lateScript.ts';
 import type { CapturedThemes } from './captureThemes.ts';
 import { ensureSystemPackages } from '../workbench/install.ts';
 
@@ -162,7 +163,7 @@ export function pageHtml(origin: string, options: PageOptions = {}): string {
 </head>
 <body data-run-state="idle" class="${bodyClass}">
 ${localeBlock(options.locale)}<div id="app">${options.picture ?? ''}</div>
-<script nonce="${NONCE}" src="${origin}/dist/webview/main.js"></script>
+${lateScriptHtml(`${origin}/dist/webview/main.js`, NONCE)}
 </body>
 </html>`;
 }

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { pictureHtml } from '../../src/shared/savedPicture.ts';
 import { build, exchange, T0 } from './builders.ts';
-import { deliver, openView, pageHtml, posted, session, useBrowser } from './harness.ts';
+import { asHostSends, deliver, openView, pageHtml, posted, session, useBrowser } from './harness.ts';
 
 /** Text a reply may hold that would run, load or break out if the picture were HTML from content. */
 const HOSTILE = [
@@ -80,6 +80,52 @@ describe('a view shown again paints the picture the host put into its page (head
       assert.equal(await page.locator('.saved-render').count(), 0, 'the live rows replaced it');
       assert.equal(await page.locator('[data-testid="transcript"]').getByText(LAST).isVisible(), true);
       assert.equal(await page.evaluate(() => (globalThis as unknown as { __pwned: number }).__pwned), 0, 'nothing from the text ran');
+    } finally {
+      await page.close();
+    }
+  });
+  it('loads before main.js is fetched (VS Code shows a new page once it has loaded), and keeps a message sent meanwhile for the script', async () => {
+    const state = build([
+      ...exchange(0),
+      { type: 'userMessage', text: 'And then?', images: 0, entryId: 'u9' },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+      { type: 'delta', index: 0, text: LAST },
+      { type: 'blockEnd', index: 0, at: T0 },
+      { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      { type: 'settled', aborted: false, at: T0 },
+    ]);
+    const page: Page = await env.browser.newPage({ viewport: { width: 360, height: 700 } });
+    try {
+      const origin = env.server.origin;
+      await page.route(`${origin}/`, (route) =>
+        route.fulfill({
+          contentType: 'text/html; charset=utf-8',
+          body: pageHtml(origin, { theme: 'dark-modern', picture: pictureHtml([['div', 'row', LAST]]) }),
+        }),
+      );
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(`${origin}/dist/webview/main.js`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      // Held, main.js would keep the load event (and so the page on screen) waiting if the page waited for it.
+      await page.goto(`${origin}/`, { waitUntil: 'load', timeout: 20_000 });
+      assert.equal(await page.locator('.saved-render').getByText(LAST).isVisible(), true, 'the picture is there when the page has loaded');
+      // The host's snapshot may come before the script: VS Code hands messages to a page as soon as it has loaded.
+      await page.evaluate(
+        (m) => {
+          const w = globalThis as unknown as { dispatchEvent(e: unknown): void; MessageEvent: new (t: string, i: unknown) => unknown };
+          w.dispatchEvent(new w.MessageEvent('message', { data: m }));
+        },
+        asHostSends(page, { type: 'snapshot', state, session }),
+      );
+      release();
+      await page.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
+      await page.locator('[data-testid="transcript"]').getByText(LAST).waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator('.saved-render').count(), 0, 'the snapshot sent before the script was applied: the live rows replaced the picture');
     } finally {
       await page.close();
     }
