@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { nameWorktreeBranch } from '../src/extension/worktrees/branchName.ts';
 import { applyWorktree, createWorktree, removeWorktree } from '../src/extension/worktrees/worktreeGit.ts';
 import { mergeWorktree } from '../src/extension/worktrees/worktreeMerge.ts';
+import { initRepo } from '../test/support/tempRepo.ts';
 import { median, numberArg } from './stats.ts';
 
 const FILES = numberArg('files', 10_000);
@@ -32,13 +33,8 @@ function makeRepo(): string {
     if (i % PER_DIR === 0) mkdirSync(join(repo, `pkg${i / PER_DIR}`));
     writeFileSync(join(repo, relOf(i)), `export const value${i} = ${i};\n`.repeat(20));
   }
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo });
-  git('init', '-q', '-b', 'main');
   // The repository's own identity: Merge Branch commits in it.
-  git('config', 'user.name', 'bench');
-  git('config', 'user.email', 'bench@example.invalid');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'bench');
+  initRepo(repo, {}, { name: 'bench', email: 'bench@example.invalid', message: 'bench' });
   return repo;
 }
 
