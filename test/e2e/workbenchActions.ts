@@ -66,9 +66,8 @@ export async function waitForTerminalText(wb: Workbench, text: string, deadline:
 /** Opens a workspace file through Quick Open, at `line` and `column` (1-based) when given; the editor has focus after. */
 export async function openFileAt(wb: Workbench, file: string, line: number | undefined, column: number | undefined, deadline: number): Promise<void> {
   const page = wb.page;
-  const input = await wb.openQuickInput(Math.max(1, deadline - Date.now()));
   const name = file.split('/').at(-1)!;
-  await input.fill(`${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}`);
+  await wb.typeInQuickInput(`${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}`, Math.max(1, deadline - Date.now()));
   await page
     .locator('.quick-input-list .monaco-list-row', { hasText: name })
     .first()
