@@ -42,6 +42,7 @@ process.on('message', (r) => run(r, (m) => process.send(m)));
 process.on('disconnect', () => process.exit(0));`;
 
 // The thread's code is plain CommonJS text, so it needs no bundle entry of its own.
+// l10n-ignore: code, not text; its one message stands where git's own stderr (untranslated, LC_ALL=C) would
 const CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
