@@ -1,6 +1,6 @@
 /** What a bench's thread did while some work ran: its longest stall, and how much of it was the thread's own doing, not the machine's. */
 
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 
 /** The calling thread's longest gaps between two ticks of a 2 ms timer, each counted three ways (ms). */
 export interface ThreadStalls {
@@ -12,13 +12,30 @@ export interface ThreadStalls {
   readonly busyMs: number;
 }
 
-/** Nanoseconds the calling thread has waited, runnable, for a core (Linux's schedstat); undefined elsewhere. */
-function runQueueWaitMs(): number | undefined {
+/**
+ * The milliseconds the calling thread has waited, runnable, for a core (Linux's schedstat), read into one buffer
+ * without allocating: the watch's own garbage would otherwise bring collections into what it measures. Undefined
+ * where there is no schedstat.
+ */
+function runQueueWait(): { read(): number; close(): void } | undefined {
+  let fd: number;
   try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6;
+    fd = openSync('/proc/thread-self/schedstat', 'r');
   } catch {
     return undefined;
   }
+  const buf = Buffer.alloc(96);
+  return {
+    read: () => {
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      // "<run ns> <wait ns> <slices>": the second number.
+      let i = buf.indexOf(0x20) + 1;
+      let ns = 0;
+      for (; i < n && buf[i]! >= 0x30 && buf[i]! <= 0x39; i++) ns = ns * 10 + (buf[i]! - 0x30);
+      return ns / 1e6;
+    },
+    close: () => closeSync(fd),
+  };
 }
 
 function threadCpuMs(): number {
@@ -31,18 +48,19 @@ function threadCpuMs(): number {
  * the wall time: the machine's share cannot be told apart.
  */
 export function watchThread(): () => ThreadStalls {
+  const wait = runQueueWait();
   let stallMs = 0;
   let ownMs = 0;
   let busyMs = 0;
   let wall = performance.now();
   let cpu = threadCpuMs();
-  let waited = runQueueWaitMs();
+  let waited = wait?.read() ?? 0;
   const timer = setInterval(() => {
     const w = performance.now();
     const c = threadCpuMs();
-    const q = runQueueWaitMs();
+    const q = wait?.read() ?? 0;
     stallMs = Math.max(stallMs, w - wall);
-    ownMs = Math.max(ownMs, w - wall - (q !== undefined && waited !== undefined ? q - waited : 0));
+    ownMs = Math.max(ownMs, w - wall - (q - waited));
     busyMs = Math.max(busyMs, c - cpu);
     wall = w;
     cpu = c;
@@ -50,6 +68,7 @@ export function watchThread(): () => ThreadStalls {
   }, 2);
   return () => {
     clearInterval(timer);
+    wait?.close();
     return { stallMs, ownMs, busyMs };
   };
 }
