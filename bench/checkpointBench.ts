@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CheckpointStore } from '../src/worker/checkpoints/checkpointStore.ts';
 import { numberArg, quantile } from './stats.ts';
+import { watchThread } from './threadWatch.ts';
 
 const FILES = numberArg('files', 10_000);
 const MB = numberArg('mb', 100);
@@ -107,36 +108,6 @@ function cpuMs(): number {
     // Not Linux: wall time only.
   }
   return (own.user + own.system) / 1000 + children;
-}
-
-/**
- * Watches the calling thread while `fn` runs. A timer ticks every 2 ms; between two ticks the thread either ran
- * code (busy) or waited for a core (the machine). `stallMs` is the longest gap between ticks (wall time: what a
- * user would feel, machine load included); `busyMs` is the longest of those gaps counted in the thread's own CPU
- * time, i.e. the longest stretch of synchronous work on the thread, which load on the machine does not inflate.
- */
-function watchThread(): () => { stallMs: number; busyMs: number } {
-  let stallMs = 0;
-  let busyMs = 0;
-  let wall = performance.now();
-  let cpu = threadCpuMs();
-  const timer = setInterval(() => {
-    const w = performance.now();
-    const c = threadCpuMs();
-    stallMs = Math.max(stallMs, w - wall);
-    busyMs = Math.max(busyMs, c - cpu);
-    wall = w;
-    cpu = c;
-  }, 2);
-  return () => {
-    clearInterval(timer);
-    return { stallMs, busyMs };
-  };
-}
-
-function threadCpuMs(): number {
-  const u = process.threadCpuUsage();
-  return (u.user + u.system) / 1000;
 }
 
 /**

@@ -21,7 +21,7 @@ import { findRows } from '../src/shared/transcript/find.ts';
 import { aroundBefore, earlierPage, pageBefore, recentPart } from '../src/shared/transcript/paging.ts';
 import { initialTranscript, reduce } from '../src/shared/transcript/reduce.ts';
 import type { TranscriptState } from '../src/shared/transcript/rows.ts';
-import { exchange, longTranscript, T0 } from '../test/webview/builders.ts';
+import { exchange, longTranscript, streamedReply } from '../test/webview/builders.ts';
 import type { WireEvent } from '../src/shared/wire/events.ts';
 import { asHostSends, assertBundleFresh, deliver, launchBrowser, root, session, startServer } from '../test/webview/harness.ts';
 import { numberArg, quantile } from './stats.ts';
@@ -116,7 +116,7 @@ function richReply(): string {
 
 async function richBench(browser: Browser, origin: string): Promise<void> {
   const text = richReply();
-  const chunks = text.match(/[\s\S]{1,120}/g)!;
+  const reply = streamedReply('Explain with diagrams and math', text.match(/[\s\S]{1,120}/g)!);
   const rounds: Rich[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const { page } = await open(browser, origin);
@@ -179,18 +179,9 @@ async function richBench(browser: Browser, origin: string): Promise<void> {
         };
       },
       {
-        start: toHost([
-          { type: 'userMessage', text: 'Explain with diagrams and math', images: 0 },
-          { type: 'runStart' },
-          { type: 'assistantStart', at: T0 },
-          { type: 'blockStart', index: 0, kind: 'text', at: T0 },
-        ]),
-        deltas: chunks.map((text) => toHost([{ type: 'delta', index: 0, text }])),
-        end: toHost([
-          { type: 'blockEnd', index: 0, at: T0 },
-          { type: 'assistantEnd', stopReason: 'stop', at: T0 },
-          { type: 'settled', aborted: false, at: T0 },
-        ]),
+        start: toHost(reply.start),
+        deltas: reply.deltas.map(toHost),
+        end: toHost(reply.end),
       },
     );
     const trace = readTrace(await browser.stopTracing());
@@ -254,16 +245,8 @@ async function firstPaintBench(browser: Browser, origin: string): Promise<void> 
   for (let round = 0; round < ROUNDS; round++) {
     const { page, readyMs } = await open(browser, origin);
     times.push(readyMs);
-    await deliver(page, {
-      type: 'batch',
-      events: [
-        { type: 'assistantStart', at: T0 },
-        { type: 'blockStart', index: 0, kind: 'text', at: T0 },
-        { type: 'delta', index: 0, text: 'A formula $x^2$ and no diagram.' },
-        { type: 'blockEnd', index: 0, at: T0 },
-        { type: 'assistantEnd', stopReason: 'stop', at: T0 },
-      ],
-    });
+    const reply = streamedReply('A formula, please', ['A formula $x^2$ and no diagram.']);
+    await deliver(page, { type: 'batch', events: [...reply.start, ...reply.deltas.flat(), ...reply.end] });
     loaded += await page.locator('script[src*="mermaid"]').count();
     await page.close();
   }

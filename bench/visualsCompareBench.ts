@@ -45,7 +45,7 @@ interface TraceEvent {
   args?: { name?: string };
 }
 
-/** The busiest renderer main thread's tasks in a trace: start (ms), CPU time (ms). */
+/** The busiest renderer main thread's tasks in a trace: start (ms), CPU time (ms). Its own copy, for the older tree it also runs in. */
 function mainTasks(buffer: Buffer): { start: number; cpu: number }[] {
   const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
   const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
@@ -118,6 +118,7 @@ async function measure(): Promise<Sample> {
         await frame();
         return ms / deltas.length;
       },
+      // This file runs in an older tree too (measureIn), whose builders.ts has no streamedReply: the reply's events stay here.
       {
         start: toHost([
           { type: 'userMessage', text: 'Explain', images: 0 },

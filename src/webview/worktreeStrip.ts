@@ -17,7 +17,7 @@ export function worktreeStrip(branch: string | undefined, post: (msg: WebviewToH
     h(
       'span',
       { class: 'worktree-branch', title: t('Pi works in its own git worktree, on this branch; the workspace is unchanged until you apply.') },
-      t('Worktree: {0}', branch),
+      branchLabel(branch),
     ),
     button(WorktreeAction.ApplyWorktree, t('Apply'), t("Bring this worktree's changes into the workspace as uncommitted changes"), true),
     button(WorktreeAction.DiscardWorktree, t('Discard'), t('Delete this worktree and its branch')),
@@ -44,5 +44,10 @@ export function worktreeStrip(branch: string | undefined, post: (msg: WebviewToH
 export function renameWorktreeBranch(root: HTMLElement, branch: string): void {
   root.ownerDocument.body.dataset.worktree = branch;
   const label = root.querySelector('.worktree-branch');
-  if (label) label.textContent = t('Worktree: {0}', branch);
+  if (label) label.textContent = branchLabel(branch);
+}
+
+// The strip and a rename both write this label, so the two always read the same.
+function branchLabel(branch: string): string {
+  return t('Worktree: {0}', branch);
 }

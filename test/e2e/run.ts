@@ -717,8 +717,7 @@ async function runCommandById(wb: Workbench, id: string, timeoutMs: number): Pro
   const title = commandTitle(id);
   if (title) return wb.runCommand(title);
   const page = wb.page;
-  const input = await wb.openQuickInput(Math.min(timeoutMs, 10_000));
-  await input.fill(`>${id}`);
+  await wb.typeInQuickInput(`>${id}`, Math.min(timeoutMs, 30_000));
   await page
     .locator('.quick-input-list .monaco-list-row')
     .first()

@@ -3,7 +3,7 @@
  * terminal and wait for its output, open a file at a position, choose a quick fix, and make the workspace a Git
  * repository before the workbench opens it.
  */
-import { spawnSync } from 'node:child_process';
+import { initRepo } from '../support/tempRepo.ts';
 import type { Workbench } from '../workbench/browser.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -66,9 +66,8 @@ export async function waitForTerminalText(wb: Workbench, text: string, deadline:
 /** Opens a workspace file through Quick Open, at `line` and `column` (1-based) when given; the editor has focus after. */
 export async function openFileAt(wb: Workbench, file: string, line: number | undefined, column: number | undefined, deadline: number): Promise<void> {
   const page = wb.page;
-  const input = await wb.openQuickInput(Math.max(1, deadline - Date.now()));
   const name = file.split('/').at(-1)!;
-  await input.fill(`${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}`);
+  await wb.typeInQuickInput(`${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}`, Math.max(1, deadline - Date.now()));
   await page
     .locator('.quick-input-list .monaco-list-row', { hasText: name })
     .first()
@@ -101,19 +100,7 @@ export async function chooseQuickFix(wb: Workbench, title: string, deadline: num
 
 /** Makes `dir` a Git repository with every file committed (a run's "tracked files"), with a fixed author and no hooks. */
 export function commitWorkspace(dir: string): void {
-  const git = (...args: string[]) => {
-    const r = spawnSync('git', ['-c', 'user.name=Pi e2e', '-c', 'user.email=e2e@example.invalid', '-c', 'core.hooksPath=/dev/null', ...args], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
-  };
-  git('init', '-q', '-b', 'main');
-  // An identity of the repository's own, as a user has one set up: what the panel commits there (Merge Branch) needs it.
-  git('config', 'user.name', 'Pi e2e');
-  git('config', 'user.email', 'e2e@example.invalid');
-  git('add', '-A');
-  git('commit', '-q', '--no-gpg-sign', '-m', 'e2e fixture');
+  initRepo(dir, {}, { name: 'Pi e2e', email: 'e2e@example.invalid', message: 'e2e fixture' });
 }
 
 /** The sidebar's view section titled `view` (a tree view such as "MCP Servers"), expanded: its header clicked while collapsed. */

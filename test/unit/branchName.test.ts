@@ -2,13 +2,11 @@
 
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { branchSlug, nameWorktreeBranch } from '../../src/extension/worktrees/branchName.ts';
 import { createWorktree } from '../../src/extension/worktrees/worktreeGit.ts';
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+import { git, tempRepo } from '../support/tempRepo.ts';
 /** What git itself says of a branch name. */
 const gitAccepts = (name: string) => {
   try {
@@ -64,15 +62,7 @@ describe('worktree chats: the branch named from the first prompt', () => {
     let dir: string;
     let repo: string;
     beforeEach(() => {
-      dir = mkdtempSync(join(tmpdir(), 'pi-branch-name-'));
-      repo = join(dir, 'repo');
-      mkdirSync(repo);
-      git(repo, 'init', '-q', '-b', 'main');
-      git(repo, 'config', 'user.name', 't');
-      git(repo, 'config', 'user.email', 't@t');
-      writeFileSync(join(repo, 'a.txt'), 'one\n');
-      git(repo, 'add', '-A');
-      git(repo, 'commit', '-qm', 'first');
+      ({ dir, repo } = tempRepo('pi-branch-name-', { 'a.txt': 'one\n' }));
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,9 +1,7 @@
 /** Worktree chats' git: a worktree on a new branch outside the workspace, Apply as uncommitted changes (nothing written on a conflict), Discard, and clear refusals. */
 
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   applyWorktree,
@@ -15,28 +13,15 @@ import {
   worktreeChanges,
   WorktreeError,
 } from '../../src/extension/worktrees/worktreeGit.ts';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-  });
+import { git, tempRepo } from '../support/tempRepo.ts';
 
 describe('worktree chats: git', () => {
   let dir: string;
   let repo: string;
   let folder: string;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pi-worktree-'));
-    repo = join(dir, 'repo');
+    ({ dir, repo } = tempRepo('pi-worktree-', { 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'bee\n' }));
     folder = join(dir, 'worktrees');
-    mkdirSync(repo);
-    git(repo, 'init', '-q', '-b', 'main');
-    writeFileSync(join(repo, 'a.txt'), 'one\ntwo\nthree\n');
-    writeFileSync(join(repo, 'b.txt'), 'bee\n');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-qm', 'first');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,32 +1,19 @@
 /** Apply by merging: the worktree's changes committed on its branch, merged into the workspace's branch; a conflict left in progress, nothing lost on either side. */
 
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorktree, WorktreeError } from '../../src/extension/worktrees/worktreeGit.ts';
 import { mergeWorktree } from '../../src/extension/worktrees/worktreeMerge.ts';
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+import { git, tempRepo } from '../support/tempRepo.ts';
 
 describe('worktree chats: apply by merging the branch', () => {
   let dir: string;
   let repo: string;
   let folder: string;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pi-worktree-merge-'));
-    repo = join(dir, 'repo');
+    ({ dir, repo } = tempRepo('pi-worktree-merge-', { 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'bee\n' }));
     folder = join(dir, 'worktrees');
-    mkdirSync(repo);
-    git(repo, 'init', '-q', '-b', 'main');
-    // The repository's own identity: the commits made here never depend on the machine's.
-    git(repo, 'config', 'user.name', 't');
-    git(repo, 'config', 'user.email', 't@t');
-    writeFileSync(join(repo, 'a.txt'), 'one\ntwo\nthree\n');
-    writeFileSync(join(repo, 'b.txt'), 'bee\n');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-qm', 'first');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -50,3 +50,21 @@ export function longTranscript(messages: number): TranscriptState {
 export function build(events: readonly WireEvent[], from: TranscriptState = initialTranscript): TranscriptState {
   return reduce(from, events);
 }
+
+/** A text reply to `prompt` streamed one piece per delivery: the events that open it, one delta per piece, and those that close it. */
+export function streamedReply(prompt: string, pieces: readonly string[]): { start: WireEvent[]; deltas: WireEvent[][]; end: WireEvent[] } {
+  return {
+    start: [
+      { type: 'userMessage', text: prompt, images: 0 },
+      { type: 'runStart' },
+      { type: 'assistantStart', at: T0 },
+      { type: 'blockStart', index: 0, kind: 'text', at: T0 },
+    ],
+    deltas: pieces.map((text) => [{ type: 'delta', index: 0, text }]),
+    end: [
+      { type: 'blockEnd', index: 0, at: T0 },
+      { type: 'assistantEnd', stopReason: 'stop', at: T0 },
+      { type: 'settled', aborted: false, at: T0 },
+    ],
+  };
+}

@@ -211,14 +211,43 @@ export class Workbench {
     return input;
   }
 
-  /** Runs a command palette entry by its exact title, e.g. "Pi: Cancel Run". */
-  async runCommand(title: string): Promise<void> {
+  /**
+   * Opens the quick input and types `text` into it. Under load the widget can close again before the text is in (a
+   * webview or a notification takes the focus, or F1 lands before the workbench has it): it is opened again, until
+   * `timeoutMs` has passed.
+   */
+  async typeInQuickInput(text: string, timeoutMs = 30_000): Promise<Locator> {
+    const deadline = Date.now() + timeoutMs;
+    for (let tries = 1; ; tries++) {
+      const left = () => Math.max(1, deadline - Date.now());
+      try {
+        const input = await this.openQuickInput(Math.min(left(), 5_000));
+        await input.fill(text, { timeout: Math.min(left(), 5_000) });
+        return input;
+      } catch (err) {
+        if (Date.now() >= deadline) throw new Error(`the quick input never took ${JSON.stringify(text)} (${tries} tries): ${String(err)}`);
+      }
+    }
+  }
+
+  /** Runs a command palette entry by its exact title, e.g. "Pi: Cancel Run"; the palette opened again if it closes before the click. */
+  async runCommand(title: string, timeoutMs = 30_000): Promise<void> {
     const page = this.page;
-    const input = await this.openQuickInput();
-    await input.fill(`>${title}`);
+    const deadline = Date.now() + timeoutMs;
+    const left = () => Math.max(1, deadline - Date.now());
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ state: 'visible', timeout: 10_000 });
-    await row.click();
+    for (;;) {
+      await this.typeInQuickInput(`>${title}`, left());
+      const clicked = await row
+        .waitFor({ state: 'visible', timeout: Math.min(left(), 10_000) })
+        .then(() => row.click({ timeout: Math.min(left(), 5_000) }))
+        .then(
+          () => true,
+          () => false,
+        );
+      if (clicked) break;
+      if (Date.now() >= deadline) throw new Error(`the command palette never offered ${JSON.stringify(title)}`);
+    }
     await page
       .locator('.quick-input-widget')
       .waitFor({ state: 'hidden', timeout: 5_000 })

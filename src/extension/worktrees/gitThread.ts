@@ -1,7 +1,9 @@
 /**
- * Git's child processes, started from a worker thread of their own: starting a process copies the page tables of
- * the thread's whole process (tens of milliseconds in an extension host, more under load: worktreeBench's profile
- * found `spawn` the longest stall), and then it stalls that worker thread, not the extension host's.
+ * Git's child processes, started by a small helper process that a worker thread of this one starts once. Starting a
+ * process forks the process that starts it, copying its page tables; in the extension host (hundreds of MB) that
+ * stalls the starting thread (worktreeBench's profile found `spawn` the longest stall), and, from any thread, the
+ * main thread too, whose page faults wait for the copy (worktreeBench with 600 MB held: up to 400 ms). The helper
+ * is small, so its forks cost little and stall nothing here; the thread takes the one wait for starting it.
  */
 
 import { Worker } from 'node:worker_threads';
@@ -24,17 +26,63 @@ interface Request {
   readonly maxBuffer: number;
 }
 
-// The thread's code is plain CommonJS text, so it needs no bundle entry of its own.
-const CODE = `
-const { parentPort } = require('node:worker_threads');
-const { execFile } = require('node:child_process');
-parentPort.on('message', (r) => {
-  const child = execFile(r.file, r.args, { cwd: r.cwd, env: r.env, encoding: 'buffer', maxBuffer: r.maxBuffer, windowsHide: true }, (err, stdout, stderr) => {
+// One git call, in the helper (or in the thread, when the helper cannot start): a function's text, so the two share it.
+const RUN = `(r, reply) => {
+  const child = require('node:child_process').execFile(r.file, r.args, { cwd: r.cwd, env: r.env, encoding: 'buffer', maxBuffer: r.maxBuffer, windowsHide: true }, (err, stdout, stderr) => {
     const code = err ? (typeof err.code === 'string' || typeof err.code === 'number' ? err.code : 1) : 0;
-    parentPort.postMessage({ id: r.id, code, stdout, stderr });
+    reply({ id: r.id, code, stdout, stderr });
   });
   child.stdin && child.stdin.on('error', () => undefined);
   child.stdin && child.stdin.end(r.input);
+}`;
+
+// The helper process: it ends with its channel (the thread, or the whole extension host, gone).
+const HELPER = `const run = ${RUN};
+process.on('message', (r) => run(r, (m) => process.send(m)));
+process.on('disconnect', () => process.exit(0));`;
+
+// The thread's code is plain CommonJS text, so it needs no bundle entry of its own.
+// l10n-ignore: code, not text; its one message stands where git's own stderr (untranslated, LC_ALL=C) would
+const CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const run = ${RUN};
+const reply = (m) => parentPort.postMessage(m);
+const pending = new Map();
+let helper;
+let answered = false;
+let direct = false;
+function started() {
+  if (helper) return helper;
+  // ELECTRON_RUN_AS_NODE: in VS Code the host's executable is Electron's, which runs as plain Node with it.
+  const h = spawn(process.execPath, ['-e', workerData.helper], {
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    serialization: 'advanced',
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', NODE_OPTIONS: undefined },
+    windowsHide: true,
+  });
+  h.on('message', (m) => {
+    answered = true;
+    pending.delete(m.id);
+    reply(m);
+  });
+  const gone = () => {
+    if (helper !== h) return;
+    helper = undefined;
+    // A helper that never answered cannot start here: its calls, and all later ones, run from this thread. One that
+    // worked and ended (killed) fails only the calls it had: a git command may have half run, so none runs twice.
+    if (!answered) direct = true;
+    for (const r of pending.values()) direct ? run(r, reply) : reply({ id: r.id, code: 1, stdout: Buffer.alloc(0), stderr: Buffer.from('the git helper process ended') });
+    pending.clear();
+  };
+  h.on('exit', gone);
+  h.on('error', gone);
+  return (helper = h);
+}
+parentPort.on('message', (r) => {
+  if (direct) return run(r, reply);
+  pending.set(r.id, r);
+  started().send(r);
 });
 `;
 
@@ -46,7 +94,7 @@ const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLe
 
 function started(): Worker {
   if (thread) return thread;
-  const w = new Worker(CODE, { eval: true, name: 'Pi git' }); // l10n-ignore: the thread's name, for debuggers
+  const w = new Worker(CODE, { eval: true, name: 'Pi git', workerData: { helper: HELPER } }); // l10n-ignore: the thread's name, for debuggers
   w.on('message', (m: { id: number; code: number | string; stdout: Uint8Array; stderr: Uint8Array }) => {
     const p = waiting.get(m.id);
     waiting.delete(m.id);
