@@ -130,6 +130,52 @@ describe('math and diagrams in replies (headless Chromium)', function () {
     assert.ok(!(await posted(page)).some((m) => m.type === 'openLink'), 'no link reached the host');
   });
 
+  it('draws a diagram in three tasks: parsing, then layout, then putting it on the page', async () => {
+    // A performance observer's callback is a task of its own: a step that ran in the same task as the one
+    // before it would already be in the timeline when that one's callback looks.
+    await page.evaluate(() => {
+      const w = globalThis as unknown as { __steps: { step: string; seen: string[] }[] };
+      w.__steps = [];
+      const steps = () => performance.getEntriesByName('pi-diagram-draw').map((e) => String((e as PerformanceMeasure).detail));
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntriesByName('pi-diagram-draw')) w.__steps.push({ step: String((e as PerformanceMeasure).detail), seen: steps() });
+      }).observe({ type: 'measure' });
+    });
+    await reply(page, '```mermaid\ngraph TD\n  A[Start] --> B{Check}\n  B -->|yes| C[Done]\n```\n');
+    await page.locator('[data-diagram="mermaid"] svg').waitFor();
+    await page.waitForFunction(() => (globalThis as unknown as { __steps: unknown[] }).__steps.length >= 3);
+    const steps = await page.evaluate(() => (globalThis as unknown as { __steps: { step: string; seen: string[] }[] }).__steps);
+    assert.deepEqual(steps, [
+      { step: 'parse', seen: ['parse'] },
+      { step: 'layout', seen: ['parse', 'layout'] },
+      { step: 'insert', seen: ['parse', 'layout', 'insert'] },
+    ]);
+    assert.match(await page.locator('[data-diagram="mermaid"] svg').innerHTML(), /Start[\s\S]*Check[\s\S]*Done/);
+  });
+
+  it('keeps a diagram inert whose directive asks for loose security and HTML labels', async () => {
+    await reply(
+      page,
+      [
+        '```mermaid',
+        '%%{init: {"securityLevel": "loose", "htmlLabels": true, "flowchart": {"htmlLabels": true}}}%%',
+        'graph TD',
+        '  A["<img src=x onerror=window.__pwned++>"] --> B["<b onclick=window.__pwned++>bold</b>"]',
+        '  click A pwn "tooltip"',
+        '  click B href "javascript:window.__pwned++"',
+        '```',
+        '',
+      ].join('\n'),
+    );
+    const diagram = page.locator('[data-diagram="mermaid"], [data-diagram-error]');
+    await diagram.first().waitFor();
+    assert.equal(await page.locator('[data-diagram="mermaid"] svg').count(), 1, await page.locator('figure.diagram').innerText());
+    assert.equal(await page.locator('figure.diagram').locator('img, a, b, script, foreignObject, [onclick], [onerror], [href]').count(), 0);
+    for (const node of await page.locator('[data-diagram="mermaid"] g.node').all()) await node.click({ force: true });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as PageWindow).__pwned), 0);
+    assert.ok(!(await posted(page)).some((m) => m.type === 'openLink'), 'no link reached the host');
+  });
+
   it('shows a diagram that fails to parse as its source with the parser message', async () => {
     await reply(page, '```mermaid\ngraph TD\n  A --> --> -->\n```\n');
     const failed = page.locator('[data-diagram-error]');
