@@ -134,11 +134,16 @@ describe('math and diagrams in replies (headless Chromium)', function () {
     // A performance observer's callback is a task of its own: a step that ran in the same task as the one
     // before it would already be in the timeline when that one's callback looks.
     await page.evaluate(() => {
-      const w = globalThis as unknown as { __steps: { step: string; seen: string[] }[] };
-      w.__steps = [];
-      const steps = () => performance.getEntriesByName('pi-diagram-draw').map((e) => String((e as PerformanceMeasure).detail));
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntriesByName('pi-diagram-draw')) w.__steps.push({ step: String((e as PerformanceMeasure).detail), seen: steps() });
+      type Measure = { name: string; detail: unknown };
+      const g = globalThis as unknown as {
+        __steps: { step: string; seen: string[] }[];
+        performance: { getEntriesByName(n: string): Measure[] };
+        PerformanceObserver: new (cb: (list: { getEntriesByName(n: string): Measure[] }) => void) => { observe(o: { type: string }): void };
+      };
+      g.__steps = [];
+      const steps = () => g.performance.getEntriesByName('pi-diagram-draw').map((e) => String(e.detail));
+      new g.PerformanceObserver((list) => {
+        for (const e of list.getEntriesByName('pi-diagram-draw')) g.__steps.push({ step: String(e.detail), seen: steps() });
       }).observe({ type: 'measure' });
     });
     await reply(page, '```mermaid\ngraph TD\n  A[Start] --> B{Check}\n  B -->|yes| C[Done]\n```\n');
