@@ -17,8 +17,6 @@ export const DIAGRAM = 'mermaid-diagram';
 
 /** What dist/webview/mermaid.js puts on the window (see mermaidChunk.ts). */
 export interface MermaidApi {
-  /** Readies the commonest diagram type (a flowchart) without drawing, so the first drawing costs no more than the rest. */
-  warm(): Promise<void>;
   /** Throws with the parser's message when the source is not a diagram. */
   parse(source: string, theme: Readonly<Record<string, string | boolean>>): Promise<void>;
   /** The diagram as an SVG string, laid out in `scratch`. */
@@ -28,6 +26,8 @@ export interface MermaidApi {
 // The script element of main.js, known only while it runs: the chunk is its sibling and takes its nonce.
 const mainScript = document.currentScript as HTMLScriptElement | null;
 let loading: Promise<MermaidApi> | undefined;
+// The library once loaded and warmed up.
+let library: MermaidApi | undefined;
 let warming = false;
 let drawn = 0;
 const queue: (() => Promise<void>)[] = [];
@@ -155,7 +155,8 @@ async function draw(figure: HTMLElement, source: string): Promise<void> {
   const id = `pi-diagram-${++drawn}`;
   let svg: string;
   try {
-    const mermaid = await loadMermaid();
+    // A library that was still loading finished in a task of its own (its warm-up's layout): not this one's parse.
+    const mermaid: MermaidApi = library ?? (await loadMermaid().then(async (m) => (await idle(), m)));
     const theme = themeVariables();
     await step('parse', () => mermaid.parse(source, theme));
     await idle();
@@ -250,16 +251,34 @@ function loadMermaid(): Promise<MermaidApi> {
       performance.measure('pi-diagram-library', { start });
       const loaded = api();
       if (!loaded) return reject(new Error(t('The diagram library is not available.')));
-      // The flowchart's parts load in an idle period of their own, not inside the first diagram's drawing.
-      void idle()
-        .then(() => loaded.warm())
+      void warm(loaded)
         .catch(() => undefined)
-        .then(() => resolve(loaded));
+        .then(() => resolve((library = loaded)));
     };
     script.onerror = () => reject(new Error(t('The diagram library is not available.')));
     document.head.append(script);
   });
   return loading;
+}
+
+/** A small flowchart with the commonest parts: a box, a decision, a labelled edge. */
+const WARM_SOURCE = 'graph TD\n  A[Start] -->|yes| B{Check}';
+
+/**
+ * Draws a small flowchart nobody sees, in two idle periods of their own (its parse, then its layout), once the
+ * library has loaded: the first drawing of each kind pays for Mermaid's theme, its flowchart's chunks and the
+ * first run of its layout and drawing code (the first layout took twice as long as the rest), and this way
+ * that is not the first diagram someone waits for, nor one long task.
+ */
+async function warm(mermaid: MermaidApi): Promise<void> {
+  await idle();
+  let start = performance.now();
+  await mermaid.parse(WARM_SOURCE, themeVariables());
+  performance.measure('pi-diagram-warm', { start, detail: 'parse' });
+  await idle();
+  start = performance.now();
+  await mermaid.render('pi-diagram-warm', WARM_SOURCE, themeVariables(), scratchBox());
+  performance.measure('pi-diagram-warm', { start, detail: 'layout' });
 }
 
 /** Mermaid's `base` theme in VS Code's colours and font, read when each diagram is drawn. */

@@ -41,10 +41,6 @@ function configure(theme: 'base' | 'dark' | 'default', variables: Readonly<Recor
 }
 
 const api: MermaidApi = {
-  async warm() {
-    // Imports and evaluates the flowchart's chunks and compiles its parser, the first diagram's extra cost.
-    await mermaid.parse('graph TD\n  A --> B');
-  },
   async parse(source, theme) {
     configure('base', theme);
     // Throws the parser's message for a source that is not a diagram.
