@@ -184,7 +184,11 @@ async function step<T>(name: 'parse' | 'layout', run: () => Promise<T>): Promise
 /** Puts Mermaid's SVG into the figure, sanitized, its styles applied without inline style attributes. */
 function insert(figure: HTMLElement, id: string, svg: string): void {
   const css = /<style[^>]*>([\s\S]*?)<\/style>/i.exec(svg)?.[1] ?? '';
-  const frag = purify.sanitize(svg, {
+  // Parsed in this page, each `style` attribute and element would be a CSP violation report (the policy has no
+  // 'unsafe-inline'; some 40 a diagram, each a console message and a hash): the style element goes (its rules
+  // are adopted below) and the attributes are renamed, within tags only, to be applied through the CSSOM below.
+  const quiet = svg.replace(/<style[^>]*>[\s\S]*?<\/style>/gi, '').replace(/<[a-zA-Z][^<>]*>/g, (tag) => tag.replace(/(\s)style="/g, '$1data-pi-style="'));
+  const frag = purify.sanitize(quiet, {
     USE_PROFILES: { svg: true, svgFilters: true },
     // Nothing in a diagram may link, embed or style the page: links and HTML labels are dropped, the style goes below.
     FORBID_TAGS: ['a', 'foreignObject', 'style', 'image', 'use', 'script'],
@@ -196,10 +200,11 @@ function insert(figure: HTMLElement, id: string, svg: string): void {
     failed(figure, t('The diagram could not be drawn.'));
     return;
   }
-  for (const styled of [el, ...Array.from(el.querySelectorAll<SVGElement>('[style]'))]) {
-    const inline = styled.getAttribute('style');
-    if (inline === null) continue;
+  for (const styled of [el, ...Array.from(el.querySelectorAll<SVGElement>('[style], [data-pi-style]'))]) {
+    const inline = [styled.getAttribute('style'), styled.getAttribute('data-pi-style')].filter((v) => v !== null).join(';');
     styled.removeAttribute('style');
+    styled.removeAttribute('data-pi-style');
+    if (!inline) continue;
     // Through the CSSOM: the CSP has no 'unsafe-inline' for style attributes.
     styled.style.cssText = inline;
   }

@@ -163,6 +163,34 @@ describe('math and diagrams in replies (headless Chromium)', function () {
     assert.match(await page.locator('[data-diagram="mermaid"] svg').innerHTML(), /Start[\s\S]*Check[\s\S]*Done/);
   });
 
+  it("applies a diagram's styles through the CSSOM, with no style attribute parsed by the view's own code", async () => {
+    // Each style attribute parsed in this page is a CSP violation report (the policy has no 'unsafe-inline').
+    await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        __ours: string[];
+        document: { addEventListener(t: string, f: (e: { sourceFile: string; violatedDirective: string }) => void): void };
+      };
+      g.__ours = [];
+      g.document.addEventListener('securitypolicyviolation', (e) => {
+        if (e.sourceFile.endsWith('/main.js')) g.__ours.push(e.violatedDirective);
+      });
+    });
+    await reply(page, '```mermaid\ngraph TD\n  A[Start] --> B[End]\n  style A fill:#ff00ff,stroke:#00ff00\n```\n');
+    const svg = page.locator('[data-diagram="mermaid"] svg');
+    await svg.waitFor();
+    const styled = await svg.evaluate((el) => {
+      const shape = Array.from(el.querySelectorAll('g.node *')).find((n) => (n as unknown as { style: { fill: string } }).style.fill !== '');
+      return { fill: (shape as unknown as { style: { fill: string } } | undefined)?.style.fill, attrs: el.querySelectorAll('[style], [data-pi-style]').length };
+    });
+    assert.equal(styled.fill, 'rgb(255, 0, 255)', "the node's own fill");
+    // Reports are events queued after the task that caused them: two frames later they have all arrived.
+    await page.evaluate(() => {
+      const w = globalThis as unknown as PageWindow;
+      return new Promise<void>((r) => w.requestAnimationFrame(() => w.requestAnimationFrame(() => r())));
+    });
+    assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { __ours: string[] }).__ours), []);
+  });
+
   it('keeps a diagram inert whose directive asks for loose security and HTML labels', async () => {
     await reply(
       page,
