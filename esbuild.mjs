@@ -310,20 +310,18 @@ function mermaidConfigCopyPlugin() {
   return {
     name: 'mermaid-config-copy',
     setup(build) {
-      let patched = 0;
-      build.onStart(() => {
-        patched = 0;
-      });
+      // The files patched: a set, so that a watch mode's rebuild that loads them again counts each once.
+      const patched = new Set();
       build.onLoad({ filter: /[\\/]mermaid[\\/]dist[\\/]chunks[\\/]mermaid\.core[\\/]chunk-\w+\.mjs$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes(original)) return undefined;
-        patched++;
+        patched.add(args.path);
         const replaced = text.replace(original, 'var getConfig = /* @__PURE__ */ __name(() => __piCopyConfig(currentConfig), "getConfig");');
         return { contents: `import { copyConfig as __piCopyConfig } from ${JSON.stringify(copy)};\n${replaced}`, loader: 'js' };
       });
       build.onEnd((result) => {
-        if (patched !== 1 && !result.errors.length)
-          throw new Error(`Mermaid's getConfig was found ${patched} times, not once: see mermaidConfigCopyPlugin in esbuild.mjs`);
+        if (patched.size !== 1 && !result.errors.length)
+          throw new Error(`Mermaid's getConfig was found in ${patched.size} files, not one: see mermaidConfigCopyPlugin in esbuild.mjs`);
       });
     },
   };
