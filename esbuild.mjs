@@ -290,11 +290,41 @@ if (webviewEntries.length) {
       minify: true,
       sourcemap: false,
       legalComments: 'none',
-      plugins: [reportPlugin('dist/webview/mermaid.js')],
+      plugins: [mermaidConfigCopyPlugin(), reportPlugin('dist/webview/mermaid.js')],
     },
   });
 } else {
   console.log('[build] skipping dist/webview: neither src/webview/main.ts nor main.css exists yet');
+}
+
+/**
+ * Mermaid's `getConfig()` copies its whole configuration with a generic deep assign on every call, some fifty
+ * times per small flowchart, a fifth of a diagram's drawing (visualsBench's CPU profile); no option avoids it.
+ * This gives it src/webview/mermaidConfigCopy.ts's copy, the same result made cheaper (test/unit/
+ * mermaidConfigCopy.test.ts compares the two on Mermaid's own configuration). The build fails if Mermaid's
+ * `getConfig` no longer reads as expected, so an upgrade is looked at rather than silently left slow or broken.
+ */
+function mermaidConfigCopyPlugin() {
+  const original = 'var getConfig = /* @__PURE__ */ __name(() => {\n  return assignWithDepth_default({}, currentConfig);\n}, "getConfig");';
+  const copy = join(root, 'src', 'webview', 'mermaidConfigCopy.ts');
+  return {
+    name: 'mermaid-config-copy',
+    setup(build) {
+      // The files patched: a set, so that a watch mode's rebuild that loads them again counts each once.
+      const patched = new Set();
+      build.onLoad({ filter: /[\\/]mermaid[\\/]dist[\\/]chunks[\\/]mermaid\.core[\\/]chunk-\w+\.mjs$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes(original)) return undefined;
+        patched.add(args.path);
+        const replaced = text.replace(original, 'var getConfig = /* @__PURE__ */ __name(() => __piCopyConfig(currentConfig), "getConfig");');
+        return { contents: `import { copyConfig as __piCopyConfig } from ${JSON.stringify(copy)};\n${replaced}`, loader: 'js' };
+      });
+      build.onEnd((result) => {
+        if (patched.size !== 1 && !result.errors.length)
+          throw new Error(`Mermaid's getConfig was found in ${patched.size} files, not one: see mermaidConfigCopyPlugin in esbuild.mjs`);
+      });
+    },
+  };
 }
 
 // VS Code's icon font for the webview's icon buttons (media/chat.css names the few glyphs it draws): the font

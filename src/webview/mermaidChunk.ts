@@ -41,14 +41,13 @@ function configure(theme: 'base' | 'dark' | 'default', variables: Readonly<Recor
 }
 
 const api: MermaidApi = {
-  async warm() {
-    // Imports and evaluates the flowchart's chunks and compiles its parser, the first diagram's extra cost.
-    await mermaid.parse('graph TD\n  A --> B');
-  },
-  async render(id, source, theme, scratch) {
+  async parse(source, theme) {
     configure('base', theme);
     // Throws the parser's message for a source that is not a diagram.
     await mermaid.parse(source);
+  },
+  async render(id, source, theme, scratch) {
+    configure('base', theme);
     try {
       return (await mermaid.render(id, source, scratch)).svg;
     } catch {

@@ -130,6 +130,90 @@ describe('math and diagrams in replies (headless Chromium)', function () {
     assert.ok(!(await posted(page)).some((m) => m.type === 'openLink'), 'no link reached the host');
   });
 
+  it('draws a diagram in three tasks (parsing, layout, putting it on the page), after a warm-up in two', async () => {
+    // A performance observer's callback is a task of its own: a step that ran in the same task as the one
+    // before it would already be in the timeline when that one's callback looks.
+    await page.evaluate(() => {
+      type Measure = { name: string; detail: unknown };
+      const g = globalThis as unknown as {
+        __steps: { step: string; seen: string[] }[];
+        performance: { getEntriesByType(t: string): Measure[] };
+        PerformanceObserver: new (cb: (list: { getEntries(): Measure[] }) => void) => { observe(o: { type: string }): void };
+      };
+      g.__steps = [];
+      const label = (e: Measure) => `${e.name.replace('pi-diagram-', '')} ${String(e.detail)}`;
+      const steps = () =>
+        g.performance
+          .getEntriesByType('measure')
+          .filter((e) => /^pi-diagram-(draw|warm)$/.test(e.name))
+          .map(label);
+      new g.PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (/^pi-diagram-(draw|warm)$/.test(e.name)) g.__steps.push({ step: label(e), seen: steps() });
+      }).observe({ type: 'measure' });
+    });
+    await reply(page, '```mermaid\ngraph TD\n  A[Start] --> B{Check}\n  B -->|yes| C[Done]\n```\n');
+    await page.locator('[data-diagram="mermaid"] svg').waitFor();
+    await page.waitForFunction(() => (globalThis as unknown as { __steps: unknown[] }).__steps.length >= 5);
+    const steps = await page.evaluate(() => (globalThis as unknown as { __steps: { step: string; seen: string[] }[] }).__steps);
+    const order = ['warm parse', 'warm layout', 'draw parse', 'draw layout', 'draw insert'];
+    assert.deepEqual(
+      steps,
+      order.map((step, i) => ({ step, seen: order.slice(0, i + 1) })),
+    );
+    assert.match(await page.locator('[data-diagram="mermaid"] svg').innerHTML(), /Start[\s\S]*Check[\s\S]*Done/);
+  });
+
+  it("applies a diagram's styles through the CSSOM, with no style attribute parsed by the view's own code", async () => {
+    // Each style attribute parsed in this page is a CSP violation report (the policy has no 'unsafe-inline').
+    await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        __ours: string[];
+        document: { addEventListener(t: string, f: (e: { sourceFile: string; violatedDirective: string }) => void): void };
+      };
+      g.__ours = [];
+      g.document.addEventListener('securitypolicyviolation', (e) => {
+        if (e.sourceFile.endsWith('/main.js')) g.__ours.push(e.violatedDirective);
+      });
+    });
+    await reply(page, '```mermaid\ngraph TD\n  A[Start] --> B[End]\n  style A fill:#ff00ff,stroke:#00ff00\n```\n');
+    const svg = page.locator('[data-diagram="mermaid"] svg');
+    await svg.waitFor();
+    const styled = await svg.evaluate((el) => {
+      const shape = Array.from(el.querySelectorAll('g.node *')).find((n) => (n as unknown as { style: { fill: string } }).style.fill !== '');
+      return { fill: (shape as unknown as { style: { fill: string } } | undefined)?.style.fill, attrs: el.querySelectorAll('[style], [data-pi-style]').length };
+    });
+    assert.equal(styled.fill, 'rgb(255, 0, 255)', "the node's own fill");
+    // Reports are events queued after the task that caused them: two frames later they have all arrived.
+    await page.evaluate(() => {
+      const w = globalThis as unknown as PageWindow;
+      return new Promise<void>((r) => w.requestAnimationFrame(() => w.requestAnimationFrame(() => r())));
+    });
+    assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { __ours: string[] }).__ours), []);
+  });
+
+  it('keeps a diagram inert whose directive asks for loose security and HTML labels', async () => {
+    await reply(
+      page,
+      [
+        '```mermaid',
+        '%%{init: {"securityLevel": "loose", "htmlLabels": true, "flowchart": {"htmlLabels": true}}}%%',
+        'graph TD',
+        '  A["<img src=x onerror=window.__pwned++>"] --> B["<b onclick=window.__pwned++>bold</b>"]',
+        '  click A pwn "tooltip"',
+        '  click B href "javascript:window.__pwned++"',
+        '```',
+        '',
+      ].join('\n'),
+    );
+    const diagram = page.locator('[data-diagram="mermaid"], [data-diagram-error]');
+    await diagram.first().waitFor();
+    assert.equal(await page.locator('[data-diagram="mermaid"] svg').count(), 1, await page.locator('figure.diagram').innerText());
+    assert.equal(await page.locator('figure.diagram').locator('img, a, b, script, foreignObject, [onclick], [onerror], [href]').count(), 0);
+    for (const node of await page.locator('[data-diagram="mermaid"] g.node').all()) await node.click({ force: true });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as PageWindow).__pwned), 0);
+    assert.ok(!(await posted(page)).some((m) => m.type === 'openLink'), 'no link reached the host');
+  });
+
   it('shows a diagram that fails to parse as its source with the parser message', async () => {
     await reply(page, '```mermaid\ngraph TD\n  A --> --> -->\n```\n');
     const failed = page.locator('[data-diagram-error]');
