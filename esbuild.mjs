@@ -12,6 +12,7 @@
  * - dist/webview/main.js    webview code (browser, iife) and main.css when present.
  * - dist/webview/codicons/  VS Code's icon font (@vscode/codicons): codicon.ttf.
  * - dist/webview/mermaid.js the diagram library (ES module, minified), its diagram types in mermaid-HASH.js chunks.
+ * - dist/webview/highlight.js  the code highlighter (ES module), loaded by the view with its first code block.
  *
  * Entries whose source does not exist yet are skipped with a note, so the build works while the
  * project is being written.
@@ -291,6 +292,20 @@ if (webviewEntries.length) {
       sourcemap: false,
       legalComments: 'none',
       plugins: [reportPlugin('dist/webview/mermaid.js')],
+    },
+  });
+  // Libraries the view's first paint does without, each an ES module of its own that the view loads when it first
+  // needs it (src/webview/lazyChunk.ts): not parsed nor evaluated with main.js.
+  builds.push({
+    label: 'dist/webview chunks',
+    options: {
+      ...common,
+      entryPoints: { highlight: join(root, 'src', 'webview', 'highlightChunk.ts') },
+      outdir: join(root, 'dist', 'webview'),
+      platform: 'browser',
+      format: 'esm',
+      target: ['chrome120'],
+      plugins: [reportPlugin('dist/webview chunks')],
     },
   });
 } else {
