@@ -13,6 +13,7 @@
  * - dist/webview/codicons/  VS Code's icon font (@vscode/codicons): codicon.ttf.
  * - dist/webview/mermaid.js the diagram library (ES module, minified), its diagram types in mermaid-HASH.js chunks.
  * - dist/webview/highlight.js  the code highlighter (ES module), loaded by the view with its first code block.
+ * - dist/webview/katex.js      the math library (ES module), loaded by the view when a reply first starts a formula.
  *
  * Entries whose source does not exist yet are skipped with a note, so the build works while the
  * project is being written.
@@ -300,7 +301,7 @@ if (webviewEntries.length) {
     label: 'dist/webview chunks',
     options: {
       ...common,
-      entryPoints: { highlight: join(root, 'src', 'webview', 'highlightChunk.ts') },
+      entryPoints: { highlight: join(root, 'src', 'webview', 'highlightChunk.ts'), katex: join(root, 'src', 'webview', 'katexChunk.ts') },
       outdir: join(root, 'dist', 'webview'),
       platform: 'browser',
       format: 'esm',

@@ -16,7 +16,7 @@ import { DIAGRAM, diagramFigure, prewarmDiagrams } from './diagrams.ts';
 import { h } from './dom.ts';
 import { highlighter, highlightWhenLoaded, needHighlighter } from './highlighter.ts';
 import { t } from './l10n.ts';
-import { drawMath, MATH_BLOCK, MATH_INLINE, mathFenceHtml, mathPlugin } from './math.ts';
+import { drawMath, MATH_BLOCK, MATH_INLINE, mathFenceHtml, mathPlugin, needMath } from './math.ts';
 
 /** Code longer than this is shown without highlighting (highlighting is linear but not cheap). */
 const HIGHLIGHT_MAX_CHARS = 100_000;
@@ -252,6 +252,8 @@ export function sanitize(html: string): DocumentFragment {
     const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(code?.className ?? '')?.[1] ?? '';
     // A diagram is on its way: its library loads while the fence streams.
     if (lang === 'mermaid') prewarmDiagrams();
+    // A formula is on its way: KaTeX loads while the fence streams.
+    if (lang === 'math') needMath();
     const block = codeBlock(lang);
     if (code?.classList.contains(HIGHLIGHT_LATER)) {
       code.classList.remove(HIGHLIGHT_LATER);
