@@ -1,7 +1,8 @@
 /**
  * Assistant text as markdown: markdown-it (raw HTML off) renders, DOMPurify sanitizes with an allow-list,
- * highlight.js colours finished code blocks (highlighter.ts: loaded with the first code block). Links keep a real `href` only when it is http(s) or a
- * relative path (so assistive technology sees a link) and open through the host on click (clickRouter.ts).
+ * highlight.js colours finished code blocks (highlighter.ts: loaded with the first code block). Links keep a
+ * real `href` only when it is http(s) or a relative path (so assistive technology sees a link) and open through the
+ * host on click (clickRouter.ts).
  * Streaming (incremental) rendering is in markdownStream/; every HTML string it produces goes through
  * `sanitize` here.
  */
@@ -258,9 +259,11 @@ export function sanitize(html: string): DocumentFragment {
     if (code?.classList.contains(HIGHLIGHT_LATER)) {
       code.classList.remove(HIGHLIGHT_LATER);
       highlightWhenLoaded(block, (hljs) => highlightInPlace(code, lang, hljs));
+    } else if (lang && lang !== 'math' && lang !== 'mermaid') {
       // The first code block with a language draws the highlighter in (a fence still streaming included), so it is
       // usually here before the fence closes.
-    } else if (lang && lang !== 'math' && lang !== 'mermaid') needHighlighter();
+      needHighlighter();
+    }
     pre.replaceWith(block);
     block.append(scrollRegion(pre, lang ? t('{0} code', lang) : t('Code')));
   }
