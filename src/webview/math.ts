@@ -10,6 +10,7 @@ import DOMPurify, { type Config } from 'dompurify';
 import type Katex from 'katex';
 import type { MarkdownIt } from 'markdown-it';
 import { h } from './dom.ts';
+import { t } from './l10n.ts';
 import { loadChunk } from './lazyChunk.ts';
 
 // KaTeX (more than the rest of the view's script together, thousands of symbol definitions run at load) is neither
@@ -162,6 +163,7 @@ export function drawMath(root: DocumentFragment | Element): void {
     const formula = h(block ? 'div' : 'span');
     if (katex || loading === 'failed') drawInto(formula, tex, block);
     else {
+      // l10n-ignore: class names
       formula.className = `math ${block ? MATH_BLOCK : MATH_INLINE}`;
       formula.setAttribute('data-math-pending', '');
       formula.textContent = tex;
@@ -177,16 +179,18 @@ function drawInto(el: HTMLElement, tex: string, block: boolean): void {
   const kind = block ? 'block' : 'inline';
   el.removeAttribute('data-math-pending');
   try {
-    if (!katex) throw new Error('KaTeX did not load');
+    if (!katex) throw new Error(t('The math library is not available.'));
     if (tex.length > MAX_TEX_CHARS) throw new Error(`longer than ${MAX_TEX_CHARS} characters`);
     const html = katex.renderToString(tex, { output: 'mathml', displayMode: block, throwOnError: true, trust: false, strict: 'ignore', maxExpand: 500 });
     const drawn = DOMPurify.sanitize(html, MATHML) as unknown as DocumentFragment;
     const math = drawn.querySelector('math');
     if (!math) throw new Error('no MathML');
+    // l10n-ignore: class names
     el.className = `math math-${kind}`;
     el.setAttribute('data-math', kind);
     el.replaceChildren(math);
   } catch (e) {
+    // l10n-ignore: class names
     el.className = `math math-${kind} math-error`;
     el.setAttribute('data-math', kind);
     el.setAttribute('data-math-error', '');

@@ -98,7 +98,9 @@ describe('the first paint and libraries loaded on demand (headless Chromium)', f
     ]);
     const handles = await shown.elementHandles();
     await release();
-    await page.waitForFunction("document.querySelector('[data-math-pending]') === null");
+    await page.waitForFunction(
+      () => (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-math-pending]') === null,
+    );
     for (const el of handles) assert.equal(await el.evaluate((e) => e.isConnected), true, 'drawn in place');
     assert.equal(await page.locator('[data-math="inline"] math').count(), 1);
     assert.equal(await page.locator('[data-math="block"] math[display="block"]').count(), 1);

@@ -33,7 +33,9 @@ const MD = '[data-role="assistant"] .md';
 
 /** Until every formula is drawn: the first ones of a page wait for KaTeX's chunk. */
 async function mathDrawn(page: Page): Promise<void> {
-  await page.waitForFunction("document.querySelector('[data-math-pending]') === null");
+  await page.waitForFunction(
+    () => (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-math-pending]') === null,
+  );
 }
 
 describe('math and diagrams in replies (headless Chromium)', function () {
