@@ -296,7 +296,8 @@ if (webviewEntries.length) {
     },
   });
   // Libraries the view's first paint does without, each an ES module of its own that the view loads when it first
-  // needs it (src/webview/lazyChunk.ts): not parsed nor evaluated with main.js.
+  // needs it (src/webview/lazyChunk.ts): not parsed nor evaluated with main.js. Minified in every build, as Mermaid is:
+  // they are libraries, and their load falls inside a streaming reply (the first code block or formula).
   builds.push({
     label: 'dist/webview chunks',
     options: {
@@ -306,6 +307,9 @@ if (webviewEntries.length) {
       platform: 'browser',
       format: 'esm',
       target: ['chrome120'],
+      minify: true,
+      sourcemap: false,
+      legalComments: 'none',
       plugins: [reportPlugin('dist/webview chunks')],
     },
   });
