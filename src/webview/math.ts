@@ -58,8 +58,9 @@ export function mathPlugin(md: MarkdownIt): void {
     if (src.charCodeAt(start) !== 0x24 /* $ */) return false;
     // `$$` inline is left as text; a space after the opener means a price ("$5 and $6"), not math.
     if (src[start + 1] === '$' || /\s/.test(src[start + 1] ?? ' ')) return false;
-    // A formula may have started: KaTeX loads while it streams.
-    needMath();
+    // A formula may have started: KaTeX loads while it streams. Not for a price ("$5"): a formula that starts with a
+    // digit still loads it once drawn.
+    if (!/\d/.test(src[start + 1]!)) needMath();
     let end = start + 1;
     for (;;) {
       end = src.indexOf('$', end);

@@ -37,7 +37,7 @@ async function holdChunk(page: Page, file: string): Promise<() => Promise<void>>
 }
 
 const PROSE =
-  '## Plan\n\nThe function **reads** the file and `returns` its rows; see [the docs](https://example.com).\n\n- one\n- two\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n';
+  '## Plan\n\nThe function **reads** the file and `returns` its rows for $5 or $6; see [the docs](https://example.com).\n\n- one\n- two\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n';
 
 describe('the first paint and libraries loaded on demand (headless Chromium)', function () {
   this.timeout(120_000);
