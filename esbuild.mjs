@@ -12,6 +12,8 @@
  * - dist/webview/main.js    webview code (browser, iife) and main.css when present.
  * - dist/webview/codicons/  VS Code's icon font (@vscode/codicons): codicon.ttf.
  * - dist/webview/mermaid.js the diagram library (ES module, minified), its diagram types in mermaid-HASH.js chunks.
+ * - dist/webview/highlight.js  the code highlighter (ES module), loaded by the view with its first code block.
+ * - dist/webview/katex.js      the math library (ES module), loaded by the view when a reply first starts a formula.
  *
  * Entries whose source does not exist yet are skipped with a note, so the build works while the
  * project is being written.
@@ -291,6 +293,24 @@ if (webviewEntries.length) {
       sourcemap: false,
       legalComments: 'none',
       plugins: [mermaidConfigCopyPlugin(), reportPlugin('dist/webview/mermaid.js')],
+    },
+  });
+  // Libraries the view's first paint does without, each an ES module of its own that the view loads when it first
+  // needs it (src/webview/lazyChunk.ts): not parsed nor evaluated with main.js. Minified in every build, as Mermaid is:
+  // they are libraries, and their load falls inside a streaming reply (the first code block or formula).
+  builds.push({
+    label: 'dist/webview chunks',
+    options: {
+      ...common,
+      entryPoints: { highlight: join(root, 'src', 'webview', 'highlightChunk.ts'), katex: join(root, 'src', 'webview', 'katexChunk.ts') },
+      outdir: join(root, 'dist', 'webview'),
+      platform: 'browser',
+      format: 'esm',
+      target: ['chrome120'],
+      minify: true,
+      sourcemap: false,
+      legalComments: 'none',
+      plugins: [reportPlugin('dist/webview chunks')],
     },
   });
 } else {

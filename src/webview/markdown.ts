@@ -1,33 +1,42 @@
 /**
  * Assistant text as markdown: markdown-it (raw HTML off) renders, DOMPurify sanitizes with an allow-list,
- * highlight.js colours finished code blocks. Links keep a real `href` only when it is http(s) or a
- * relative path (so assistive technology sees a link) and open through the host on click (clickRouter.ts).
+ * highlight.js colours finished code blocks (highlighter.ts: loaded with the first code block). Links keep a
+ * real `href` only when it is http(s) or a relative path (so assistive technology sees a link) and open through the
+ * host on click (clickRouter.ts).
  * Streaming (incremental) rendering is in markdownStream/; every HTML string it produces goes through
  * `sanitize` here.
  */
 
 import DOMPurify, { type Config } from 'dompurify';
-import hljs from 'highlight.js/lib/common';
+import type { HLJSApi } from 'highlight.js';
 import MarkdownIt, { type Env, type Token as MdToken } from 'markdown-it';
 import { showInvisibles } from '../shared/visibleText.ts';
 import { ConversationAction } from './actions.ts';
 import { button, scrollRegion } from './components.ts';
 import { DIAGRAM, diagramFigure, prewarmDiagrams } from './diagrams.ts';
 import { h } from './dom.ts';
+import { highlighter, highlightWhenLoaded, needHighlighter } from './highlighter.ts';
 import { t } from './l10n.ts';
-import { drawMath, MATH_BLOCK, MATH_INLINE, mathFenceHtml, mathPlugin } from './math.ts';
+import { drawMath, MATH_BLOCK, MATH_INLINE, mathFenceHtml, mathPlugin, needMath } from './math.ts';
 
 /** Code longer than this is shown without highlighting (highlighting is linear but not cheap). */
 const HIGHLIGHT_MAX_CHARS = 100_000;
 
 let highlighting = true;
 
+/** Marks a finished code block drawn as plain text because the highlighter was not loaded yet (`sanitize` takes it off). */
+const HIGHLIGHT_LATER = 'highlight-later';
+
 const md = new MarkdownIt({
   html: false,
   linkify: true,
   typographer: false,
-  highlight(code, lang) {
-    if (!highlighting || !lang || code.length > HIGHLIGHT_MAX_CHARS || !hljs.getLanguage(lang)) return '';
+  highlight(code, lang): string {
+    if (!highlighting || !lang || code.length > HIGHLIGHT_MAX_CHARS) return '';
+    const hljs = highlighter();
+    // l10n-ignore: markup, not text the user reads
+    if (!hljs) return `<pre><code class="language-${md.utils.escapeHtml(lang)} ${HIGHLIGHT_LATER}">${md.utils.escapeHtml(code)}</code></pre>`;
+    if (!hljs.getLanguage(lang)) return '';
     try {
       return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
     } catch {
@@ -132,7 +141,9 @@ const PURIFY: Config & { RETURN_DOM_FRAGMENT: true } = {
 };
 
 // Only classes markdown-it and highlight.js produce survive, and the math and diagram placeholders.
-const KEPT_CLASS = new RegExp(`^(hljs[\\w-]*|language-[\\w+#.-]+|image-link|align-(?:left|center|right)|${MATH_INLINE}|${MATH_BLOCK}|${DIAGRAM}|[\\w]+_)$`);
+const KEPT_CLASS = new RegExp(
+  `^(hljs[\\w-]*|language-[\\w+#.-]+|image-link|${HIGHLIGHT_LATER}|align-(?:left|center|right)|${MATH_INLINE}|${MATH_BLOCK}|${DIAGRAM}|[\\w]+_)$`,
+);
 DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
   if (data.attrName === 'class') {
     const kept = data.attrValue.split(/\s+/).filter((c) => KEPT_CLASS.test(c));
@@ -212,7 +223,9 @@ export function renderClosedInline(src: string, env: MdEnv): string | undefined 
 export function highlights(info: string, content: string): boolean {
   const lang = fenceLang(info);
   if (lang === 'math' || lang === 'mermaid') return true;
-  return lang !== '' && content.length <= HIGHLIGHT_MAX_CHARS && hljs.getLanguage(lang) !== undefined;
+  // Before the highlighter is here a language cannot be checked: the block is drawn again, to be coloured once it is.
+  const hljs = highlighter();
+  return lang !== '' && content.length <= HIGHLIGHT_MAX_CHARS && (!hljs || hljs.getLanguage(lang) !== undefined);
 }
 
 function withHighlighting<T>(on: boolean, f: () => T): T {
@@ -240,11 +253,35 @@ export function sanitize(html: string): DocumentFragment {
     const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(code?.className ?? '')?.[1] ?? '';
     // A diagram is on its way: its library loads while the fence streams.
     if (lang === 'mermaid') prewarmDiagrams();
+    // A formula is on its way: KaTeX loads while the fence streams.
+    if (lang === 'math') needMath();
     const block = codeBlock(lang);
+    if (code?.classList.contains(HIGHLIGHT_LATER)) {
+      code.classList.remove(HIGHLIGHT_LATER);
+      highlightWhenLoaded(block, (hljs) => highlightInPlace(code, lang, hljs));
+    } else if (lang && lang !== 'math' && lang !== 'mermaid') {
+      // The first code block with a language draws the highlighter in (a fence still streaming included), so it is
+      // usually here before the fence closes.
+      needHighlighter();
+    }
     pre.replaceWith(block);
     block.append(scrollRegion(pre, lang ? t('{0} code', lang) : t('Code')));
   }
   return frag;
+}
+
+/** Colours a code block drawn before the highlighter came: its text stays, in the same element, so nothing moves. */
+function highlightInPlace(code: HTMLElement, lang: string, hljs: HLJSApi): void {
+  if (!hljs.getLanguage(lang)) return;
+  let html: string;
+  try {
+    html = hljs.highlight(code.textContent ?? '', { language: lang, ignoreIllegals: true }).value;
+  } catch {
+    return;
+  }
+  // l10n-ignore: markup, not text the user reads
+  const colored = (DOMPurify.sanitize(`<code>${html}</code>`, PURIFY) as unknown as DocumentFragment).firstElementChild;
+  if (colored) code.replaceChildren(...Array.from(colored.childNodes));
 }
 
 /**

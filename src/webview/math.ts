@@ -1,22 +1,47 @@
 /**
  * Math in replies: `$…$`, `$$…$$` and ```math fences parse into placeholders (markdown-it rules here) that
  * `drawMath` turns into KaTeX's MathML, sanitized with DOMPurify's MathML profile. MathML needs no stylesheet,
- * font or inline style, so it works under the panel's CSP and reads well to screen readers.
+ * font or inline style, so it works under the panel's CSP and reads well to screen readers. KaTeX is a chunk of its
+ * own (dist/webview/katex.js), loaded when a reply first starts a formula; one drawn before it arrives shows its
+ * source and is drawn in place once it has.
  */
 
 import DOMPurify, { type Config } from 'dompurify';
 import type Katex from 'katex';
 import type { MarkdownIt } from 'markdown-it';
 import { h } from './dom.ts';
+import { t } from './l10n.ts';
+import { loadChunk } from './lazyChunk.ts';
 
-// The bundler's CommonJS `require`: KaTeX's module (a quarter of the view's script, thousands of symbol
-// definitions run at load) is evaluated when the first formula is drawn, not in the view's first paint, and
-// drawing stays synchronous.
-declare const require: (id: 'katex') => typeof Katex;
-let katexModule: typeof Katex | undefined;
-const katex = (): typeof Katex => (katexModule ??= require('katex'));
-// Once the view has painted and is idle, so the first formula of a streaming reply does not pay for it either.
-if (typeof requestIdleCallback === 'function') requestIdleCallback(() => katex());
+// KaTeX (more than the rest of the view's script together, thousands of symbol definitions run at load) is neither
+// parsed nor run in the view's first paint, nor at all in a chat without math.
+let katex: typeof Katex | undefined;
+let loading: 'no' | 'yes' | 'failed' = 'no';
+// Formulas showing their source while KaTeX loads.
+let waiting: HTMLElement[] = [];
+
+/** Starts loading KaTeX if nothing has yet: called as soon as a reply starts a formula, so it is usually here when it closes. */
+export function needMath(): void {
+  if (loading !== 'no') return;
+  loading = 'yes';
+  loadChunk<typeof Katex>('katex.js', '__piKatex').then(
+    (loaded) => {
+      katex = loaded;
+      drawWaiting();
+    },
+    // Every formula stays its source, with the reason in its tooltip.
+    () => {
+      loading = 'failed';
+      drawWaiting();
+    },
+  );
+}
+
+function drawWaiting(): void {
+  const all = waiting;
+  waiting = [];
+  for (const el of all) drawInto(el, el.textContent ?? '', el.classList.contains(MATH_BLOCK));
+}
 
 /** Placeholder classes the markdown renderer writes and the sanitizer keeps. */
 export const MATH_INLINE = 'math-inline';
@@ -33,6 +58,9 @@ export function mathPlugin(md: MarkdownIt): void {
     if (src.charCodeAt(start) !== 0x24 /* $ */) return false;
     // `$$` inline is left as text; a space after the opener means a price ("$5 and $6"), not math.
     if (src[start + 1] === '$' || /\s/.test(src[start + 1] ?? ' ')) return false;
+    // A formula may have started: KaTeX loads while it streams. Not for a price ("$5"): a formula that starts with a
+    // digit still loads it once drawn.
+    if (!/\d/.test(src[start + 1]!)) needMath();
     let end = start + 1;
     for (;;) {
       end = src.indexOf('$', end);
@@ -64,6 +92,7 @@ export function mathPlugin(md: MarkdownIt): void {
       const opener = line(startLine);
       if (!opener.startsWith('$$')) return false;
       if (silent) return true;
+      needMath();
       // One line: `$$ x $$`; otherwise up to a line ending in `$$`, or (still streaming) the end of the text.
       const rest = opener.slice(2);
       let closed = false;
@@ -123,26 +152,50 @@ const MATHML: Config & { RETURN_DOM_FRAGMENT: true } = {
   RETURN_DOM_FRAGMENT: true,
 };
 
-/** Replaces every math placeholder in `root` with its formula drawn, or its source where KaTeX fails. */
+/**
+ * Replaces every math placeholder in `root` with its formula drawn, or its source where KaTeX fails. Before KaTeX is
+ * here the formula shows its source (`data-math-pending`) and is drawn into the same element once it has: the
+ * streaming renderer keeps the nodes it put on the page, so the element must stay.
+ */
 export function drawMath(root: DocumentFragment | Element): void {
   for (const el of Array.from(root.querySelectorAll(`.${MATH_INLINE}, .${MATH_BLOCK}`))) {
     const block = el.classList.contains(MATH_BLOCK);
     const tex = el.textContent ?? '';
-    el.replaceWith(formula(tex, block));
+    const formula = h(block ? 'div' : 'span');
+    if (katex || loading === 'failed') drawInto(formula, tex, block);
+    else {
+      // l10n-ignore: class names
+      formula.className = `math ${block ? MATH_BLOCK : MATH_INLINE}`;
+      formula.setAttribute('data-math-pending', '');
+      formula.textContent = tex;
+      waiting.push(formula);
+      needMath();
+    }
+    el.replaceWith(formula);
   }
 }
 
-function formula(tex: string, block: boolean): HTMLElement {
+/** Makes `el` the formula `tex` drawn, or its source with the reason where KaTeX fails. */
+function drawInto(el: HTMLElement, tex: string, block: boolean): void {
   const kind = block ? 'block' : 'inline';
+  el.removeAttribute('data-math-pending');
   try {
+    if (!katex) throw new Error(t('The math library is not available.'));
     if (tex.length > MAX_TEX_CHARS) throw new Error(`longer than ${MAX_TEX_CHARS} characters`);
-    const html = katex().renderToString(tex, { output: 'mathml', displayMode: block, throwOnError: true, trust: false, strict: 'ignore', maxExpand: 500 });
+    const html = katex.renderToString(tex, { output: 'mathml', displayMode: block, throwOnError: true, trust: false, strict: 'ignore', maxExpand: 500 });
     const drawn = DOMPurify.sanitize(html, MATHML) as unknown as DocumentFragment;
     const math = drawn.querySelector('math');
     if (!math) throw new Error('no MathML');
-    return h(block ? 'div' : 'span', { class: `math math-${kind}`, 'data-math': kind }, math);
+    // l10n-ignore: class names
+    el.className = `math math-${kind}`;
+    el.setAttribute('data-math', kind);
+    el.replaceChildren(math);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    return h(block ? 'pre' : 'code', { class: `math math-${kind} math-error`, 'data-math': kind, 'data-math-error': '', title: message }, tex);
+    // l10n-ignore: class names
+    el.className = `math math-${kind} math-error`;
+    el.setAttribute('data-math', kind);
+    el.setAttribute('data-math-error', '');
+    el.title = e instanceof Error ? e.message : String(e);
+    el.textContent = tex;
   }
 }

@@ -52,7 +52,7 @@ async function streamAndCompare(page: Page, chunks: readonly string[], opts: { e
       const settle = async () => {
         await frame();
         await frame();
-        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight], [data-lines], [data-rows]'); i++)
+        for (let i = 0; i < 200 && w.document.querySelector('[data-highlight], [data-lines], [data-rows], [data-math-pending]'); i++)
           await new Promise<void>((r) => w.setTimeout(r, 5));
       };
       const last = () => {

@@ -68,7 +68,7 @@ export async function divergent(page: Page, streams: readonly Stream[]): Promise
       };
       // Deferred work (highlighting, line groups, table chunks) runs in tasks after the frame.
       const settle = async () => {
-        for (let i = 0; i < 100 && w.document.querySelector('[data-highlight], [data-lines], [data-rows]'); i++)
+        for (let i = 0; i < 100 && w.document.querySelector('[data-highlight], [data-lines], [data-rows], [data-math-pending]'); i++)
           await new Promise((r) => w.setTimeout(() => r(0), 0));
         frame();
       };

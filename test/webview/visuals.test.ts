@@ -31,6 +31,13 @@ async function reply(page: Page, text: string): Promise<void> {
 
 const MD = '[data-role="assistant"] .md';
 
+/** Until every formula is drawn: the first ones of a page wait for KaTeX's chunk. */
+async function mathDrawn(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-math-pending]') === null,
+  );
+}
+
 describe('math and diagrams in replies (headless Chromium)', function () {
   this.timeout(120_000);
   let page: Page;
@@ -41,6 +48,7 @@ describe('math and diagrams in replies (headless Chromium)', function () {
 
   it('draws $…$, $$…$$ and a math fence as MathML', async () => {
     await reply(page, 'Euler: $e^{i\\pi}+1=0$, costs $5 and $6.\n\n$$\n\\int_0^1 x\\,dx = \\frac{1}{2}\n$$\n\n```math\na^2+b^2=c^2\n```\n');
+    await mathDrawn(page);
     assert.equal(await page.locator(`${MD} [data-math="inline"] math`).count(), 1);
     assert.equal(await page.locator(`${MD} [data-math="block"] math[display="block"]`).count(), 2);
     assert.match(await page.locator(`${MD} p`).first().innerText(), /costs \$5 and \$6\./, 'a lone dollar stays a dollar');
@@ -53,6 +61,7 @@ describe('math and diagrams in replies (headless Chromium)', function () {
     assert.equal(await page.locator(`${MD} [data-math]`).count(), 0);
     assert.match(await page.locator(MD).innerText(), /\$\\pi r\^2/);
     await batch(page, [{ type: 'delta', index: 0, text: '$ and\n\n```math\nx = \\sqrt{y}\n' }]);
+    await mathDrawn(page);
     assert.equal(await page.locator(`${MD} [data-math="inline"] math`).count(), 1);
     assert.equal(await page.locator(`${MD} [data-math="block"]`).count(), 0, 'an open math fence shows its source');
     assert.match(await page.locator(`${MD} code`).last().innerText(), /x = \\sqrt\{y\}/);
@@ -62,6 +71,7 @@ describe('math and diagrams in replies (headless Chromium)', function () {
 
   it('shows a formula that fails to parse as its source', async () => {
     await reply(page, 'Broken: $\\frac{1$ here.\n\n$$\n\\begin{nope}\n$$\n');
+    await mathDrawn(page);
     const failed = page.locator(`${MD} [data-math][data-math-error]`);
     assert.equal(await failed.count(), 2);
     assert.equal(await failed.first().innerText(), '\\frac{1');
