@@ -10,6 +10,7 @@ import DOMPurify from 'dompurify';
 import { ConversationAction } from './actions.ts';
 import { button } from './components.ts';
 import { h } from './dom.ts';
+import { loadChunk } from './lazyChunk.ts';
 import { t } from './l10n.ts';
 
 /** The placeholder class markdown.ts writes for a closed ```mermaid fence. */
@@ -23,8 +24,6 @@ export interface MermaidApi {
   render(id: string, source: string, theme: Readonly<Record<string, string | boolean>>, scratch: HTMLElement): Promise<string>;
 }
 
-// The script element of main.js, known only while it runs: the chunk is its sibling and takes its nonce.
-const mainScript = document.currentScript as HTMLScriptElement | null;
 let loading: Promise<MermaidApi> | undefined;
 // The library once loaded and warmed up.
 let library: MermaidApi | undefined;
@@ -242,27 +241,21 @@ function adoptScoped(id: string, css: string): void {
 }
 
 function loadMermaid(): Promise<MermaidApi> {
-  loading ??= new Promise<MermaidApi>((resolve, reject) => {
-    const api = (): MermaidApi | undefined => (window as unknown as { __piMermaid?: MermaidApi }).__piMermaid;
-    if (!mainScript) return reject(new Error(t('The diagram library is not available.')));
-    const script = document.createElement('script');
-    // A module: it imports only the parts of Mermaid a diagram needs (a flowchart's layout, not every
-    // diagram type), in chunks that share the page's nonce, so the one-time load is smaller.
-    script.type = 'module';
-    script.nonce = mainScript.nonce ?? '';
-    script.src = new URL('mermaid.js', mainScript.src).href;
-    const start = performance.now();
-    script.onload = () => {
+  // A module (lazyChunk.ts): it imports only the parts of Mermaid a diagram needs (a flowchart's layout, not every
+  // diagram type), in chunks that share the page's nonce, so the one-time load is smaller.
+  if (loading) return loading;
+  const start = performance.now();
+  loading = loadChunk<MermaidApi>('mermaid.js', '__piMermaid').then(
+    (loaded) => {
       performance.measure('pi-diagram-library', { start });
-      const loaded = api();
-      if (!loaded) return reject(new Error(t('The diagram library is not available.')));
-      void warm(loaded)
+      return warm(loaded)
         .catch(() => undefined)
-        .then(() => resolve((library = loaded)));
-    };
-    script.onerror = () => reject(new Error(t('The diagram library is not available.')));
-    document.head.append(script);
-  });
+        .then(() => (library = loaded));
+    },
+    () => {
+      throw new Error(t('The diagram library is not available.'));
+    },
+  );
   return loading;
 }
 
