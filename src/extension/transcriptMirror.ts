@@ -290,7 +290,8 @@ export class TranscriptMirror extends Disposable {
 function moved(ev: WireEvent, by: number): WireEvent {
   switch (ev.type) {
     case 'row':
-      return { ...ev, id: ev.id + by, row: { ...ev.row, id: ev.row.id + by } };
+      // A worker's row names its id once, in the change (see `wireRow`).
+      return ev.row.id === undefined ? { ...ev, id: ev.id + by } : { ...ev, id: ev.id + by, row: { ...ev.row, id: ev.row.id + by } };
     case 'patch':
       return { ...ev, id: ev.id + by };
     case 'state':

@@ -3,9 +3,8 @@
  * with adjacent deltas of the same block merged and a tool's older output snapshot replaced by its newest.
  */
 
-import type { WireEvent, WireRow } from './wire/events.ts';
-import { mergedPatches, patchedRow } from './transcript/applyChanges.ts';
-import type { MessageView } from './transcript/rows.ts';
+import type { WireEvent } from './wire/events.ts';
+import { mergedPatches, patchedRow, rowOf, wireRow } from './transcript/applyChanges.ts';
 
 /** ~60 frames a second. */
 export const FRAME_MS = 16;
@@ -104,7 +103,7 @@ export class Batcher {
       // one change. Not when the patch adds to text the row leaves out (the receiver's).
       const touchesText = ev.text || (ev.block !== undefined && 'text' in ev.block);
       if (touchesText && last.same?.includes(ev.index ?? 0)) return false;
-      this._queue[this._queue.length - 1] = { ...last, row: patchedRow(last.row as MessageView, ev) as WireRow };
+      this._queue[this._queue.length - 1] = { ...last, row: wireRow(patchedRow(rowOf(last), ev)) };
       return true;
     }
     if (ev.type === 'row' && last?.type === 'patch' && last.id === ev.id && !ev.same?.length) {

@@ -6,6 +6,7 @@
 
 import type { WireEvent } from '../shared/wire/events.ts';
 import { reduceRun } from '../shared/run/runState.ts';
+import { wireRow } from '../shared/transcript/applyChanges.ts';
 import { changedTools, fieldsOf, rows, type Fields } from '../shared/transcript/rowStore.ts';
 import type { MessageView, TranscriptState } from '../shared/transcript/rows.ts';
 
@@ -105,11 +106,11 @@ export class RowChanges {
         if (b?.text && b.text === was.blocks[i]?.text) same.push(i);
       }
     if (!same.length) {
-      out.push({ type: 'row', id: row.id, rev: ++this._rev, row });
+      out.push({ type: 'row', id: row.id, rev: ++this._rev, row: wireRow(row) });
       return;
     }
     const blocks = row.blocks.map((b, i) => (b && same.includes(i) ? { ...b, text: '' } : b));
-    out.push({ type: 'row', id: row.id, rev: ++this._rev, row: { ...row, blocks } as MessageView, same });
+    out.push({ type: 'row', id: row.id, rev: ++this._rev, row: wireRow({ ...row, blocks } as MessageView), same });
   }
 
   /** The `state` change with the fields `ev` changed (by identity: the reducer keeps what it does not change), and the run's as a `run` change. */

@@ -1,6 +1,6 @@
 /** Applying the worker's row changes by id (`row`, `patch`, `cards`, `state`, `run`, `reset`): no reducing, the worker computed them. */
 
-import type { WireEvent } from '../wire/events.ts';
+import type { WireEvent, WireRow } from '../wire/events.ts';
 import { reduceRun } from '../run/runState.ts';
 import { reduceShell } from './dialogsAndWidgets.ts';
 import type { AssistantRow, MessageView, ToolCardView, TranscriptState } from './rows.ts';
@@ -23,7 +23,7 @@ export function applyChange(state: TranscriptState, ev: WireEvent): TranscriptSt
   const s = run === state.run ? state : make({ ...fieldsOf(state), run }, rows(state));
   switch (ev.type) {
     case 'row': {
-      const row = withHeldText(s, ev.row as MessageView, ev.same);
+      const row = withHeldText(s, rowOf(ev), ev.same);
       return row ? withRow(s, row) : s;
     }
     case 'patch':
@@ -101,6 +101,31 @@ function withHeldText(s: TranscriptState, row: MessageView, same: readonly numbe
   if (!held) return undefined;
   const blocks = row.blocks.map((b, i) => (b && same.includes(i) ? { ...b, text: held.blocks[i]?.text ?? '' } : b));
   return { ...row, blocks } as MessageView;
+}
+
+type RowChange = Extract<WireEvent, { readonly type: 'row' }>;
+
+/** `row` as a `row` change carries it: without its id (the change's), its blocks' indexes (their places) and `final: false`. */
+export function wireRow(row: MessageView): WireRow {
+  const { id: _id, final, blocks, ...rest } = row;
+  const out: Record<string, unknown> = { ...rest, blocks: blocks.map((b, i) => b && wireBlock(b, i)) };
+  if (final) out.final = true;
+  return out as unknown as WireRow;
+}
+
+function wireBlock(b: NonNullable<MessageView['blocks'][number]>, i: number): Record<string, unknown> {
+  const { index, final, ...rest } = b;
+  const out: Record<string, unknown> = rest;
+  if (index !== i) out.index = index;
+  if (final) out.final = true;
+  return out;
+}
+
+/** The row a `row` change carries, as `MessageView` (what `wireRow` left out put back; a whole row, the main thread's, as it is). */
+export function rowOf(ev: RowChange): MessageView {
+  const r = ev.row as unknown as Partial<MessageView>;
+  const blocks = (r.blocks ?? []).map((b, i) => b && { ...b, index: b.index ?? i, final: b.final ?? false });
+  return { ...r, id: ev.id, final: r.final ?? false, blocks } as MessageView;
 }
 
 /** A row's patch as it crosses the wire. */
@@ -190,7 +215,7 @@ export function withRowUpdates(s: TranscriptState, events: readonly WireEvent[])
     if (rowIndex(r.store, ev.id, r.length) < 0) continue;
     if (ev.type === 'patch') out = withPatched(out, ev);
     else {
-      const row = withHeldText(out, ev.row as MessageView, ev.same);
+      const row = withHeldText(out, rowOf(ev), ev.same);
       if (row) out = withRow(out, row);
     }
   }

@@ -303,9 +303,13 @@ export type ExtensionUiEvent =
   | { readonly type: 'workingMessage'; readonly message?: string }
   | { readonly type: 'workingVisible'; readonly visible: boolean };
 
-/** A row on the wire: `MessageView` (src/shared/transcript/rows.ts, which this module cannot import without a cycle). */
+/**
+ * A row on the wire: `MessageView` (src/shared/transcript/rows.ts, which this module cannot import without a
+ * cycle), without what its change says already: its id (the change's), a block's index (its place) and
+ * `final: false` (see `wireRow` and `rowOf` in applyChanges.ts). A row the main thread makes is whole.
+ */
 export interface WireRow {
-  readonly id: RowId;
+  readonly id?: RowId;
   readonly role: string;
 }
 
