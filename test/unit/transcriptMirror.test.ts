@@ -144,7 +144,7 @@ describe('the main thread keeps a window of the transcript and pages the rest fr
         { type: 'assistantStart', at: 1 },
         { type: 'blockStart', index: 0, kind: 'text', at: 1 },
         { type: 'delta', index: 0, text: 'Working' },
-        { type: 'dialogOpen', dialog: { id: 'd1', kind: 'confirm', title: 'Sure?' } },
+        { type: 'dialogOpen', dialog: { id: 'd1', kind: 'confirm', title: 'Sure?', at: 2 } },
         { type: 'bashStart', id: 'b1', command: 'sleep 9', excluded: false, at: 2 },
         { type: 'bashOutput', id: 'b1', delta: 'zz' },
       ]),
