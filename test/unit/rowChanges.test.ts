@@ -93,6 +93,8 @@ describe('rows owned by the worker: the main thread and the view apply its chang
       `the reply is sent whole once, when it starts: ${JSON.stringify(ofReply.filter((e) => e.type === 'row'))}`,
     );
     for (const e of ofReply) if (e.type === 'patch') assert.ok(!JSON.stringify(e).includes('"blocks"'), `a patch names no blocks array: ${JSON.stringify(e)}`);
+    // A row sent whole names its id once, in the change.
+    for (const e of sent) if (e.type === 'row') assert.equal('id' in e.row, false, JSON.stringify(e));
     const applied = applyChanges(initialTranscript, wire(sent));
     assert.deepEqual(wire(applied.messages), wire(state.messages));
   });
