@@ -132,7 +132,7 @@ export function rowOf(ev: RowChange): MessageView {
 export type RowPatch = Extract<WireEvent, { readonly type: 'patch' }>;
 
 /** Whether `p` only appends streamed text (the frequent case, applied without copying the row's other fields). */
-export function isTextPatch(p: RowPatch): boolean {
+function isTextPatch(p: RowPatch): boolean {
   return p.block === undefined && p.set === undefined && p.unset === undefined;
 }
 
