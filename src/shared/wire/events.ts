@@ -219,7 +219,10 @@ export type WireEvent =
   | { readonly type: 'cards'; readonly cards: readonly WireCard[] }
   /** Fields of the transcript other than its rows and cards that changed (`set`) or went (`unset`): run, queue, ui, plan… */
   | { readonly type: 'state'; readonly set: Readonly<Record<string, unknown>>; readonly unset?: readonly string[] }
-  /** The run state's fields that changed (`set`) or went (`unset`): a run that starts or settles changes two or three of them. */
+  /**
+   * The run state's fields an event the receiver does not get changed (`set`) or removed (`unset`), such as a
+   * provider's error. An event sent on (`runStart`, `settled`…) is stepped by each side's run state machine instead.
+   */
   | { readonly type: 'run'; readonly set: Readonly<Record<string, unknown>>; readonly unset?: readonly string[] };
 
 /**
