@@ -13,13 +13,11 @@ import type { MessageView, TranscriptState } from '../shared/transcript/rows.ts'
 /**
  * Events that travel on as they are, beside the changes: what the main thread acts on (a dialog to mirror, a
  * run that settled, a transcript replaced) and what the view's run state is told by them. `bashOutput` is its
- * own small change (the live output appended). Every other event's effect travels as changes alone.
+ * own small change (the live output appended). Every other event's effect travels as changes alone; a turn's
+ * start and end and Pi's `runEnd` change nothing a receiver shows (a run ends when it settles), so they stay here.
  */
 const FORWARDED: ReadonlySet<WireEvent['type']> = new Set<WireEvent['type']>([
   'runStart',
-  'turnStart',
-  'turnEnd',
-  'runEnd',
   'settled',
   'reset',
   'dialogOpen',

@@ -113,6 +113,15 @@ describe('rows owned by the worker: the main thread and the view apply its chang
     assert.equal(applied.run.outcome?.kind, 'error');
   });
 
+  it("events that change nothing a receiver shows (a turn starting and ending, Pi's runEnd) are not sent", () => {
+    const { state, sent } = worker([{ type: 'turnStart' }, ...reply('Answer.', 2), { type: 'turnEnd' }]);
+    const types = sent.map((e) => e.type);
+    for (const type of ['turnStart', 'turnEnd', 'runEnd'])
+      assert.equal(types.includes(type as WireEvent['type']), false, `${type} was sent: ${types.join(', ')}`);
+    const applied = applyChanges(initialTranscript, wire(sent));
+    assert.deepEqual(wire(applied.run), wire(state.run));
+  });
+
   it('revisions of rows sent whole rise with each change, and a row the receiver let go is not put back out of place', () => {
     const { sent } = worker([...reply('First answer.', 3), { type: 'changes', runId: 'r1', files: [] }, ...reply('Second answer.', 2)]);
     const revs = sent.flatMap((e) => (e.type === 'row' ? [e.rev] : []));

@@ -27,7 +27,7 @@ export function applyChange(state: TranscriptState, ev: WireEvent): TranscriptSt
       return row ? withRow(s, row) : s;
     }
     case 'patch':
-      if (isTextPatch(ev)) return withPatch(s, ev.id, ev.index ?? 0, ev.text ?? '');
+      if (isTextPatch(ev) && rows(s).open?.id === ev.id) return withPatch(s, ev.id, ev.index ?? 0, ev.text ?? '');
       return withPatched(s, ev);
     case 'cards': {
       const r = rows(s);
