@@ -81,7 +81,7 @@ function perDeltaCost(): void {
   const cost = (base: TranscriptState) => {
     let s = reduce(base, [{ type: 'runStart' }, { type: 'assistantStart', at: 1 }, { type: 'blockStart', index: 0, kind: 'text', at: 1 }]);
     // The main thread applies the worker's patch of the open row (it reduces nothing).
-    const ev: WireEvent = { type: 'patch', id: s.messages.at(-1)!.id, rev: 1, text: 'abcdefghij' };
+    const ev: WireEvent = { type: 'patch', id: s.messages.at(-1)!.id, text: 'abcdefghij' };
     // This thread's CPU time, not the wall clock: on a shared machine the thread may wait for a core.
     const t0 = cpuMicros();
     for (let i = 0; i < deltas; i++) s = applyChange(s, ev);

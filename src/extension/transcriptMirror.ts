@@ -12,7 +12,6 @@ import type { NoticeCode, NoticeLevel, WireEvent } from '../shared/wire/events.t
 import { pageBefore, recentPart, type EarlierPage } from '../shared/transcript/paging.ts';
 import { firstRowId, hostRowAfter, hostRowId, initialTranscript, openMessage, rowAt, rowCount, toolCard } from '../shared/transcript/rowStore.ts';
 import { applyChange } from '../shared/transcript/applyChanges.ts';
-import { reduceRun } from '../shared/run/runState.ts';
 import { type MessageView, type ToolCardView, type TranscriptState } from '../shared/transcript/rows.ts';
 import type { Logger } from '../shared/wire/workerProtocol.ts';
 import { errorText } from './workerRequests.ts';
@@ -49,7 +48,7 @@ export interface WorkerGone {
   readonly sending: number;
 }
 
-/** One chat's transcript on the main thread, reduced with the worker's own reducer, its newest rows only. */
+/** One chat's transcript on the main thread, as the worker's changes leave it, its newest rows only. */
 export class TranscriptMirror extends Disposable {
   private _state: TranscriptState = initialTranscript;
   /** Rows before the first one of `_state` that `_source` holds (and `_local`, for those this thread made). */
@@ -151,14 +150,9 @@ export class TranscriptMirror extends Disposable {
     this.apply([noticeRow(hostRowId(this._state), level, text, code)]);
   }
 
-  /** `run` as `ev` leaves it, as a change (the run state machine is the one every side shares). */
-  private _run(ev: WireEvent, run = this._state.run): WireEvent {
-    return { type: 'state', set: { run: reduceRun(run, ev) } };
-  }
-
-  /** Shows or ends "starting" (prompts wait for the session to open). */
+  /** Shows or ends "starting" (prompts wait for the session to open): an event of this thread's, which every side's run state steps. */
   starting(on: boolean): void {
-    this.apply([this._run({ type: 'starting', on, at: this._clock.now() })]);
+    this.apply([{ type: 'starting', on, at: this._clock.now() }]);
   }
 
   /**
@@ -166,7 +160,7 @@ export class TranscriptMirror extends Disposable {
    * (`rows`) until the view asks for them. `starting`: prompts still wait for the session here, not in the worker.
    */
   adopt(state: TranscriptState, earlier: number, starting: boolean, rows: EarlierRows): void {
-    this._state = starting && !state.run.starting ? applyChange(state, this._run({ type: 'starting', on: true, at: this._clock.now() }, state.run)) : state;
+    this._state = starting && !state.run.starting ? applyChange(state, { type: 'starting', on: true, at: this._clock.now() }) : state;
     this._restart(rows);
     this._pristine = false;
     this._earlier = earlier;
@@ -183,24 +177,20 @@ export class TranscriptMirror extends Disposable {
     this._pristine = false;
     const now = this._clock.now();
     const state = this._state;
-    let run = state.run;
+    // Events of this thread's: each side's run state steps them (applyChanges.ts), as it steps the worker's.
     const events: WireEvent[] = [];
-    const step = (ev: WireEvent) => {
-      run = reduceRun(run, ev);
-      events.push(ev);
-    };
     // Dialogs of the old worker can never be answered now.
-    for (const d of state.ui?.dialogs ?? []) step({ type: 'dialogClose', id: d.id, outcome: 'worker stopped' });
+    for (const d of state.ui?.dialogs ?? []) events.push({ type: 'dialogClose', id: d.id, outcome: 'worker stopped' });
     // A `!` command went with it (its process was killed): its row ends, cancelled, with the output it had.
     const shell = state.ui?.shell;
     let next = hostRowId(state);
     if (shell) {
-      run = reduceRun(run, { type: 'bashEnd', id: shell.id, command: shell.command, output: shell.output, cancelled: true, excluded: shell.excluded });
+      events.push({ type: 'bashEnd', id: shell.id, command: shell.command, output: shell.output, cancelled: true, excluded: shell.excluded });
       events.push(shellRow(next, shell.command, shell.output, shell.excluded));
       next = hostRowAfter(next);
     }
     if (this.isActive || gone.sending > 0) {
-      step({ type: 'settled', aborted: false, at: now, error: gone.message });
+      events.push({ type: 'settled', aborted: false, at: now, error: gone.message });
       events.push(...closedReply(state, now));
     }
     if (gone.fault) {
@@ -208,9 +198,9 @@ export class TranscriptMirror extends Disposable {
         noticeRow(next, 'error', t('{0} The conversation is kept; your next prompt resumes it. Restart starts Pi again now.', gone.message), 'workerStopped'),
       );
     }
-    if (run.starting) run = reduceRun(run, { type: 'starting', on: false, at: now });
+    if (state.run.starting) events.push({ type: 'starting', on: false, at: now });
     const ui = state.ui && (state.ui.dialogs.length || shell) ? { ...state.ui, dialogs: [], shell: undefined } : state.ui;
-    if (run !== state.run || ui !== state.ui) events.push({ type: 'state', set: { run, ...(ui === state.ui ? {} : { ui }) } });
+    if (ui !== state.ui) events.push({ type: 'state', set: { ui } });
     if (events.length) this.apply(events);
   }
 
@@ -290,7 +280,8 @@ export class TranscriptMirror extends Disposable {
 function moved(ev: WireEvent, by: number): WireEvent {
   switch (ev.type) {
     case 'row':
-      return { ...ev, id: ev.id + by, row: { ...ev.row, id: ev.row.id + by } };
+      // A worker's row names its id once, in the change (see `wireRow`).
+      return ev.row.id === undefined ? { ...ev, id: ev.id + by } : { ...ev, id: ev.id + by, row: { ...ev.row, id: ev.row.id + by } };
     case 'patch':
       return { ...ev, id: ev.id + by };
     case 'state':

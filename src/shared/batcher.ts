@@ -4,6 +4,7 @@
  */
 
 import type { WireEvent } from './wire/events.ts';
+import { mergedPatches, patchedRow, rowOf, wireRow } from './transcript/applyChanges.ts';
 
 /** ~60 frames a second. */
 export const FRAME_MS = 16;
@@ -92,8 +93,22 @@ export class Batcher {
       this._queue[this._queue.length - 1] = { type: 'delta', index: ev.index, text: last.text + ev.text };
       return true;
     }
-    if (ev.type === 'patch' && last?.type === 'patch' && last.id === ev.id && last.index === ev.index) {
-      this._queue[this._queue.length - 1] = { ...ev, text: last.text + ev.text };
+    if (ev.type === 'patch' && last?.type === 'patch' && last.id === ev.id) {
+      const merged = mergedPatches(last, ev);
+      if (merged) this._queue[this._queue.length - 1] = merged;
+      return merged !== undefined;
+    }
+    if (ev.type === 'patch' && last?.type === 'row' && last.id === ev.id) {
+      // A row still queued takes the patch right behind it (a reply that starts, its first block and words):
+      // one change. Not when the patch adds to text the row leaves out (the receiver's).
+      const touchesText = ev.text || (ev.block !== undefined && 'text' in ev.block);
+      if (touchesText && last.same?.includes(ev.index ?? 0)) return false;
+      this._queue[this._queue.length - 1] = { ...last, row: wireRow(patchedRow(rowOf(last), ev)) };
+      return true;
+    }
+    if (ev.type === 'row' && last?.type === 'patch' && last.id === ev.id && !ev.same?.length) {
+      // The whole row says all the patch did.
+      this._queue[this._queue.length - 1] = ev;
       return true;
     }
     if (ev.type === 'row' && last?.type === 'row' && last.id === ev.id) {

@@ -2,7 +2,7 @@
 
 import type { HostToWebview } from '../shared/wire/webviewProtocol.ts';
 import { isKnownEvent, type WireEvent } from '../shared/wire/events.ts';
-import { applyChange } from '../shared/transcript/applyChanges.ts';
+import { applyChange, mergedPatches } from '../shared/transcript/applyChanges.ts';
 import { type TranscriptState } from '../shared/transcript/rows.ts';
 
 /** A handler for every message type the host sends: leaving one out does not compile. */
@@ -43,9 +43,9 @@ function coalesce(events: readonly WireEvent[]): WireEvent[] {
   const out: WireEvent[] = [];
   for (const ev of events) {
     const last = out[out.length - 1];
-    if (ev?.type === 'patch' && last?.type === 'patch' && last.id === ev.id && last.index === ev.index && typeof ev.text === 'string') {
-      out[out.length - 1] = { ...ev, text: last.text + ev.text };
-    } else out.push(ev);
+    const merged = ev?.type === 'patch' && last?.type === 'patch' && typeof ev.text === 'string' ? mergedPatches(last, ev) : undefined;
+    if (merged) out[out.length - 1] = merged;
+    else out.push(ev);
   }
   return out;
 }

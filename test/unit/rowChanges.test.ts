@@ -67,8 +67,8 @@ describe('rows owned by the worker: the main thread and the view apply its chang
   it('a streaming reply applied as patches equals the worker row, every streaming step a patch of the new text only', () => {
     const text = 'The agent streams text into the panel one small delta at a time. '.repeat(20);
     const { state, sent } = worker(reply(text, 130));
-    const patches = sent.filter((e) => e.type === 'patch');
-    assert.equal(patches.length, 130, 'one patch per delta');
+    const patches = sent.filter((e) => e.type === 'patch' && e.text !== undefined);
+    assert.equal(patches.length, 130, 'one patch of text per delta');
     for (const p of patches) assert.ok(JSON.stringify(p).length < 80, `a patch carries its piece, not the reply: ${JSON.stringify(p).length} bytes`);
     const applied = applyChanges(initialTranscript, wire(sent));
     assert.deepEqual(wire(applied.messages), wire(state.messages));
@@ -76,9 +76,55 @@ describe('rows owned by the worker: the main thread and the view apply its chang
     assert.equal(applied.nextId, state.nextId);
   });
 
-  it('revisions rise with each change of a row, and a row the receiver let go is not put back out of place', () => {
+  it('a block start, a block end and a reply end are patches of what changed, never the whole row again', () => {
+    const events: WireEvent[] = [
+      ...reply('First words.', 2).slice(0, -3),
+      { type: 'blockStart', index: 1, kind: 'toolCall', toolCallId: 'c1', toolName: 'read', at: 2 },
+      { type: 'delta', index: 1, text: '{"path":"a.ts"}' },
+      { type: 'blockEnd', index: 1, at: 2 },
+      { type: 'assistantEnd', stopReason: 'toolUse', at: 3 },
+    ];
+    const { state, sent } = worker(events);
+    const reply2 = state.messages.find((m) => m.role === 'assistant')!;
+    const ofReply = sent.filter((e) => (e.type === 'row' || e.type === 'patch') && e.id === reply2.id);
+    assert.deepEqual(
+      ofReply.filter((e) => e.type === 'row').length,
+      1,
+      `the reply is sent whole once, when it starts: ${JSON.stringify(ofReply.filter((e) => e.type === 'row'))}`,
+    );
+    for (const e of ofReply) if (e.type === 'patch') assert.ok(!JSON.stringify(e).includes('"blocks"'), `a patch names no blocks array: ${JSON.stringify(e)}`);
+    // A row sent whole names its id once, in the change.
+    for (const e of sent) if (e.type === 'row') assert.equal('id' in e.row, false, JSON.stringify(e));
+    const applied = applyChanges(initialTranscript, wire(sent));
+    assert.deepEqual(wire(applied.messages), wire(state.messages));
+  });
+
+  it('patches carry no revision, and the run state goes as the events that make it or as the fields that changed', () => {
+    const events: WireEvent[] = [...reply('Short answer.', 3).slice(0, -3), { type: 'assistantEnd', stopReason: 'error', errorMessage: 'boom', at: 3 }];
+    events.push({ type: 'settled', aborted: false, at: 4 }, { type: 'runEnd', willRetry: false });
+    const { state, sent } = worker(events);
+    for (const e of sent) if (e.type === 'patch') assert.equal('rev' in e, false, `a patch's revision is implied: ${JSON.stringify(e)}`);
+    for (const e of sent) assert.ok(!JSON.stringify(e).includes('"cancelling"'), `the run is never sent whole: ${JSON.stringify(e)}`);
+    // The provider's error is no event the receiver gets: its field goes as a run change, and only it.
+    const runs = sent.filter((e) => e.type === 'run');
+    assert.deepEqual(wire(runs), [{ type: 'run', set: { lastError: 'boom' } }]);
+    const applied = applyChanges(initialTranscript, wire(sent));
+    assert.deepEqual(wire(applied.run), wire(state.run));
+    assert.equal(applied.run.outcome?.kind, 'error');
+  });
+
+  it("events that change nothing a receiver shows (a turn starting and ending, Pi's runEnd) are not sent", () => {
+    const { state, sent } = worker([{ type: 'turnStart' }, ...reply('Answer.', 2), { type: 'turnEnd' }]);
+    const types = sent.map((e) => e.type);
+    for (const type of ['turnStart', 'turnEnd', 'runEnd'])
+      assert.equal(types.includes(type as WireEvent['type']), false, `${type} was sent: ${types.join(', ')}`);
+    const applied = applyChanges(initialTranscript, wire(sent));
+    assert.deepEqual(wire(applied.run), wire(state.run));
+  });
+
+  it('revisions of rows sent whole rise with each change, and a row the receiver let go is not put back out of place', () => {
     const { sent } = worker([...reply('First answer.', 3), { type: 'changes', runId: 'r1', files: [] }, ...reply('Second answer.', 2)]);
-    const revs = sent.flatMap((e) => (e.type === 'row' || e.type === 'patch' ? [e.rev] : []));
+    const revs = sent.flatMap((e) => (e.type === 'row' ? [e.rev] : []));
     assert.deepEqual(
       revs,
       revs.slice().sort((a, b) => a - b),
@@ -129,7 +175,7 @@ describe('rows owned by the worker: the main thread and the view apply its chang
 });
 
 describe('the frame batcher joins changes of one row', () => {
-  it('a short reply whose row changes share a frame arrives as one row change per run of them, and applies to the same rows', async () => {
+  it('a short reply whose start, words and end share a frame arrives as one row, and applies to the same rows', async () => {
     const { Batcher } = await import('../../src/shared/batcher.ts');
     const { TestClock } = await import('../support/testClock.ts');
     const { state, sent } = worker(reply('Short answer.', 1));
@@ -137,8 +183,13 @@ describe('the frame batcher joins changes of one row', () => {
     const batcher = new Batcher((events) => posted.push(wire(events)), new TestClock());
     for (const ev of sent) batcher.push(ev);
     batcher.flush();
-    const rowsPosted = posted.flat().filter((e) => e.type === 'row').length;
-    assert.ok(rowsPosted < sent.filter((e) => e.type === 'row').length, `${rowsPosted} row changes posted`);
+    const id = state.messages.find((m) => m.role === 'assistant')!.id;
+    const ofReply = posted.flat().filter((e) => (e.type === 'row' || e.type === 'patch') && e.id === id);
+    assert.deepEqual(
+      ofReply.map((e) => e.type),
+      ['row'],
+      `${sent.filter((e) => (e.type === 'row' || e.type === 'patch') && e.id === id).length} changes of the reply were sent`,
+    );
     const applied = applyChanges(initialTranscript, posted.flat());
     assert.deepEqual(wire(applied.messages), wire(state.messages));
   });

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { HOST_WINDOW_ROWS, TranscriptMirror } from '../../src/extension/transcriptMirror.ts';
+import { applyChanges } from '../../src/shared/transcript/applyChanges.ts';
 import { recentPart } from '../../src/shared/transcript/paging.ts';
 import { hostRowId, initialTranscript, reduceOne, withRowId } from '../../src/shared/transcript/reduce.ts';
 import { firstRowId, rowCount } from '../../src/shared/transcript/rowStore.ts';
@@ -126,6 +127,40 @@ describe('the main thread keeps a window of the transcript and pages the rest fr
       rows.map((m) => m.blocks[0]?.text),
       second.state.messages.map((m) => m.blocks[0]?.text),
     );
+    mirror.dispose();
+  });
+
+  it('when the worker goes mid-run, its dialog, `!` command and run end, and a view applying what the mirror sent agrees', () => {
+    const mirror = new TranscriptMirror(quiet, new TestClock(), {});
+    const worker = new FakeWorker();
+    let view = initialTranscript;
+    mirror.onDidEmit((events) => (view = applyChanges(view, JSON.parse(JSON.stringify(events)) as WireEvent[])));
+    mirror.starting(true);
+    assert.equal(view.run.starting, true);
+    mirror.apply(
+      worker.emit([
+        { type: 'userMessage', text: 'Go', images: 0 },
+        { type: 'runStart' },
+        { type: 'assistantStart', at: 1 },
+        { type: 'blockStart', index: 0, kind: 'text', at: 1 },
+        { type: 'delta', index: 0, text: 'Working' },
+        { type: 'dialogOpen', dialog: { id: 'd1', kind: 'confirm', title: 'Sure?', at: 2 } },
+        { type: 'bashStart', id: 'b1', command: 'sleep 9', excluded: false, at: 2 },
+        { type: 'bashOutput', id: 'b1', delta: 'zz' },
+      ]),
+      worker,
+    );
+    assert.equal(mirror.state.run.dialogs, 1);
+    assert.equal(mirror.state.run.shell, true);
+    mirror.workerGone({ message: 'Pi stopped.', fault: true, sending: 1 });
+    const run = mirror.state.run;
+    assert.equal(run.active, false);
+    assert.equal(run.outcome?.kind, 'error');
+    assert.equal(run.dialogs, 0);
+    assert.equal(run.shell, undefined);
+    assert.equal(run.starting, undefined);
+    assert.deepEqual(JSON.parse(JSON.stringify(view.run)), JSON.parse(JSON.stringify(run)));
+    assert.deepEqual(JSON.parse(JSON.stringify(view.messages)), JSON.parse(JSON.stringify(mirror.state.messages)));
     mirror.dispose();
   });
 

@@ -226,7 +226,8 @@ function step(s: RunState, ev: WireEvent): RunState {
     case 'patch':
     case 'cards':
     case 'state':
-      // The worker's changes carry the run state it reduced (a `state` change): nothing to step here.
+    case 'run':
+      // The worker's changes carry the run state it reduced (a `run` change): nothing to step here.
       return s;
     default:
       return unknownCase(ev, s);

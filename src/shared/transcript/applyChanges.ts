@@ -1,6 +1,7 @@
-/** Applying the worker's row changes by id (`row`, `patch`, `cards`, `state`, `reset`): no reducing, the worker computed them. */
+/** Applying the worker's row changes by id (`row`, `patch`, `cards`, `state`, `run`, `reset`): no reducing, the worker computed them. */
 
-import type { WireEvent } from '../wire/events.ts';
+import type { WireEvent, WireRow } from '../wire/events.ts';
+import { reduceRun } from '../run/runState.ts';
 import { reduceShell } from './dialogsAndWidgets.ts';
 import type { AssistantRow, MessageView, ToolCardView, TranscriptState } from './rows.ts';
 import { emptyTools, fieldsOf, make, pushed, rowIndex, rows, setTool, type Fields } from './rowStore.ts';
@@ -12,15 +13,22 @@ export function applyChanges(state: TranscriptState, events: readonly WireEvent[
   return s;
 }
 
-/** Applies one change; any other event returns `state` as it is. */
-export function applyChange(s: TranscriptState, ev: WireEvent): TranscriptState {
+/**
+ * Applies one change. An event sent beside the changes (`runStart`, `settled`, `dialogOpen`…) steps the run
+ * state as the worker's did (the one run state machine every side shares): the worker sends no `run` change
+ * for what the event says itself.
+ */
+export function applyChange(state: TranscriptState, ev: WireEvent): TranscriptState {
+  const run = reduceRun(state.run, ev);
+  const s = run === state.run ? state : make({ ...fieldsOf(state), run }, rows(state));
   switch (ev.type) {
     case 'row': {
-      const row = withHeldText(s, ev.row as MessageView, ev.same);
+      const row = withHeldText(s, rowOf(ev), ev.same);
       return row ? withRow(s, row) : s;
     }
     case 'patch':
-      return withPatch(s, ev.id, ev.index ?? 0, ev.text);
+      if (isTextPatch(ev) && rows(s).open?.id === ev.id) return withPatch(s, ev.id, ev.index ?? 0, ev.text ?? '');
+      return withPatched(s, ev);
     case 'cards': {
       const r = rows(s);
       let tools = r.tools;
@@ -31,6 +39,11 @@ export function applyChange(s: TranscriptState, ev: WireEvent): TranscriptState 
       const fields: Record<string, unknown> = { ...fieldsOf(s), ...ev.set };
       for (const k of ev.unset ?? []) delete fields[k];
       return make(fields as unknown as Fields, rows(s));
+    }
+    case 'run': {
+      const run: Record<string, unknown> = { ...fieldsOf(s).run, ...ev.set };
+      for (const k of ev.unset ?? []) delete run[k];
+      return make({ ...fieldsOf(s), run: run as unknown as Fields['run'] }, rows(s));
     }
     case 'reset':
       // The fields (run, queue…) arrive as their own change; numbering goes on.
@@ -90,6 +103,95 @@ function withHeldText(s: TranscriptState, row: MessageView, same: readonly numbe
   return { ...row, blocks } as MessageView;
 }
 
+type RowChange = Extract<WireEvent, { readonly type: 'row' }>;
+
+/** `row` as a `row` change carries it: without its id (the change's), its blocks' indexes (their places) and `final: false`. */
+export function wireRow(row: MessageView): WireRow {
+  const { id: _id, final, blocks, ...rest } = row;
+  const out: Record<string, unknown> = { ...rest, blocks: blocks.map((b, i) => b && wireBlock(b, i)) };
+  if (final) out.final = true;
+  return out as unknown as WireRow;
+}
+
+function wireBlock(b: NonNullable<MessageView['blocks'][number]>, i: number): Record<string, unknown> {
+  const { index, final, ...rest } = b;
+  const out: Record<string, unknown> = rest;
+  if (index !== i) out.index = index;
+  if (final) out.final = true;
+  return out;
+}
+
+/** The row a `row` change carries, as `MessageView` (what `wireRow` left out put back; a whole row, the main thread's, as it is). */
+export function rowOf(ev: RowChange): MessageView {
+  const r = ev.row as unknown as Partial<MessageView>;
+  const blocks = (r.blocks ?? []).map((b, i) => b && { ...b, index: b.index ?? i, final: b.final ?? false });
+  return { ...r, id: ev.id, final: r.final ?? false, blocks } as MessageView;
+}
+
+/** A row's patch as it crosses the wire. */
+export type RowPatch = Extract<WireEvent, { readonly type: 'patch' }>;
+
+/** Whether `p` only appends streamed text (the frequent case, applied without copying the row's other fields). */
+function isTextPatch(p: RowPatch): boolean {
+  return p.block === undefined && p.set === undefined && p.unset === undefined;
+}
+
+/** `row` as `p` leaves it: the block's fields, then its text appended, then the row's own fields. */
+export function patchedRow(row: MessageView, p: RowPatch): MessageView {
+  let blocks = row.blocks;
+  if (p.block !== undefined || p.text) {
+    const index = p.index ?? 0;
+    const b = { ...(row.blocks[index] ?? { kind: 'text' as const, index, text: '', final: false }), ...p.block };
+    const copy = row.blocks.slice();
+    copy[index] = { ...b, text: b.text + (p.text ?? '') } as MessageView['blocks'][number];
+    blocks = copy;
+  }
+  const out: Record<string, unknown> = { ...row, ...p.set, blocks };
+  for (const k of p.unset ?? []) delete out[k];
+  return out as unknown as MessageView;
+}
+
+/**
+ * `a` then `b` (patches of one row) as one patch, or undefined when one cannot say both (they change
+ * different blocks). The frequent case, streamed text behind streamed text, stays a plain append.
+ */
+export function mergedPatches(a: RowPatch, b: RowPatch): RowPatch | undefined {
+  if (a.id !== b.id) return undefined;
+  const aBlock = a.block !== undefined || a.text !== undefined;
+  const bBlock = b.block !== undefined || b.text !== undefined;
+  if (aBlock && bBlock && (a.index ?? 0) !== (b.index ?? 0)) return undefined;
+  if (isTextPatch(a) && isTextPatch(b)) return { ...b, text: (a.text ?? '') + (b.text ?? '') };
+  const index = bBlock ? b.index : a.index;
+  const block = a.block || b.block ? { ...a.block, ...b.block } : undefined;
+  // Text `b` sets replaces what `a` appended.
+  const text = (b.block && 'text' in b.block ? '' : (a.text ?? '')) + (b.text ?? '');
+  const set: Record<string, unknown> = { ...a.set };
+  const unset = new Set(a.unset);
+  for (const k of b.unset ?? []) {
+    delete set[k];
+    unset.add(k);
+  }
+  for (const [k, v] of Object.entries(b.set ?? {})) {
+    set[k] = v;
+    unset.delete(k);
+  }
+  return {
+    type: 'patch',
+    id: a.id,
+    ...(index ? { index } : {}),
+    ...(text ? { text } : {}),
+    ...(block ? { block } : {}),
+    ...(Object.keys(set).length ? { set } : {}),
+    ...(unset.size ? { unset: [...unset] } : {}),
+  };
+}
+
+/** `s` with the row `p` names patched; as it is when it does not hold that row (paged out: never put back out of place). */
+function withPatched(s: TranscriptState, p: RowPatch): TranscriptState {
+  const held = heldRow(s, p.id);
+  return held ? withRow(s, patchedRow(held, p)) : s;
+}
+
 /** `s` with `text` appended to block `index` of its open row, when that row is `id`. */
 function withPatch(s: TranscriptState, id: number, index: number, text: string): TranscriptState {
   const r = rows(s);
@@ -108,10 +210,14 @@ function withPatch(s: TranscriptState, id: number, index: number, text: string):
 export function withRowUpdates(s: TranscriptState, events: readonly WireEvent[]): TranscriptState {
   let out = s;
   for (const ev of events) {
-    if (ev?.type !== 'row') continue;
+    if (ev?.type !== 'row' && ev?.type !== 'patch') continue;
     const r = rows(out);
-    const row = rowIndex(r.store, ev.id, r.length) >= 0 ? withHeldText(out, ev.row as MessageView, ev.same) : undefined;
-    if (row) out = withRow(out, row);
+    if (rowIndex(r.store, ev.id, r.length) < 0) continue;
+    if (ev.type === 'patch') out = withPatched(out, ev);
+    else {
+      const row = withHeldText(out, rowOf(ev), ev.same);
+      if (row) out = withRow(out, row);
+    }
   }
   return out;
 }

@@ -224,6 +224,7 @@ export function reduceOne(state: TranscriptState, ev: WireEvent): TranscriptStat
     case 'patch':
     case 'cards':
     case 'state':
+    case 'run':
       // The worker's changes (see applyChanges.ts): a reader of what crossed the wire (a test, a bench) reduces both.
       return applyChange(s, ev);
     default:

@@ -194,20 +194,36 @@ export type WireEvent =
     }
   /**
    * Row changes, as the worker computes them from its transcript (see `src/worker/rowChanges.ts`); the main
-   * thread and the view only apply them (`applyChanges.ts`), by id. `rev` counts the worker's changes: a row's
-   * is that of its latest change. `row`: the whole row (new, or changed other than by streaming text); `same`
-   * names the blocks whose text the receiver already holds (sent empty: a reply that ends does not resend it).
+   * thread and the view only apply them (`applyChanges.ts`), by id. `rev` counts the worker's changes: a row
+   * sent whole carries the number of that change. `row`: the whole row (new, or changed in a way a patch does
+   * not say); `same` names the blocks whose text the receiver already holds (sent empty, not a second time).
    */
   | { readonly type: 'row'; readonly id: RowId; readonly rev: number; readonly row: WireRow; readonly same?: readonly number[] }
   /**
-   * Streaming: append `text` to block `index` (absent: 0, the wire's most frequent message stays small) of the
-   * open row `id` (a text block when it has not started).
+   * A change of the row `id` the receiver holds, without resending it; its revision is not sent (changes of a
+   * row arrive in order on one channel). `text`: appended to block `index` (absent: 0) of the row, the wire's
+   * most frequent message (streaming), kept as small as the old delta; `block`: the fields of that block that
+   * changed (a block that starts is `{ kind: 'text', text: '', final: false }` until these say otherwise);
+   * `set`/`unset`: the row's own fields that changed (a reply that ends: `final`, `stopReason`, `usage`…).
    */
-  | { readonly type: 'patch'; readonly id: RowId; readonly rev: number; readonly index?: number; readonly text: string }
+  | {
+      readonly type: 'patch';
+      readonly id: RowId;
+      readonly index?: number;
+      readonly text?: string;
+      readonly block?: Readonly<Record<string, unknown>>;
+      readonly set?: Readonly<Record<string, unknown>>;
+      readonly unset?: readonly string[];
+    }
   /** Tool cards that are new or changed, whole. */
   | { readonly type: 'cards'; readonly cards: readonly WireCard[] }
   /** Fields of the transcript other than its rows and cards that changed (`set`) or went (`unset`): run, queue, ui, plan… */
-  | { readonly type: 'state'; readonly set: Readonly<Record<string, unknown>>; readonly unset?: readonly string[] };
+  | { readonly type: 'state'; readonly set: Readonly<Record<string, unknown>>; readonly unset?: readonly string[] }
+  /**
+   * The run state's fields an event the receiver does not get changed (`set`) or removed (`unset`), such as a
+   * provider's error. An event sent on (`runStart`, `settled`…) is stepped by each side's run state machine instead.
+   */
+  | { readonly type: 'run'; readonly set: Readonly<Record<string, unknown>>; readonly unset?: readonly string[] };
 
 /**
  * A row's id, given once by whoever made the row and carried by the event that adds it (`rowId` on a row's
@@ -290,9 +306,13 @@ export type ExtensionUiEvent =
   | { readonly type: 'workingMessage'; readonly message?: string }
   | { readonly type: 'workingVisible'; readonly visible: boolean };
 
-/** A row on the wire: `MessageView` (src/shared/transcript/rows.ts, which this module cannot import without a cycle). */
+/**
+ * A row on the wire: `MessageView` (src/shared/transcript/rows.ts, which this module cannot import without a
+ * cycle), without what its change says already: its id (the change's), a block's index (its place) and
+ * `final: false` (see `wireRow` and `rowOf` in applyChanges.ts). A row the main thread makes is whole.
+ */
 export interface WireRow {
-  readonly id: RowId;
+  readonly id?: RowId;
   readonly role: string;
 }
 
@@ -346,6 +366,7 @@ const WIRE_EVENT_TYPES: Readonly<Record<WireEvent['type'], true>> = {
   cards: true,
   state: true,
   workingVisible: true,
+  run: true,
 };
 
 /** Whether `ev` is an event this build knows; a newer producer may send types it does not. */
