@@ -227,6 +227,10 @@ describe('chat webview (headless Chromium)', function () {
 
   it('renders no row again once it is final', async () => {
     await snapshot(page, longTranscript(20));
+    // The rows' code is coloured in place once the highlighter's chunk is here: that is its one drawing, not a render again.
+    await page.waitForFunction(
+      () => (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-highlight="pending"]') === null,
+    );
     const m = await mutationsDuring(page, () => batch(page, exchange(99)));
     const before = new Set(longTranscript(20).messages.map((x) => `row:${x.id}`));
     const touched = m.describe.filter((p) => before.has(p.split('/')[0]!));
