@@ -3,11 +3,10 @@
  * one static line of HTML. Shown and hidden with the same clicks as the Pi view, it measures what VS Code itself
  * spends creating a webview view, which the panel cannot change. Packaged once per process into a .vsix.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '../test/workbench/install.ts';
+import { packageStubExtension } from '../test/workbench/stubExtension.ts';
 
 /** Title of the baseline's activity-bar container (its icon's aria-label). */
 export const BASELINE_TITLE = 'Baseline View';
@@ -55,17 +54,8 @@ export function baselineViewVsix(): string {
       views: { piPanelBaseline: [{ type: 'webview', id: 'piPanelBaseline.view', name: 'Baseline' }] },
     },
   };
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   fs.writeFileSync(path.join(dir, 'extension.js'), EXTENSION_JS);
   fs.writeFileSync(path.join(dir, 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="3" y="3" width="10" height="10"/></svg>');
-  fs.writeFileSync(path.join(dir, 'README.md'), manifest.description);
-  fs.writeFileSync(path.join(dir, 'LICENSE'), 'MIT');
-  const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (r.status !== 0) throw new Error(`packaging the baseline view failed: ${r.stdout}${r.stderr}`);
+  packageStubExtension(dir, manifest, vsix, 'the baseline view');
   return vsix;
 }

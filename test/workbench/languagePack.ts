@@ -4,11 +4,10 @@
  * `vscode.env.language` is that language, and extensions' `l10n` bundles load) with no translations of
  * VS Code's own text, which stays in English.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from './install.ts';
+import { packageStubExtension } from './stubExtension.ts';
 
 const NAMES: Readonly<Record<string, string>> = { 'zh-cn': 'Chinese Simplified', vi: 'Vietnamese' };
 
@@ -39,16 +38,7 @@ export function languagePackVsix(locale: string): string {
       ],
     },
   };
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   fs.writeFileSync(path.join(dir, 'translations', 'main.i18n.json'), JSON.stringify({ version: '1.0.0', contents: {} }));
-  fs.writeFileSync(path.join(dir, 'README.md'), manifest.description);
-  fs.writeFileSync(path.join(dir, 'LICENSE'), 'MIT');
-  const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (r.status !== 0) throw new Error(`packaging the ${locale} language pack failed: ${r.stdout}${r.stderr}`);
+  packageStubExtension(dir, manifest, vsix, `the ${locale} language pack`);
   return vsix;
 }
