@@ -4,13 +4,20 @@ import type { WireEvent, WireRow } from '../wire/events.ts';
 import { reduceRun } from '../run/runState.ts';
 import { reduceShell } from './dialogsAndWidgets.ts';
 import type { AssistantRow, MessageView, ToolCardView, TranscriptState } from './rows.ts';
-import { emptyTools, fieldsOf, make, pushed, rowIndex, rows, setTool, type Fields } from './rowStore.ts';
+import { emptyTools, fieldsOf, make, pushed, rowIndex, rows, setTool, withFields } from './rowStore.ts';
 
 /** Applies the changes among `events` in order; the notifications beside them (`settled`, `dialogOpen`…) change nothing here. */
 export function applyChanges(state: TranscriptState, events: readonly WireEvent[]): TranscriptState {
   let s = state;
   for (const ev of events) s = applyChange(s, ev);
   return s;
+}
+
+/** `base` with the fields of a `state` or `run` change: those in `set` replaced, those in `unset` removed. */
+function setAndUnset<T extends object>(base: T, set: Readonly<Record<string, unknown>>, unset: readonly string[] | undefined): T {
+  const out: Record<string, unknown> = { ...base, ...set };
+  for (const k of unset ?? []) delete out[k];
+  return out as T;
 }
 
 /**
@@ -20,7 +27,7 @@ export function applyChanges(state: TranscriptState, events: readonly WireEvent[
  */
 export function applyChange(state: TranscriptState, ev: WireEvent): TranscriptState {
   const run = reduceRun(state.run, ev);
-  const s = run === state.run ? state : make({ ...fieldsOf(state), run }, rows(state));
+  const s = run === state.run ? state : withFields(state, { run });
   switch (ev.type) {
     case 'row': {
       const row = withHeldText(s, rowOf(ev), ev.same);
@@ -35,22 +42,16 @@ export function applyChange(state: TranscriptState, ev: WireEvent): TranscriptSt
       for (const card of ev.cards) tools = setTool(tools, card as ToolCardView);
       return make(fieldsOf(s), { ...r, tools });
     }
-    case 'state': {
-      const fields: Record<string, unknown> = { ...fieldsOf(s), ...ev.set };
-      for (const k of ev.unset ?? []) delete fields[k];
-      return make(fields as unknown as Fields, rows(s));
-    }
-    case 'run': {
-      const run: Record<string, unknown> = { ...fieldsOf(s).run, ...ev.set };
-      for (const k of ev.unset ?? []) delete run[k];
-      return make({ ...fieldsOf(s), run: run as unknown as Fields['run'] }, rows(s));
-    }
+    case 'state':
+      return make(setAndUnset(fieldsOf(s), ev.set, ev.unset), rows(s));
+    case 'run':
+      return withFields(s, { run: setAndUnset(fieldsOf(s).run, ev.set, ev.unset) });
     case 'reset':
       // The fields (run, queue…) arrive as their own change; numbering goes on.
       return make(fieldsOf(s), { store: [], length: 0, open: undefined, after: [], tools: emptyTools() });
     case 'bashOutput':
       // The live `!` output is appended as the worker appends it: sending the whole output per chunk would grow with its square.
-      return s.ui?.shell ? make({ ...fieldsOf(s), ui: reduceShell(s.ui, ev) }, rows(s)) : s;
+      return s.ui?.shell ? withFields(s, { ui: reduceShell(s.ui, ev) }) : s;
     default:
       return s;
   }
