@@ -117,14 +117,7 @@ async function main(): Promise<void> {
     // The view saves its picture of the rows on screen about a second after it last drew.
     await sleep(2500);
     const baseIcon = page.locator(`.activitybar a.action-label[aria-label="${BASELINE_TITLE}"]`).first();
-    const baseFrame = () =>
-      page
-        .locator(`iframe.webview[src*="extensionId=${BASELINE_ID}"]`)
-        .filter({ visible: true })
-        .first()
-        .contentFrame()
-        .locator('iframe#active-frame')
-        .contentFrame();
+    const baseFrame = () => wb.webviewOf(BASELINE_ID);
     const hide = async (extensionId: string): Promise<void> => {
       await page.locator('.activitybar a.action-label[aria-label^="Explorer"]').first().click();
       await page

@@ -150,8 +150,13 @@ export class Workbench {
 
   /** The Pi chat webview's content frame (outer `iframe.webview`, then `iframe#active-frame`). */
   webview(): FrameLocator {
+    return this.webviewOf(EXTENSION_ID);
+  }
+
+  /** The content frame of the visible webview of the extension `extensionId`. */
+  webviewOf(extensionId: string): FrameLocator {
     return this.page
-      .locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`)
+      .locator(`iframe.webview[src*="extensionId=${extensionId}"]`)
       .filter({ visible: true })
       .first()
       .contentFrame()
