@@ -36,14 +36,19 @@ const md = new MarkdownIt({
     const hljs = highlighter();
     // l10n-ignore: markup, not text the user reads
     if (!hljs) return `<pre><code class="language-${md.utils.escapeHtml(lang)} ${HIGHLIGHT_LATER}">${md.utils.escapeHtml(code)}</code></pre>`;
-    if (!hljs.getLanguage(lang)) return '';
-    try {
-      return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
-    } catch {
-      return '';
-    }
+    return coloured(hljs, code, lang);
   },
 });
+
+/** `code` as highlight.js's HTML in `lang`; '' for a language it does not know or code it cannot colour (shown plain). */
+function coloured(hljs: HLJSApi, code: string, lang: string): string {
+  if (!hljs.getLanguage(lang)) return '';
+  try {
+    return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
+  } catch {
+    return '';
+  }
+}
 
 md.use(mathPlugin);
 
@@ -272,13 +277,8 @@ export function sanitize(html: string): DocumentFragment {
 
 /** Colours a code block drawn before the highlighter came: its text stays, in the same element, so nothing moves. */
 function highlightInPlace(code: HTMLElement, lang: string, hljs: HLJSApi): void {
-  if (!hljs.getLanguage(lang)) return;
-  let html: string;
-  try {
-    html = hljs.highlight(code.textContent ?? '', { language: lang, ignoreIllegals: true }).value;
-  } catch {
-    return;
-  }
+  const html = coloured(hljs, code.textContent ?? '', lang);
+  if (!html) return;
   // l10n-ignore: markup, not text the user reads
   const colored = (DOMPurify.sanitize(`<code>${html}</code>`, PURIFY) as unknown as DocumentFragment).firstElementChild;
   if (colored) code.replaceChildren(...Array.from(colored.childNodes));
