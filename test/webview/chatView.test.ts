@@ -13,6 +13,10 @@ async function snapshot(page: Page, state: TranscriptState): Promise<void> {
 
 /** Records the transcript's DOM mutations during `action`; returns, per record, its target described. */
 async function mutationsDuring(page: Page, action: () => Promise<void>): Promise<{ inside: (selector: string) => boolean; count: number; describe: string[] }> {
+  // Code drawn before the highlighter's chunk came is coloured in place once it is here: that one drawing is not what is watched.
+  await page.waitForFunction(
+    () => (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-highlight="pending"]') === null,
+  );
   await page.evaluate(() => {
     const w = globalThis as unknown as { __records: unknown[]; __observer: { disconnect(): void } } & Record<string, unknown>;
     const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
@@ -192,6 +196,7 @@ describe('chat webview (headless Chromium)', function () {
       ],
       prior,
     );
+    await page.route('**/dist/webview/highlight*', async (r) => { await new Promise((res) => setTimeout(res, 300)); await r.continue(); });
     await snapshot(page, open);
     const rowId = open.messages[open.openIndex]!.id;
     const text = await mutationsDuring(page, () =>
@@ -227,10 +232,6 @@ describe('chat webview (headless Chromium)', function () {
 
   it('renders no row again once it is final', async () => {
     await snapshot(page, longTranscript(20));
-    // The rows' code is coloured in place once the highlighter's chunk is here: that is its one drawing, not a render again.
-    await page.waitForFunction(
-      () => (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('[data-highlight="pending"]') === null,
-    );
     const m = await mutationsDuring(page, () => batch(page, exchange(99)));
     const before = new Set(longTranscript(20).messages.map((x) => `row:${x.id}`));
     const touched = m.describe.filter((p) => before.has(p.split('/')[0]!));
