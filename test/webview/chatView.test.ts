@@ -196,7 +196,10 @@ describe('chat webview (headless Chromium)', function () {
       ],
       prior,
     );
-    await page.route('**/dist/webview/highlight*', async (r) => { await new Promise((res) => setTimeout(res, 300)); await r.continue(); });
+    await page.route('**/dist/webview/highlight*', async (r) => {
+      await new Promise((res) => setTimeout(res, 300));
+      await r.continue();
+    });
     await snapshot(page, open);
     const rowId = open.messages[open.openIndex]!.id;
     const text = await mutationsDuring(page, () =>
