@@ -15,8 +15,8 @@ import type { Logger } from '../shared/wire/workerProtocol.ts';
 export class TurnJournalFile implements TurnJournalStore {
   private readonly _file: string;
   private readonly _log: Logger;
-  /** A background write is under way; `_next` is the newest turn given since. */
-  private _writing = false;
+  /** The background writes under way, settled once the newest is on disk; `_next` is the newest turn given since. */
+  private _writing: Promise<void> | undefined;
   private _next: JournaledTurn | undefined;
   /** Bumped by `writeNow` and `clear`: a background write started before either must not land after it. */
   private _generation = 0;
@@ -39,7 +39,18 @@ export class TurnJournalFile implements TurnJournalStore {
 
   write(turn: JournaledTurn): void {
     this._next = turn;
-    if (!this._writing) void this._drain();
+    if (this._writing) return;
+    const writing = this._drain().finally(() => {
+      if (this._writing === writing) this._writing = undefined;
+      // Given after the drain's last look and before this ran.
+      if (this._next && !this._writing) this.write(this._next);
+    });
+    this._writing = writing;
+  }
+
+  /** Settles once no background write is under way (at once when none is). */
+  async idle(): Promise<void> {
+    while (this._writing) await this._writing;
   }
 
   writeNow(turn: JournaledTurn): void {
@@ -67,7 +78,6 @@ export class TurnJournalFile implements TurnJournalStore {
   }
 
   private async _drain(): Promise<void> {
-    this._writing = true;
     const tmp = `${this._file}.writing`;
     try {
       for (let turn = this._next; turn; turn = this._next) {
@@ -85,8 +95,6 @@ export class TurnJournalFile implements TurnJournalStore {
       }
     } catch (err) {
       this._log.warn(`The streaming turn's journal could not be written: ${String(err)}`);
-    } finally {
-      this._writing = false;
     }
   }
 

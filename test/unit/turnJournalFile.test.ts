@@ -1,7 +1,7 @@
 /** The turn journal's file: written off the host thread while a reply streams, never left stale by a clear or a stop. */
 
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TurnJournalFile } from '../../src/extension/turnJournalFile.ts';
@@ -34,7 +34,7 @@ describe('the turn journal file', () => {
     store.write(turn('one two three'));
     await until(() => new TurnJournalFile(file, log).load()?.text === 'one two three', 'the newest turn on disk');
     // Nothing else queued: it stays the newest.
-    await new Promise((r) => setTimeout(r, 50));
+    await store.idle();
     assert.equal(store.load()?.text, 'one two three');
   });
 
@@ -42,7 +42,7 @@ describe('the turn journal file', () => {
     const store = new TurnJournalFile(file, log);
     store.write(turn('streamed'));
     store.clear();
-    await new Promise((r) => setTimeout(r, 100));
+    await store.idle();
     assert.equal(existsSync(file), false);
     assert.deepEqual(readdirSync(join(dir, 'storage')), [], 'no temporary file left');
   });
@@ -52,8 +52,20 @@ describe('the turn journal file', () => {
     store.write(turn('older'));
     store.writeNow(turn('at the stop'));
     assert.equal(store.load()?.text, 'at the stop', 'on disk before it returns');
-    await new Promise((r) => setTimeout(r, 100));
+    await store.idle();
     assert.equal(store.load()?.text, 'at the stop');
     assert.deepEqual(log.lines, []);
+  });
+
+  it('a write that fails warns, settles, and does not stop a later write', async () => {
+    writeFileSync(join(dir, 'storage'), 'a file where the folder should be');
+    const store = new TurnJournalFile(file, log);
+    store.write(turn('lost'));
+    await store.idle();
+    assert.equal(log.lines.length, 1, 'one warning');
+    rmSync(join(dir, 'storage'));
+    store.write(turn('kept'));
+    await store.idle();
+    assert.equal(store.load()?.text, 'kept');
   });
 });
