@@ -110,7 +110,7 @@ try {
     const hero = path.join(outRoot, 'hero');
     const result = await runScenario(harness, {
       scenario: await loadScenario(scenarioFile('screenshot-hero')),
-      prompt: '`npm start Ada Grace` only greets Ada. Can it greet everyone?',
+      prompt: 'Running "npm start Ada Grace" only greets Ada. Can it greet everyone?',
       out: hero,
       files: path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces', 'demo'),
       vscodeSettings: {
@@ -118,16 +118,19 @@ try {
         'piPanel.tools': ['read', 'grep', 'find', 'ls', 'bash', 'edit', 'write'],
         // The demo has no node_modules: without @types/node every `process` would be a red squiggle.
         'typescript.validate.enable': false,
-        'diffEditor.useInlineViewWhenSpaceIsLimited': false,
       },
       timeoutMs: 90_000,
       actions: [
-        { do: 'sidebarWidth', width: 480 },
+        { do: 'sidebarWidth', width: 540 },
         { waitFor: '[data-role="assistant"][data-stop-reason="stop"]' },
         { waitFor: '.tool-group-summary[aria-expanded="false"][data-status="done"]' },
         { waitFor: '[data-diagram="mermaid"] svg' },
         { waitFor: '[data-testid="changes"] [data-path="src/cli.ts"] [data-action="undo-file"]' },
-        { do: 'click', selector: '[data-tool-call-id="call_edit"] [data-action="open-diff"][data-path="src/cli.ts"]' },
+        // Kept, as after a review: the Changes row is its compact self and the diff carries no review marks.
+        { do: 'click', selector: '[data-testid="changes"] [data-action="keep-all"]' },
+        { waitFor: '[data-testid="changes"] [data-path="src/cli.ts"][data-pending="0"]' },
+        // The pointer stays on the file's row, which then shows its actions.
+        { do: 'click', selector: '[data-testid="changes"] [data-path="src/cli.ts"] [data-action="open-diff"]' },
         { waitForEditor: 'cli\\.ts \\(before Pi\'s run\\) ↔ cli\\.ts","kind":"diff"' },
         { do: 'screenshot', name: 'hero' },
       ],
