@@ -106,6 +106,12 @@ function isolatedEnv(tempDir: string, extra: Readonly<Record<string, string>> = 
   return env;
 }
 
+/** A ~/.profile that puts `dirs` first on PATH, each taken literally (quoted for the shell). */
+export function pathFirstProfile(dirs: readonly string[]): string {
+  const first = dirs.map((d) => `'${d.replaceAll("'", `'\\''`)}'`).join(':');
+  return `export PATH=${first}:"$PATH"\n`;
+}
+
 function makeDirs(tempDir: string): void {
   for (const d of ['home/.config', 'home/.local/share', 'home/.cache', 'run', 'tmp', 'user-data/User', 'extensions']) {
     fs.mkdirSync(path.join(tempDir, d), { recursive: true, mode: 0o700 });
@@ -172,10 +178,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pi-panel-code-server-'));
   let unregister = onExitCleanup(() => fs.rmSync(tempDir, { recursive: true, force: true }));
   makeDirs(tempDir);
-  if (options.pathFirst?.length) {
-    const first = options.pathFirst.map((d) => `'${d.replaceAll("'", `'\\''`)}'`).join(':');
-    fs.writeFileSync(path.join(tempDir, 'home', '.profile'), `export PATH=${first}:"$PATH"\n`);
-  }
+  if (options.pathFirst?.length) fs.writeFileSync(path.join(tempDir, 'home', '.profile'), pathFirstProfile(options.pathFirst));
   const userDataDir = path.join(tempDir, 'user-data');
   const extensionsDir = path.join(tempDir, 'extensions');
   const logFile = path.join(tempDir, 'code-server.log');
