@@ -27,6 +27,7 @@
  * log (its output channel) is copied to `extension-log.txt`. One more action:
  *   { "do": "input", "text": "…" }        type into the open VS Code input box and press Enter; `${modelUrl}` in the text
  *                                         is the scripted model's base URL (`http://127.0.0.1:PORT/v1`)
+ * For screenshots: { "do": "sidebarWidth", "width": N } drags the sidebar's edge until the sidebar is N px wide.
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -69,6 +70,8 @@ export type Action =
   | { readonly do: 'steer' | 'followUp' | 'send' | 'type'; readonly text: string }
   | { readonly do: 'command'; readonly id: string }
   | { readonly do: 'screenshot'; readonly name: string }
+  // Beyond the base actions: drag the sidebar's edge until it is this many px wide (a screenshot with a roomier chat).
+  | { readonly do: 'sidebarWidth'; readonly width: number }
   /** Clicks the button of that choice in the open extension dialog card (its button's `data-choice`). */
   | { readonly do: 'answer'; readonly choice: string }
   /** Clicks an element inside the webview. */
@@ -202,10 +205,14 @@ export const UNTRUSTED_SETTINGS: Readonly<Record<string, unknown>> = {
   'security.workspace.trust.emptyWindow': false,
 };
 
-/** Starts code-server with the extension installed, and a browser; `untrusted`: every folder opens in Restricted Mode. */
-export async function startHarness(vsix: string, options: { untrusted?: boolean; locale?: string } = {}): Promise<Harness> {
+/**
+ * Starts code-server with the extension installed, and a browser; `untrusted`: every folder opens in Restricted Mode;
+ * `pathFirst`: folders put first on the extension hosts' (and so Pi's) PATH.
+ */
+export async function startHarness(vsix: string, options: { untrusted?: boolean; locale?: string; pathFirst?: readonly string[] } = {}): Promise<Harness> {
   const server = await startCodeServer({
     vsix: [vsix],
+    ...(options.pathFirst ? { pathFirst: options.pathFirst } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.untrusted ? { workspaceTrust: true, settings: UNTRUSTED_SETTINGS } : {}),
   });
@@ -686,6 +693,9 @@ async function playAction(
         return;
       case 'treeItem':
         await clickTreeItem(wb, action.view, action.text, action.action, deadline);
+        return;
+      case 'sidebarWidth':
+        await wb.resizeSidebar(action.width, remaining());
         return;
       case 'screenshot':
         await wb.screenshot(path.join(out, `${action.name.replace(/[^\w.-]/g, '_')}.png`));

@@ -275,6 +275,23 @@ export class Workbench {
     await this.page.evaluate(script).catch(() => undefined);
   }
 
+  /**
+   * Drags the sash at the sidebar's right edge, as a user widens the sidebar, until the sidebar is `width` px wide (a few
+   * px off is fine: the workbench snaps). The workbench has no setting for it.
+   */
+  async resizeSidebar(width: number, timeoutMs = 10_000): Promise<void> {
+    const sidebar = this.page.locator('.part.sidebar');
+    const box = await sidebar.boundingBox({ timeout: timeoutMs });
+    if (!box) throw new Error('the sidebar is not showing');
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 10 });
+    await this.page.mouse.up();
+    const now = (await sidebar.boundingBox({ timeout: timeoutMs }))?.width ?? 0;
+    if (Math.abs(now - width) > 8) throw new Error(`the sidebar is ${Math.round(now)} px wide after the drag, not ${width}`);
+  }
+
   /** A screenshot of the whole workbench; waits for toasts to fade in first. */
   async screenshot(file: string): Promise<void> {
     await sleep(600);

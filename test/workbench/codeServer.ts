@@ -32,8 +32,14 @@ export interface CodeServerOptions {
   readonly workspace?: string;
   /** Packaged extensions to install into the throwaway extensions dir before starting. */
   readonly vsix?: readonly string[];
-  /** Extra environment for the server, and so for every extension host it starts. */
+  /** Extra environment for the server, and so for every extension host it starts (but PATH: see `pathFirst`). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Folders put first on the extension hosts' PATH (a tool Pi runs, say). The server gives an extension host the
+   * environment of the user's login shell, whose /etc/profile sets PATH afresh: the folders go into the throwaway
+   * HOME's ~/.profile, as a user's own would.
+   */
+  readonly pathFirst?: readonly string[];
   /** Extra user settings, merged over {@link QUIET_SETTINGS}. */
   readonly settings?: Readonly<Record<string, unknown>>;
   /** `--vscode-option enable-smoke-test-driver`: lets extensionTestsPath report through `codeAutomationExit`. */
@@ -98,6 +104,12 @@ function isolatedEnv(tempDir: string, extra: Readonly<Record<string, string>> = 
     if (!(k in extra)) delete env[k];
   }
   return env;
+}
+
+/** A ~/.profile that puts `dirs` first on PATH, each taken literally (quoted for the shell). */
+export function pathFirstProfile(dirs: readonly string[]): string {
+  const first = dirs.map((d) => `'${d.replaceAll("'", `'\\''`)}'`).join(':');
+  return `export PATH=${first}:"$PATH"\n`;
 }
 
 function makeDirs(tempDir: string): void {
@@ -166,6 +178,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pi-panel-code-server-'));
   let unregister = onExitCleanup(() => fs.rmSync(tempDir, { recursive: true, force: true }));
   makeDirs(tempDir);
+  if (options.pathFirst?.length) fs.writeFileSync(path.join(tempDir, 'home', '.profile'), pathFirstProfile(options.pathFirst));
   const userDataDir = path.join(tempDir, 'user-data');
   const extensionsDir = path.join(tempDir, 'extensions');
   const logFile = path.join(tempDir, 'code-server.log');
