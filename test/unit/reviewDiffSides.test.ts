@@ -41,7 +41,13 @@ describe('review marks and diff editors', () => {
   });
 
   it('counts an editor of any file of an active multi-file diff', () => {
-    const review: GroupSeen = { column: 1, diffs: [{ original: 'pi-pending:/w/b.ts', modified: OTHER }, { original: 'pi-pending:/w/a.ts', modified: FILE }] };
+    const review: GroupSeen = {
+      column: 1,
+      diffs: [
+        { original: 'pi-pending:/w/b.ts', modified: OTHER },
+        { original: 'pi-pending:/w/a.ts', modified: FILE },
+      ],
+    };
     assert.equal(inDiff({ uri: FILE, column: undefined }, [review]), true);
     assert.equal(inDiff({ uri: FILE, column: 2 }, [review, plain(2)]), false);
   });

@@ -30,16 +30,9 @@ describe('review marks in diff editors', () => {
   const shown = (): string => vscode.window.visibleTextEditors.map((e) => `${path.basename(e.document.uri.fsPath)}@${e.viewColumn}`).join(', ');
 
   it('says both sides of a diff editor are in a diff, and a plain editor of the same file in another group is not', async () => {
-    const seen: string[] = [];
-    const probe = vscode.window.onDidChangeVisibleTextEditors((editors) => seen.push(editors.map((e) => `${path.basename(e.document.uri.fsPath)}@${e.viewColumn}:${isDiffSide(e)}`).join(' ')));
-    const tabsSeen: string[] = [];
-    const probe2 = vscode.window.tabGroups.onDidChangeTabs(() => tabsSeen.push(vscode.window.visibleTextEditors.map((e) => `${path.basename(e.document.uri.fsPath)}@${e.viewColumn}:${isDiffSide(e)}`).join(' ')));
     await vscode.window.showTextDocument(file, { viewColumn: vscode.ViewColumn.Two, preview: false });
     await vscode.commands.executeCommand('vscode.diff', before, file, 'a.ts (before) ↔ a.ts', { viewColumn: vscode.ViewColumn.One, preview: true });
     await waitUntil(() => editorsOf(file).length === 2 && editorsOf(before).length === 1, 'the diff in group 1 and the file in group 2');
-    await new Promise((r) => setTimeout(r, 500));
-    console.log(`[pi-test] probe visible: ${JSON.stringify(seen)}\n tabs: ${JSON.stringify(tabsSeen)}`);
-    probe.dispose(); probe2.dispose();
     const plain = editorsOf(file).find((e) => e.viewColumn === vscode.ViewColumn.Two);
     const modified = editorsOf(file).find((e) => e !== plain);
     const [original] = editorsOf(before);
@@ -60,15 +53,10 @@ describe('review marks in diff editors', () => {
   });
 
   it('says the sides of a multi-file diff editor (Review Changes) are in a diff, and a plain editor of the file beside it is not', async () => {
-    const seen: string[] = [];
-    const probe = vscode.window.onDidChangeVisibleTextEditors((editors) => seen.push(editors.map((e) => `${path.basename(e.document.uri.fsPath)}@${e.viewColumn}:${isDiffSide(e)}`).join(' ')));
     await vscode.window.showTextDocument(file, { viewColumn: vscode.ViewColumn.Two, preview: false });
     await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
     await vscode.commands.executeCommand('vscode.changes', 'Review', [[file, before, file]]);
     await waitUntil(() => editorsOf(file).length === 2 && editorsOf(before).length === 1, 'the multi-file diff and the file beside it');
-    await new Promise((r) => setTimeout(r, 500));
-    console.log(`[pi-test] probe multi: ${JSON.stringify(seen)}`);
-    probe.dispose();
     const plain = editorsOf(file).find((e) => e.viewColumn === vscode.ViewColumn.Two);
     const modified = editorsOf(file).find((e) => e !== plain);
     const [original] = editorsOf(before);
