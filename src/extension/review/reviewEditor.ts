@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { Disposable, Emitter } from '../../shared/disposable.ts';
 import { marksOf } from '../../shared/review/decorations.ts';
+import { inDiff, type GroupSeen } from '../../shared/review/diffSides.ts';
 import { lineCount, type Hunk } from '../../shared/review/hunks.ts';
 import type { PendingChanges, PendingFile } from './pendingChanges.ts';
 
@@ -18,6 +19,27 @@ export interface ChangeAt {
   readonly rel: string;
   readonly file: PendingFile;
   readonly hunk?: Hunk;
+}
+
+/** Whether `editor` shows a side of a diff editor (a diff or a multi-file diff active in a tab group): `TextEditor` cannot say, the tabs can. */
+export function isDiffSide(editor: vscode.TextEditor, groups: readonly GroupSeen[] = groupsSeen()): boolean {
+  return inDiff({ uri: editor.document.uri.toString(), column: editor.viewColumn }, groups);
+}
+
+/** The tab groups as the check sees them: each one's column and the diffs its active tab shows. */
+function groupsSeen(): GroupSeen[] {
+  return vscode.window.tabGroups.all.map((g) => ({ column: g.viewColumn, diffs: diffsOf(g.activeTab?.input) }));
+}
+
+/** The sides of a tab's diffs: one for a diff, each file's for a multi-file diff, none for anything else. */
+function diffsOf(input: unknown): GroupSeen['diffs'] {
+  if (input instanceof vscode.TabInputTextDiff) return [{ original: input.original.toString(), modified: input.modified.toString() }];
+  // A multi-file diff's input (TabInputTextMultiDiff) is not in the API version this extension targets: read it by its shape.
+  const textDiffs = (input as { textDiffs?: unknown } | undefined)?.textDiffs;
+  if (!Array.isArray(textDiffs)) return [];
+  return textDiffs.flatMap((d: unknown) =>
+    d instanceof vscode.TabInputTextDiff ? [{ original: d.original.toString(), modified: d.modified.toString() }] : [],
+  );
 }
 
 export class ReviewEditor extends Disposable implements vscode.CodeLensProvider {
@@ -80,7 +102,8 @@ export class ReviewEditor extends Disposable implements vscode.CodeLensProvider 
 
   /** Decorations of every visible editor, the lenses, the status text and the context key, now. */
   draw(): void {
-    for (const editor of vscode.window.visibleTextEditors) this._decorate(editor);
+    const groups = groupsSeen();
+    for (const editor of vscode.window.visibleTextEditors) this._decorate(editor, isDiffSide(editor, groups));
     this._onDidChangeCodeLenses.fire();
     let left = 0;
     let total = 0;
@@ -155,13 +178,15 @@ export class ReviewEditor extends Disposable implements vscode.CodeLensProvider 
     return lenses;
   }
 
-  private _decorate(editor: vscode.TextEditor): void {
+  /** Draws `editor`'s marks; a side of a diff editor gets none (and loses those drawn before), the diff's own colours show the change. */
+  private _decorate(editor: vscode.TextEditor, diffSide: boolean): void {
     const added: vscode.DecorationOptions[] = [];
     const removed: vscode.DecorationOptions[] = [];
     for (const { chat, rel, file } of this.filesOf(editor.document.uri)) {
       if (file.whole) continue;
       // After a reload or a change on disk, a change no longer as the run wrote it is not shown (nor undone) as pending.
       chat.pending.validate(rel, editor.document);
+      if (diffSide) continue;
       for (const m of marksOf(chat.pending.files.get(rel)?.hunks ?? [], editor.document.lineCount)) {
         const hover = new vscode.MarkdownString(`**${vscode.l10n.t("Pi's change")}**\n\n`).appendCodeblock(m.diff, 'diff');
         if (m.added) added.push({ range: new vscode.Range(m.added.first, 0, m.added.last, 0), hoverMessage: hover });
