@@ -16,67 +16,81 @@ export type PageRecord =
 export const PAGE_BINDING = '__piChatPage';
 
 /**
- * In every frame, first. VS Code's webview page (`…/pre/index.html`) writes each new content into a frame it loads on
- * `fake.html` (document.open, write, close); in that frame the written HTML passes `Document.prototype.write`, which
- * this wraps (the frame keeps its window and this realm across `document.open`). Messages from a page go through the
- * webview page's `__vscode_post_message__`, which this wraps as VS Code sets it.
+ * In every frame, first; acts in VS Code's webview page (`…/pre/index.html`). That page writes each new content into
+ * a frame it loads on `fake.html` (document.open, write, close, once the frame's DOMContentLoaded has come): the
+ * written HTML passes that frame's `Document.prototype.write`, which this wraps for each new frame (a script of the
+ * frame's own would not run: the frame keeps the window of its first, blank document). Messages from a page go
+ * through the webview page's `__vscode_post_message__`, which this wraps as VS Code sets it.
  */
 function installPageWatcher(binding: string): void {
   // The tests' tsconfig has no DOM: the browser's globals, typed as far as used here.
   type Body = { getAttribute(n: string): string | null } | null;
   type Doc = { body: Body; getElementById(id: string): { textContent: string | null } | null };
-  const g = globalThis as unknown as Record<string, unknown> & {
-    location: { pathname: string };
-    document: { getElementById(id: string): { contentDocument: { body: Body } | null } | null };
+  type FrameWindow = {
+    addEventListener(type: string, f: () => void): void;
     Document: { prototype: { write(...text: string[]): void } };
     DOMParser: new () => { parseFromString(html: string, type: string): Doc };
   };
+  type Frame = { nodeName: string; contentWindow: FrameWindow | null; contentDocument: { body: Body } | null };
+  const g = globalThis as unknown as Record<string, unknown> & {
+    location: { pathname: string };
+    document: { getElementById(id: string): Frame | null };
+    MutationObserver: new (f: (records: { addedNodes: ArrayLike<Frame> }[]) => void) => { observe(target: unknown, options: object): void };
+  };
+  if (!g.location.pathname.endsWith('/pre/index.html')) return;
   const report = (record: object): void => {
     const f = g[binding];
     if (typeof f === 'function') void (f as (json: string) => Promise<void>)(JSON.stringify(record));
   };
-  const path = g.location.pathname;
-  if (path.endsWith('/fake.html')) {
-    const proto = g.Document.prototype;
-    const write = proto.write;
-    proto.write = function (this: unknown, ...text: string[]) {
-      try {
-        const doc = new g.DOMParser().parseFromString(text.join(''), 'text/html');
-        const chat = doc.body?.getAttribute('data-chat-id');
-        if (chat) report({ kind: 'page', chat, picture: doc.getElementById('pi-saved')?.textContent ?? null });
-      } catch {
-        // Only a watcher: the page is written whatever happens here.
-      }
-      write.apply(this, text);
-    };
-  } else if (path.endsWith('/pre/index.html')) {
-    const name = '__vscode_post_message__';
-    let wrapped: unknown;
-    const chatOf = (): string | null | undefined =>
-      (g.document.getElementById('active-frame') ?? g.document.getElementById('pending-frame'))?.contentDocument?.body?.getAttribute('data-chat-id');
-    const textOf = (node: unknown): string => (typeof node === 'string' ? node : Array.isArray(node) ? node.slice(2).map(textOf).join('') : '');
-    Object.defineProperty(g, name, {
-      configurable: true,
-      get: () => wrapped,
-      set: (post: unknown) => {
-        if (typeof post !== 'function') {
-          wrapped = post;
-          return;
+  // Each new content frame: its written page, parsed (no script of it runs), reported before it is written.
+  const watch = (frame: Frame): void => {
+    frame.contentWindow?.addEventListener('DOMContentLoaded', () => {
+      const w = frame.contentWindow;
+      if (!w) return;
+      const proto = w.Document.prototype;
+      const write = proto.write;
+      proto.write = function (this: unknown, ...text: string[]) {
+        try {
+          const doc = new w.DOMParser().parseFromString(text.join(''), 'text/html');
+          const chat = doc.body?.getAttribute('data-chat-id');
+          if (chat) report({ kind: 'page', chat, picture: doc.getElementById('pi-saved')?.textContent ?? null });
+        } catch {
+          // Only a watcher: the page is written whatever happens here.
         }
-        wrapped = (command: string, data: unknown, ...rest: unknown[]) => {
-          try {
-            const message = (data as { message?: { type?: unknown; rows?: unknown } } | undefined)?.message;
-            const chat = chatOf();
-            if (command === 'onmessage' && message?.type === 'savedPicture' && Array.isArray(message.rows) && chat)
-              report({ kind: 'picture', chat, text: message.rows.map(textOf).join('\n') });
-          } catch {
-            // Only a watcher: the message goes on whatever happens here.
-          }
-          return (post as (...args: unknown[]) => unknown)(command, data, ...rest);
-        };
-      },
+        write.apply(this, text);
+      };
     });
-  }
+  };
+  new g.MutationObserver((records) => {
+    for (const r of records) for (const n of Array.from(r.addedNodes)) if (n.nodeName === 'IFRAME') watch(n);
+  }).observe(g.document, { childList: true, subtree: true });
+
+  const name = '__vscode_post_message__';
+  let wrapped: unknown;
+  const chatOf = (): string | null | undefined =>
+    (g.document.getElementById('active-frame') ?? g.document.getElementById('pending-frame'))?.contentDocument?.body?.getAttribute('data-chat-id');
+  const textOf = (node: unknown): string => (typeof node === 'string' ? node : Array.isArray(node) ? node.slice(2).map(textOf).join('') : '');
+  Object.defineProperty(g, name, {
+    configurable: true,
+    get: () => wrapped,
+    set: (post: unknown) => {
+      if (typeof post !== 'function') {
+        wrapped = post;
+        return;
+      }
+      wrapped = (command: string, data: unknown, ...rest: unknown[]) => {
+        try {
+          const message = (data as { message?: { type?: unknown; rows?: unknown } } | undefined)?.message;
+          const chat = chatOf();
+          if (command === 'onmessage' && message?.type === 'savedPicture' && Array.isArray(message.rows) && chat)
+            report({ kind: 'picture', chat, text: message.rows.map(textOf).join('\n') });
+        } catch {
+          // Only a watcher: the message goes on whatever happens here.
+        }
+        return (post as (...args: unknown[]) => unknown)(command, data, ...rest);
+      };
+    },
+  });
 }
 
 /** The init script for `addInitScript`. */
