@@ -845,17 +845,35 @@ async function showTab(wb: Workbench, chats: ChatTargets, n: number, picture: st
     await wb.chatFrame(id, remaining());
     return;
   }
+  // The host puts the picture into the hidden tab's HTML when it hears of the hide. When the tab is shown again before
+  // that HTML has reached the workbench (a slow extension host), VS Code makes the page from the old HTML, then again
+  // when the new HTML arrives: the first page since the show that holds a picture is the one checked.
+  const withPicture = (): PageRecord | undefined =>
+    made()
+      .slice(before)
+      .find((p) => p.kind === 'page' && p.picture !== null);
   let page: PageRecord | undefined;
-  while (!(page = made()[before])) {
-    if (Date.now() >= deadline) throw new Error(`VS Code made no new page for the chat ${id} when its tab was shown again`);
+  while (!(page = withPicture())) {
+    if (Date.now() >= deadline) {
+      const count = made().length - before;
+      throw new Error(
+        count
+          ? `the page VS Code made for the chat ${id} held no saved picture (${count} page(s) made since its tab was shown)`
+          : `VS Code made no new page for the chat ${id} when its tab was shown again`,
+      );
+    }
     await sleep(100);
   }
   if (page.kind !== 'page' || page.picture === null) throw new Error(`the page VS Code made for the chat ${id} held no saved picture`);
   if (!fold(page.picture).includes(fold(picture)))
     throw new Error(`the saved picture in the chat ${id}'s page lacks ${JSON.stringify(picture)} (it holds ${JSON.stringify(page.picture.slice(-200))})`);
-  const frame = await wb.chatFrame(id, remaining());
-  // The picture is the page's `.saved-render` (webview/savedRender.ts) until the first live render takes it away.
-  while ((await frame.locator('.saved-render').count()) > 0 || (await frame.locator('[data-testid="transcript"] [data-role]').count()) === 0) {
+  // The picture is the page's `.saved-render` (webview/savedRender.ts) until the first live render takes it away. The
+  // chat's frame is looked up each time: a page made again replaces it.
+  const live = async (): Promise<boolean> => {
+    const frame = await wb.chatFrame(id, remaining());
+    return (await frame.locator('.saved-render').count()) === 0 && (await frame.locator('[data-testid="transcript"] [data-role]').count()) > 0;
+  };
+  while (!(await live().catch(() => false))) {
     if (Date.now() >= deadline) throw new Error(`the live rows never took the saved picture's place in the chat ${id}`);
     await sleep(100);
   }
