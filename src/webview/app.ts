@@ -32,6 +32,7 @@ import { Paging, type TranscriptHolder } from './paging.ts';
 import { PlanStrip } from './planStrip.ts';
 import { renameWorktreeBranch, worktreeStrip } from './worktreeStrip.ts';
 import { captureRows, SavedPicture } from './savedRender.ts';
+import { ComposerFocus } from './composerFocus.ts';
 import { PromptNavigator } from './promptNavigator.ts';
 import { ScrollAnchor } from './scroll.ts';
 import { ShellLive } from './shellLive.ts';
@@ -103,6 +104,7 @@ export class ChatApp extends Disposable {
   private readonly _prompts: PromptNavigator;
   private readonly _welcome: Welcome;
   private readonly _picker: ModelPicker;
+  private readonly _composerFocus: ComposerFocus;
 
   /** Builds the view into `root` from the UI state `saved` kept. */
   constructor(root: HTMLElement, host: AppHost, saved: UiState) {
@@ -187,6 +189,7 @@ export class ChatApp extends Disposable {
       saved.draft,
       saved.history,
     );
+    this._composerFocus = new ComposerFocus(this._composer.textarea, saved.composerFocus === true, () => this._persist());
     this._queue = new QueueStrip({
       edit: (queue, index, text) =>
         this._composer.editQueued(
@@ -349,6 +352,11 @@ export class ChatApp extends Disposable {
     return { rows: parts.reduce((n, p) => n + rowCount(p), 0), cards: parts.reduce((n, p) => n + Object.keys(p.tools).length, 0) };
   }
 
+  /** The page got the focus (VS Code focuses a view's page when it is shown or clicked). */
+  pageFocused(): void {
+    this._composerFocus.pageFocused();
+  }
+
   /** A message from the host (validated here: the host is trusted, but a newer one may send what this version does not know). */
   receive(raw: unknown): void {
     dispatchHostMessage(raw, this._handlers);
@@ -363,6 +371,7 @@ export class ChatApp extends Disposable {
       follow: a.following,
       fromBottom: a.fromBottom,
       render: this._picture.rows,
+      composerFocus: this._composerFocus.had,
     });
   }
 

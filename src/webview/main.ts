@@ -16,6 +16,11 @@ early?.stop();
 window.addEventListener('message', (e: MessageEvent) => app.receive(e.data));
 post({ type: 'ready' });
 for (const data of early?.messages ?? []) app.receive(data);
-// With several chats open, the palette's commands act on the one the user was last in.
-window.addEventListener('focus', () => post({ type: 'focused' }));
-if (early?.focused) post({ type: 'focused' });
+// With several chats open, the palette's commands act on the one the user was last in. A page made again (the view
+// was hidden) gives the focus back to the composer if it had it.
+const focused = (): void => {
+  post({ type: 'focused' });
+  app.pageFocused();
+};
+window.addEventListener('focus', focused);
+if (early?.focused) focused();

@@ -35,6 +35,8 @@ export interface UiState {
   readonly fromBottom: number;
   /** A picture of the rows on screen (savedRender.ts), drawn at once when the view is shown again; checked when drawn. */
   readonly render?: unknown;
+  /** The composer had the focus when the page lost it: a page made again gives it back (composerFocus.ts). */
+  readonly composerFocus?: boolean;
 }
 
 const emptyUi: UiState = { draft: '', history: [], toggled: {}, follow: true, fromBottom: 0 };
@@ -54,6 +56,7 @@ export function loadUiState(): UiState {
     follow: r.follow !== false,
     fromBottom: typeof r.fromBottom === 'number' && Number.isFinite(r.fromBottom) ? r.fromBottom : 0,
     render: r.render,
+    composerFocus: r.composerFocus === true,
   };
 }
 

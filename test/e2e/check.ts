@@ -36,8 +36,11 @@ interface Expect {
   /** Editor chat N's text (chat-N.txt) holds each string, or (`chatLacks`) none of them. */
   chatContains?: Record<string, string[]>;
   chatLacks?: Record<string, string[]>;
-  /** Editor chat N: its text (chat-N.txt, which must exist) holds or lacks strings, and its run state in result.json. */
-  chats?: Record<string, { contains?: string[]; lacks?: string[]; runState?: string }>;
+  /**
+   * Editor chat N: its text (chat-N.txt, which must exist) holds or lacks strings, and its run state in result.json.
+   * Beyond the shared checker's format: `containsOnce`, strings its text holds exactly once (see `chatsOnce`).
+   */
+  chats?: Record<string, { contains?: string[]; lacks?: string[]; containsOnce?: string[]; runState?: string }>;
 }
 
 /** A case's regex, with the `(?i)` prefix meaning case-insensitive. */
@@ -119,6 +122,7 @@ export function checkRun(outDir: string, expect: Expect): string[] {
     const info = (result as { chats?: { id: string; runState?: string }[] }).chats?.find((c) => c.id === `editor-${n}`);
     if (want.runState && info?.runState !== want.runState) problems.push(`chat ${n} runState ${info?.runState} != ${want.runState}`);
   }
+  problems.push(...chatsOnce(outDir, expect.chats));
   if (expect.thinking && !html.includes('data-block="thinking"')) problems.push('no thinking block on the panel');
 
   const status = file('status.jsonl');
@@ -195,6 +199,30 @@ export function checkRun(outDir: string, expect: Expect): string[] {
         if (c.type === 'text' && c.text?.trim() && !screens.includes(fold(c.text).trim()))
           problems.push(`persisted text not on the panel: ${JSON.stringify(c.text.slice(0, 60))}`);
       }
+    }
+  }
+  return problems;
+}
+
+/**
+ * `chats[N].containsOnce`: each string is in editor chat N's text (chat-N.txt) exactly once, as `panelContainsOnce`
+ * is on the sidebar's (a tab shown again draws its reply once). The shared checker does not know it: the suite
+ * checks it beside it.
+ */
+export function chatsOnce(outDir: string, chats: Record<string, { containsOnce?: string[] }> | undefined): string[] {
+  const problems: string[] = [];
+  for (const [n, want] of Object.entries(chats ?? {})) {
+    if (!want.containsOnce?.length) continue;
+    let chat = '';
+    try {
+      chat = fold(fs.readFileSync(path.join(outDir, `chat-${n}.txt`), 'utf8'));
+    } catch {
+      problems.push(`chat-${n}.txt missing`);
+      continue;
+    }
+    for (const s of want.containsOnce) {
+      const count = chat.split(fold(s)).length - 1;
+      if (count !== 1) problems.push(`${JSON.stringify(s)} is in chat ${n} ${count} times, expected once`);
     }
   }
   return problems;

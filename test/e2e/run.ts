@@ -28,6 +28,15 @@
  *   { "do": "input", "text": "…" }        type into the open VS Code input box and press Enter; `${modelUrl}` in the text
  *                                         is the scripted model's base URL (`http://127.0.0.1:PORT/v1`)
  * For screenshots: { "do": "sidebarWidth", "width": N } drags the sidebar's edge until the sidebar is N px wide.
+ * A chat's pages as VS Code makes them (test/e2e/chatPages.ts): the runner writes `pages.jsonl`, each page VS Code
+ * wrote into a webview frame (`{ "kind": "page", "chat", "picture" }`: the text of the saved picture its HTML holds,
+ * null for none) and each saved picture a page sent its host (`{ "kind": "picture", "chat", "text" }`). Actions:
+ *   { "waitForPicture": "…" }             wait until the target chat's page has sent its host a saved picture holding
+ *                                         the text (the picture a hidden view's page is made again with)
+ *   { "do": "showTab", "chat": N, "picture": "…" }   click editor chat N's tab (another editor took its place) and wait
+ *                                         for its page; with `picture`, the page VS Code made for it must hold, in its
+ *                                         HTML, a saved picture with that text (drawn before its script ran), and the
+ *                                         live rows must take the picture's place
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -47,6 +56,8 @@ import { startCodeServer } from '../workbench/codeServer.ts';
 import type { CodeServer } from '../workbench/codeServer.ts';
 import { REPO_ROOT } from '../workbench/install.ts';
 import { chooseQuickFix, clickTreeItem, commitWorkspace, openFileAt, typeInTerminal, waitForTerminalText, waitForTreeItem } from './workbenchActions.ts';
+import { PAGE_BINDING, pageWatcherScript } from './chatPages.ts';
+import type { PageRecord } from './chatPages.ts';
 
 /** One step of a run, played in order after the prompt is sent. */
 export type Action =
@@ -90,7 +101,10 @@ export type Action =
   // Find in chat: Pi: Find in Chat opens the target chat's find box, which then searches for the text.
   | { readonly do: 'find'; readonly text: string }
   // First run: type into the open VS Code input box (a key, a URL) and press Enter; `${modelUrl}` is the scripted model's URL.
-  | { readonly do: 'input'; readonly text: string };
+  | { readonly do: 'input'; readonly text: string }
+  // A chat's pages (see the header): a saved picture sent to the host; an editor chat's tab shown again, its page checked.
+  | { readonly waitForPicture: string }
+  | { readonly do: 'showTab'; readonly chat: number; readonly picture?: string };
 
 /** The chats a run opened and the one its webview actions go to. */
 interface ChatTargets {
@@ -101,6 +115,8 @@ interface ChatTargets {
   worktrees?: Record<number, string>;
   /** The run's workspace, where `git worktree list` finds them. */
   workspace?: string;
+  /** The chats' pages so far, as `pages.jsonl` has them. */
+  pages?: readonly PageRecord[];
 }
 
 /** The worktree of the branch a worktree chat's page names (`data-worktree`), as `git worktree list` has it. */
@@ -300,6 +316,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     'screenshot.png',
     'result.json',
     'console.jsonl',
+    'pages.jsonl',
   ])
     fs.rmSync(path.join(out, f), { force: true });
   fs.writeFileSync(path.join(out, 'requests.jsonl'), '');
@@ -335,9 +352,15 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
     notifications.push(n);
     fs.writeSync(notificationLog, JSON.stringify({ t: new Date().toISOString(), ms: Date.now() - statusStart, ...n }) + '\n');
   });
+  const pageLog = fs.openSync(path.join(out, 'pages.jsonl'), 'w');
+  const pages: PageRecord[] = [];
+  await watchPages(wb, (p) => {
+    pages.push(p);
+    fs.writeSync(pageLog, JSON.stringify({ t: new Date().toISOString(), ms: Date.now() - statusStart, ...p }) + '\n');
+  });
   let runState: string | null = null;
   let elapsedMs = 0;
-  const chats: ChatTargets = { target: 'sidebar', editors: 0, worktrees: {}, workspace };
+  const chats: ChatTargets = { target: 'sidebar', editors: 0, worktrees: {}, workspace, pages };
   let deadline = Date.now() + timeoutMs;
   let chatStates: { id: string; runState: string | null }[] = [];
   try {
@@ -395,6 +418,7 @@ export async function runScenario(harness: Harness, options: RunOptions): Promis
   fs.closeSync(consoleLog);
   fs.closeSync(statusLog);
   fs.closeSync(notificationLog);
+  fs.closeSync(pageLog);
   await model.close();
   // Pi writes the session file as the run goes; give the last append a moment after the page closed.
   await sleep(200);
@@ -556,6 +580,13 @@ async function playAction(
       if (Date.now() >= deadline) throw new Error(`the Pi icon never showed the badge ${JSON.stringify(action.waitForBadge)}`);
       await sleep(100);
     }
+  } else if ('waitForPicture' in action) {
+    const id = chatId(chats.target);
+    const want = fold(action.waitForPicture);
+    while (!(chats.pages ?? []).some((p) => p.kind === 'picture' && p.chat === id && fold(p.text).includes(want))) {
+      if (Date.now() >= deadline) throw new Error(`the chat ${id} never saved a picture holding ${JSON.stringify(action.waitForPicture)}`);
+      await sleep(100);
+    }
   } else if ('waitForTreeItem' in action) {
     await waitForTreeItem(wb, action.view, action.waitForTreeItem, deadline);
   } else if ('waitForTerminal' in action) {
@@ -674,6 +705,9 @@ async function playAction(
       }
       case 'release':
         model.release(action.gate);
+        return;
+      case 'showTab':
+        await showTab(wb, chats, action.chat, action.picture, deadline);
         return;
       case 'attachImage': {
         const chips = (await view()).locator('[data-testid="composer-images"] [data-image-index]');
@@ -795,6 +829,70 @@ function installNotificationObserver(): void {
   const start = () => observer.observe(g.document.body, { subtree: true, childList: true, characterData: true });
   if (g.document.body) start();
   else (globalThis as unknown as { addEventListener(t: string, f: () => void): void }).addEventListener('DOMContentLoaded', start);
+}
+
+/** Collapses runs of white space, as the checker compares texts. */
+const fold = (s: string): string => s.replace(/\s+/g, ' ');
+
+/**
+ * Clicks editor chat N's tab (its title is the chat's label, "Chat N") and waits for its page; it becomes the target.
+ * With `picture`: the page VS Code made for this show must hold a saved picture with that text in its HTML, which
+ * paints before the page's script runs, and the live rows must then take the picture's place.
+ */
+async function showTab(wb: Workbench, chats: ChatTargets, n: number, picture: string | undefined, deadline: number): Promise<void> {
+  const remaining = (): number => Math.max(1, deadline - Date.now());
+  if (!(Number.isInteger(n) && n >= 1 && n <= chats.editors)) throw new Error(`no editor chat ${JSON.stringify(n)}`);
+  const id = chatId(n);
+  const made = () => (chats.pages ?? []).filter((p) => p.kind === 'page' && p.chat === id);
+  const before = made().length;
+  chats.target = n;
+  await wb.page
+    .locator('.part.editor .tabs-container .tab')
+    .filter({ hasText: new RegExp(`\\bChat ${n}\\b`) })
+    .first()
+    .click({ timeout: remaining() });
+  if (picture === undefined) {
+    await wb.chatFrame(id, remaining());
+    return;
+  }
+  // The host puts the picture into the hidden tab's HTML when it hears of the hide. When the tab is shown again before
+  // that HTML has reached the workbench (a slow extension host), VS Code makes the page from the old HTML, then again
+  // when the new HTML arrives: the first page since the show that holds a picture is the one checked.
+  const withPicture = (): PageRecord | undefined =>
+    made()
+      .slice(before)
+      .find((p) => p.kind === 'page' && p.picture !== null);
+  let page: PageRecord | undefined;
+  while (!(page = withPicture())) {
+    if (Date.now() >= deadline) {
+      const count = made().length - before;
+      throw new Error(
+        count
+          ? `the page VS Code made for the chat ${id} held no saved picture (${count} page(s) made since its tab was shown)`
+          : `VS Code made no new page for the chat ${id} when its tab was shown again`,
+      );
+    }
+    await sleep(100);
+  }
+  if (page.kind !== 'page' || page.picture === null) throw new Error(`the page VS Code made for the chat ${id} held no saved picture`);
+  if (!fold(page.picture).includes(fold(picture)))
+    throw new Error(`the saved picture in the chat ${id}'s page lacks ${JSON.stringify(picture)} (it holds ${JSON.stringify(page.picture.slice(-200))})`);
+  // The picture is the page's `.saved-render` (webview/savedRender.ts) until the first live render takes it away. The
+  // chat's frame is looked up each time: a page made again replaces it.
+  const live = async (): Promise<boolean> => {
+    const frame = await wb.chatFrame(id, remaining());
+    return (await frame.locator('.saved-render').count()) === 0 && (await frame.locator('[data-testid="transcript"] [data-role]').count()) > 0;
+  };
+  while (!(await live().catch(() => false))) {
+    if (Date.now() >= deadline) throw new Error(`the live rows never took the saved picture's place in the chat ${id}`);
+    await sleep(100);
+  }
+}
+
+/** Reports each chat page VS Code writes and each saved picture a page sends (test/e2e/chatPages.ts), in every frame. */
+async function watchPages(wb: Workbench, onPage: (p: PageRecord) => void): Promise<void> {
+  await wb.page.exposeFunction(PAGE_BINDING, (json: string) => onPage(JSON.parse(json) as PageRecord));
+  await wb.page.addInitScript(pageWatcherScript());
 }
 
 async function watchNotifications(wb: Workbench, onNotification: (n: NotificationRecord) => void): Promise<void> {

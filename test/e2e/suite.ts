@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../workbench/install.ts';
+import { chatsOnce } from './check.ts';
 import { packagedVsix, resolveScenario, runScenario, startHarness } from './run.ts';
 import type { Action, Harness } from './run.ts';
 
@@ -48,9 +49,14 @@ function check(outDir: string, caseFile: string): { ok: boolean; output: string 
   return { ok: r.status === 0, output: `${r.stdout}${r.stderr}`.trim() };
 }
 
-/** Expectations beyond the shared checker's format: `composerContains` (cancel returns queued texts to the composer). */
+/**
+ * Expectations beyond the shared checker's format: `composerContains` (cancel returns queued texts to the composer),
+ * `chats[N].containsOnce` (check.ts `chatsOnce`).
+ */
 function extraChecks(outDir: string, expect: Record<string, unknown>): string[] {
   const fails: string[] = [];
+  // The shared checker reads the rest of `chats`; the project's own checker checks this one too.
+  if (fs.existsSync(SHARED_CHECKER)) for (const p of chatsOnce(outDir, expect.chats as Parameters<typeof chatsOnce>[1])) fails.push(`FAIL: ${p}`);
   const composer = fs.existsSync(path.join(outDir, 'composer.txt')) ? fs.readFileSync(path.join(outDir, 'composer.txt'), 'utf8') : '';
   for (const s of (expect.composerContains as string[] | undefined) ?? [])
     if (!composer.includes(s)) fails.push(`FAIL: composer lacks ${JSON.stringify(s)} (has ${JSON.stringify(composer.slice(0, 120))})`);

@@ -131,3 +131,76 @@ describe('a view shown again paints the picture the host put into its page (head
     }
   });
 });
+
+describe('a view shown again gives the focus back where the user left it (headless Chromium)', function () {
+  this.timeout(120_000);
+  const env = useBrowser();
+
+  /** The UI state a page saved (coalesced: it is written a moment after the change), once it says where the focus was. */
+  async function savedState(page: Page): Promise<Record<string, unknown>> {
+    await page.waitForFunction(() => {
+      const s = (globalThis as unknown as { __uiState?: { composerFocus?: unknown } }).__uiState;
+      return typeof s?.composerFocus === 'boolean';
+    });
+    return page.evaluate(() => (globalThis as unknown as { __uiState: Record<string, unknown> }).__uiState);
+  }
+
+  /** The page made again from `saved` (VS Code hands it the state the last page saved), focused as VS Code focuses a tab shown again. */
+  async function shownAgain(saved: Record<string, unknown>): Promise<Page> {
+    const page = await env.browser.newPage({ viewport: { width: 360, height: 700 } });
+    await page.addInitScript((s) => {
+      (globalThis as unknown as { __uiState: unknown }).__uiState = s;
+    }, saved);
+    await page.goto(`${env.server.origin}/?theme=dark-modern`);
+    await page.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
+    await page.evaluate(() => {
+      const w = globalThis as unknown as { dispatchEvent(e: unknown): void; FocusEvent: new (t: string) => unknown };
+      w.dispatchEvent(new w.FocusEvent('focus'));
+    });
+    return page;
+  }
+
+  const composerFocused = (page: Page): Promise<boolean> =>
+    page.evaluate(() => {
+      const d = (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document;
+      return d.activeElement?.getAttribute('data-testid') === 'composer';
+    });
+
+  it('puts the focus back in the composer when the composer had it as the page went (another tab took its place)', async () => {
+    const first = await openView(env.browser, env.server.origin, 'dark-modern', { width: 360, height: 700 });
+    let saved: Record<string, unknown>;
+    try {
+      await first.locator('[data-testid="composer"]').click();
+      // The focus leaves the page (the user clicks another editor's tab): no element of the page takes it.
+      await first.evaluate(() => (globalThis as unknown as { document: { activeElement: { blur(): void } } }).document.activeElement.blur());
+      saved = await savedState(first);
+    } finally {
+      await first.close();
+    }
+    const page = await shownAgain(saved);
+    try {
+      assert.equal(await composerFocused(page), true, 'the composer has the focus again');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('leaves the composer alone when the user had moved the focus elsewhere in the page', async () => {
+    const first = await openView(env.browser, env.server.origin, 'dark-modern', { width: 360, height: 700 });
+    let saved: Record<string, unknown>;
+    try {
+      await first.locator('[data-testid="composer"]').click();
+      await first.locator('main[aria-label]').focus();
+      saved = await savedState(first);
+    } finally {
+      await first.close();
+    }
+    assert.equal(saved.composerFocus, false);
+    const page = await shownAgain(saved);
+    try {
+      assert.equal(await composerFocused(page), false, 'the focus is not put into the composer');
+    } finally {
+      await page.close();
+    }
+  });
+});
