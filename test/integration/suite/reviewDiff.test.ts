@@ -29,10 +29,8 @@ describe('review marks in diff editors', () => {
   const editorsOf = (uri: vscode.Uri): vscode.TextEditor[] => vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === uri.toString());
   const shown = (): string => vscode.window.visibleTextEditors.map((e) => `${path.basename(e.document.uri.fsPath)}@${e.viewColumn}`).join(', ');
 
-  it('says both sides of a diff editor are in a diff, and a plain editor of the same file in another group is not', async () => {
-    await vscode.window.showTextDocument(file, { viewColumn: vscode.ViewColumn.Two, preview: false });
-    await vscode.commands.executeCommand('vscode.diff', before, file, 'a.ts (before) ↔ a.ts', { viewColumn: vscode.ViewColumn.One, preview: true });
-    await waitUntil(() => editorsOf(file).length === 2 && editorsOf(before).length === 1, 'the diff in group 1 and the file in group 2');
+  /** The diff's two sides are in a diff; the file's plain editor in group 2 is not. */
+  const assertSidesAndPlain = (): void => {
     const plain = editorsOf(file).find((e) => e.viewColumn === vscode.ViewColumn.Two);
     const modified = editorsOf(file).find((e) => e !== plain);
     const [original] = editorsOf(before);
@@ -40,6 +38,13 @@ describe('review marks in diff editors', () => {
     assert.equal(isDiffSide(original), true, 'the original side');
     assert.equal(isDiffSide(modified), true, 'the modified side');
     assert.equal(isDiffSide(plain), false, 'the plain editor in group 2');
+  };
+
+  it('says both sides of a diff editor are in a diff, and a plain editor of the same file in another group is not', async () => {
+    await vscode.window.showTextDocument(file, { viewColumn: vscode.ViewColumn.Two, preview: false });
+    await vscode.commands.executeCommand('vscode.diff', before, file, 'a.ts (before) ↔ a.ts', { viewColumn: vscode.ViewColumn.One, preview: true });
+    await waitUntil(() => editorsOf(file).length === 2 && editorsOf(before).length === 1, 'the diff in group 1 and the file in group 2');
+    assertSidesAndPlain();
   });
 
   it('says the file’s editor is not in a diff once the diff tab in its group is closed', async () => {
@@ -57,12 +62,6 @@ describe('review marks in diff editors', () => {
     await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
     await vscode.commands.executeCommand('vscode.changes', 'Review', [[file, before, file]]);
     await waitUntil(() => editorsOf(file).length === 2 && editorsOf(before).length === 1, 'the multi-file diff and the file beside it');
-    const plain = editorsOf(file).find((e) => e.viewColumn === vscode.ViewColumn.Two);
-    const modified = editorsOf(file).find((e) => e !== plain);
-    const [original] = editorsOf(before);
-    assert.ok(original && modified && plain, `visible editors: ${shown()}`);
-    assert.equal(isDiffSide(original), true, 'the original side');
-    assert.equal(isDiffSide(modified), true, 'the modified side');
-    assert.equal(isDiffSide(plain), false, 'the plain editor in group 2');
+    assertSidesAndPlain();
   });
 });
