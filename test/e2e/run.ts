@@ -57,6 +57,7 @@ import type { CodeServer } from '../workbench/codeServer.ts';
 import { REPO_ROOT } from '../workbench/install.ts';
 import { chooseQuickFix, clickTreeItem, commitWorkspace, openFileAt, typeInTerminal, waitForTerminalText, waitForTreeItem } from './workbenchActions.ts';
 import { PAGE_BINDING, pageWatcherScript } from './chatPages.ts';
+import { fold } from './check.ts';
 import type { PageRecord } from './chatPages.ts';
 
 /** One step of a run, played in order after the prompt is sent. */
@@ -831,9 +832,6 @@ function installNotificationObserver(): void {
   else (globalThis as unknown as { addEventListener(t: string, f: () => void): void }).addEventListener('DOMContentLoaded', start);
 }
 
-/** Collapses runs of white space, as the checker compares texts. */
-const fold = (s: string): string => s.replace(/\s+/g, ' ');
-
 /**
  * Clicks editor chat N's tab (its title is the chat's label, "Chat N") and waits for its page; it becomes the target.
  * With `picture`: the page VS Code made for this show must hold a saved picture with that text in its HTML, which
@@ -858,12 +856,12 @@ async function showTab(wb: Workbench, chats: ChatTargets, n: number, picture: st
   // The host puts the picture into the hidden tab's HTML when it hears of the hide. When the tab is shown again before
   // that HTML has reached the workbench (a slow extension host), VS Code makes the page from the old HTML, then again
   // when the new HTML arrives: the first page since the show that holds a picture is the one checked.
-  const withPicture = (): PageRecord | undefined =>
-    made()
-      .slice(before)
-      .find((p) => p.kind === 'page' && p.picture !== null);
-  let page: PageRecord | undefined;
-  while (!(page = withPicture())) {
+  const withPicture = (): string | undefined => {
+    for (const p of made().slice(before)) if (p.kind === 'page' && p.picture !== null) return p.picture;
+    return undefined;
+  };
+  let shown: string | undefined;
+  while ((shown = withPicture()) === undefined) {
     if (Date.now() >= deadline) {
       const count = made().length - before;
       throw new Error(
@@ -874,9 +872,8 @@ async function showTab(wb: Workbench, chats: ChatTargets, n: number, picture: st
     }
     await sleep(100);
   }
-  if (page.kind !== 'page' || page.picture === null) throw new Error(`the page VS Code made for the chat ${id} held no saved picture`);
-  if (!fold(page.picture).includes(fold(picture)))
-    throw new Error(`the saved picture in the chat ${id}'s page lacks ${JSON.stringify(picture)} (it holds ${JSON.stringify(page.picture.slice(-200))})`);
+  if (!fold(shown).includes(fold(picture)))
+    throw new Error(`the saved picture in the chat ${id}'s page lacks ${JSON.stringify(picture)} (it holds ${JSON.stringify(shown.slice(-200))})`);
   // The picture is the page's `.saved-render` (webview/savedRender.ts) until the first live render takes it away. The
   // chat's frame is looked up each time: a page made again replaces it.
   const live = async (): Promise<boolean> => {

@@ -126,7 +126,7 @@ try {
         { waitFor: '.tool-group-summary[aria-expanded="false"][data-status="done"]' },
         { waitFor: '[data-diagram="mermaid"] svg' },
         { waitFor: '[data-testid="changes"] [data-path="src/cli.ts"] [data-action="undo-file"]' },
-        // Kept, as after a review: the Changes row is its compact self and the diff carries no review marks.
+        // Kept, as after a review: the Changes row shows its compact form, with no pending counts.
         { do: 'click', selector: '[data-testid="changes"] [data-action="keep-all"]' },
         { waitFor: '[data-testid="changes"] [data-path="src/cli.ts"][data-pending="0"]' },
         // The pointer stays on the file's row, which then shows its actions.
