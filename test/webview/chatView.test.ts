@@ -196,6 +196,8 @@ describe('chat webview (headless Chromium)', function () {
       ],
       prior,
     );
+    // The highlighter's chunk comes late, as on a busy machine: its colouring of earlier rows must not land in the
+    // watched delta (mutationsDuring waits for it; without that wait this case fails).
     await page.route('**/dist/webview/highlight*', async (r) => {
       await new Promise((res) => setTimeout(res, 300));
       await r.continue();
