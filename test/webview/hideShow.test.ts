@@ -136,12 +136,15 @@ describe('a view shown again gives the focus back where the user left it (headle
   this.timeout(120_000);
   const env = useBrowser();
 
-  /** The UI state a page saved (coalesced: it is written a moment after the change), once it says where the focus was. */
-  async function savedState(page: Page): Promise<Record<string, unknown>> {
-    await page.waitForFunction(() => {
+  /**
+   * The UI state a page saved, once it says `composerFocus: want`. Writes are coalesced (200 ms): an earlier write may
+   * hold the value before the last move of the focus, so the wait is for the value the case's last step makes.
+   */
+  async function savedState(page: Page, want: boolean): Promise<Record<string, unknown>> {
+    await page.waitForFunction((w) => {
       const s = (globalThis as unknown as { __uiState?: { composerFocus?: unknown } }).__uiState;
-      return typeof s?.composerFocus === 'boolean';
-    });
+      return s?.composerFocus === w;
+    }, want);
     return page.evaluate(() => (globalThis as unknown as { __uiState: Record<string, unknown> }).__uiState);
   }
 
@@ -173,7 +176,7 @@ describe('a view shown again gives the focus back where the user left it (headle
       await first.locator('[data-testid="composer"]').click();
       // The focus leaves the page (the user clicks another editor's tab): no element of the page takes it.
       await first.evaluate(() => (globalThis as unknown as { document: { activeElement: { blur(): void } } }).document.activeElement.blur());
-      saved = await savedState(first);
+      saved = await savedState(first, true);
     } finally {
       await first.close();
     }
@@ -191,7 +194,7 @@ describe('a view shown again gives the focus back where the user left it (headle
     try {
       await first.locator('[data-testid="composer"]').click();
       await first.locator('main[aria-label]').focus();
-      saved = await savedState(first);
+      saved = await savedState(first, false);
     } finally {
       await first.close();
     }
